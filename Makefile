@@ -1,0 +1,35 @@
+# The front door: `make test` and `make demo` install what is missing, build, and run.
+BUILD_DIR ?= build
+BUILD_TYPE ?= RelWithDebInfo
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+CTEST_JOBS ?= 2
+
+.PHONY: all setup build test demo bench clean
+
+all: build
+
+setup: $(VENV)/.requirements.sha256
+	@scripts/install-system-packages.sh
+
+$(VENV)/.requirements.sha256: requirements.txt
+	@scripts/install-system-packages.sh
+	@scripts/setup-venv.sh
+
+$(BUILD_DIR)/build.ninja: CMakeLists.txt $(VENV)/.requirements.sha256
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DSLUICE_PYTHON=$(abspath $(PYTHON))
+
+build: setup $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(CTEST_JOBS)
+
+demo: build
+	$(BUILD_DIR)/examples/clickstream_demo
+
+bench: build
+	$(BUILD_DIR)/bench/sluice_bench
+
+clean:
+	rm -rf $(BUILD_DIR)
