@@ -1,0 +1,309 @@
+// DataFrameReader and DataFrameWriter: the API edge of the file formats.
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include <arrow/type.h>
+
+#include "sluice/api/dataframe_reader.h"
+#include "sluice/api/session.h"
+#include "sluice/api/session_state.h"
+#include "sluice/common/errors.h"
+#include "sluice/formats/file_format.h"
+#include "sluice/formats/partition_discovery.h"
+#include "sluice/formats/partitioned_writer.h"
+#include "sluice/physical/planner.h"
+#include "sluice/plan/file_source.h"
+#include "sluice/plan/relation.h"
+#include "sluice/types/ddl_parser.h"
+
+namespace sluice {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+formats::FormatContext ContextOf(const SessionState& state) {
+  formats::FormatContext context;
+  context.session_time_zone = state.config.session_time_zone();
+  context.case_sensitive = state.config.case_sensitive();
+  return context;
+}
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string DoubleOption(double value) {
+  std::string text = std::to_string(value);
+  while (text.size() > 1 && text.back() == '0' && text[text.size() - 2] != '.') text.pop_back();
+  return text;
+}
+
+enum class SaveMode { kErrorIfExists, kOverwrite, kAppend, kIgnore };
+
+arrow::Result<SaveMode> ParseSaveMode(const std::string& text) {
+  std::string mode = Lower(text);
+  if (mode == "errorifexists" || mode == "error" || mode == "default") {
+    return SaveMode::kErrorIfExists;
+  }
+  if (mode == "overwrite") return SaveMode::kOverwrite;
+  if (mode == "append") return SaveMode::kAppend;
+  if (mode == "ignore") return SaveMode::kIgnore;
+  return SparkError("INVALID_SAVE_MODE",
+                    "The specified save mode \"" + text +
+                        "\" is invalid. Valid save modes include \"append\", \"overwrite\", "
+                        "\"ignore\", \"error\", \"errorifexists\", and \"default\".");
+}
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+arrow::Status IoError(const std::string& what, const fs::path& path, const std::error_code& e) {
+  return arrow::Status::IOError(what, " ", formats::QualifiedPath(path.string()), ": ",
+                                e.message());
+}
+
+/// Moves the files a job staged into the output folder (each rename is atomic), replacing the
+/// previous contents first for overwrite, then marks success.
+arrow::Status Commit(const fs::path& output, const fs::path& staging,
+                     const std::vector<std::string>& files, bool overwrite) {
+  std::error_code error;
+  if (overwrite) {
+    for (const auto& entry : fs::directory_iterator(output, error)) {
+      if (entry.path().filename() == "_temporary") continue;
+      fs::remove_all(entry.path(), error);
+      if (error) return IoError("Cannot delete", entry.path(), error);
+    }
+    if (error) return IoError("Cannot list", output, error);
+  }
+  for (const auto& relative : files) {
+    fs::path target = output / relative;
+    fs::create_directories(target.parent_path(), error);
+    if (error) return IoError("Cannot create", target.parent_path(), error);
+    fs::rename(staging / relative, target, error);
+    if (error) return IoError("Cannot move a file to", target, error);
+  }
+  fs::remove_all(staging, error);
+  fs::remove(output / "_temporary", error);  // only if no other job uses it
+  std::ofstream success(output / "_SUCCESS", std::ios::trunc);
+  if (!success) return arrow::Status::IOError("Cannot write ", (output / "_SUCCESS").string());
+  return arrow::Status::OK();
+}
+
+}  // namespace
+
+// ---- DataFrameReader ---------------------------------------------------------------------
+
+DataFrameReader::DataFrameReader(std::shared_ptr<SessionState> state) : state_(std::move(state)) {}
+
+DataFrameReader& DataFrameReader::format(const std::string& source) {
+  format_ = source;
+  return *this;
+}
+
+DataFrameReader& DataFrameReader::schema(const std::string& ddl) {
+  auto parsed = types::ParseSchema(ddl);
+  if (parsed.ok()) {
+    schema_ = *parsed;
+    schema_error_ = arrow::Status::OK();
+  } else {
+    schema_error_ = parsed.status();
+  }
+  return *this;
+}
+
+DataFrameReader& DataFrameReader::schema(std::shared_ptr<arrow::Schema> schema) {
+  schema_ = std::move(schema);
+  schema_error_ = arrow::Status::OK();
+  return *this;
+}
+
+DataFrameReader& DataFrameReader::option(const std::string& key, const std::string& value) {
+  options_.erase(key);
+  options_.emplace(key, value);
+  return *this;
+}
+
+DataFrameReader& DataFrameReader::option(const std::string& key, const char* value) {
+  return option(key, std::string(value));
+}
+
+DataFrameReader& DataFrameReader::option(const std::string& key, bool value) {
+  return option(key, std::string(value ? "true" : "false"));
+}
+
+DataFrameReader& DataFrameReader::option(const std::string& key, int64_t value) {
+  return option(key, std::to_string(value));
+}
+
+DataFrameReader& DataFrameReader::option(const std::string& key, double value) {
+  return option(key, DoubleOption(value));
+}
+
+DataFrameReader& DataFrameReader::options(const std::map<std::string, std::string>& options) {
+  for (const auto& [key, value] : options) option(key, value);
+  return *this;
+}
+
+DataFrame DataFrameReader::load() const {
+  auto path = options_.find("path");
+  if (path == options_.end()) {
+    return DataFrame(state_, SparkError("_LEGACY_ERROR_TEMP_1029",
+                                        "'path' is not specified: give load() a path or set the "
+                                        "\"path\" option."));
+  }
+  return load(path->second);
+}
+
+DataFrame DataFrameReader::load(const std::string& path) const {
+  if (!schema_error_.ok()) return DataFrame(state_, schema_error_);
+  auto format = formats::ParseFileFormat(format_);
+  if (!format.ok()) return DataFrame(state_, format.status());
+  formats::FormatContext context = ContextOf(*state_);
+  auto reader = formats::MakeFormatReader(*format, options_, context);
+  if (!reader.ok()) return DataFrame(state_, reader.status());
+  auto source = plan::FileSource::Make(*reader, path, schema_, context);
+  if (!source.ok()) return DataFrame(state_, source.status());
+  return DataFrame(state_, plan::Relation::Make(*source, state_->analysis_context()));
+}
+
+DataFrame DataFrameReader::json(const std::string& path) { return format("json").load(path); }
+DataFrame DataFrameReader::csv(const std::string& path) { return format("csv").load(path); }
+DataFrame DataFrameReader::parquet(const std::string& path) {
+  return format("parquet").load(path);
+}
+DataFrame DataFrameReader::orc(const std::string& path) { return format("orc").load(path); }
+DataFrame DataFrameReader::text(const std::string& path) { return format("text").load(path); }
+
+// ---- DataFrameWriter ---------------------------------------------------------------------
+
+DataFrameWriter::DataFrameWriter(DataFrame df) : df_(std::move(df)) {}
+
+DataFrameWriter& DataFrameWriter::format(const std::string& source) {
+  format_ = source;
+  return *this;
+}
+
+DataFrameWriter& DataFrameWriter::mode(const std::string& save_mode) {
+  mode_ = save_mode;
+  return *this;
+}
+
+DataFrameWriter& DataFrameWriter::partitionBy(const std::vector<std::string>& columns) {
+  partition_by_ = columns;
+  return *this;
+}
+
+DataFrameWriter& DataFrameWriter::option(const std::string& key, const std::string& value) {
+  options_.erase(key);
+  options_.emplace(key, value);
+  return *this;
+}
+
+DataFrameWriter& DataFrameWriter::option(const std::string& key, const char* value) {
+  return option(key, std::string(value));
+}
+
+DataFrameWriter& DataFrameWriter::option(const std::string& key, bool value) {
+  return option(key, std::string(value ? "true" : "false"));
+}
+
+DataFrameWriter& DataFrameWriter::option(const std::string& key, int64_t value) {
+  return option(key, std::to_string(value));
+}
+
+DataFrameWriter& DataFrameWriter::options(const std::map<std::string, std::string>& options) {
+  for (const auto& [key, value] : options) option(key, value);
+  return *this;
+}
+
+arrow::Status DataFrameWriter::save() const {
+  auto path = options_.find("path");
+  if (path == options_.end()) {
+    return SparkError("_LEGACY_ERROR_TEMP_1029",
+                      "'path' is not specified: give save() a path or set the \"path\" option.");
+  }
+  return save(path->second);
+}
+
+arrow::Status DataFrameWriter::save(const std::string& path) const {
+  ARROW_RETURN_NOT_OK(df_.status());
+  ARROW_ASSIGN_OR_RAISE(SaveMode mode, ParseSaveMode(mode_));
+  ARROW_ASSIGN_OR_RAISE(auto format, formats::ParseFileFormat(format_));
+  const SessionState& state = *df_.session();
+  formats::FormatContext context = ContextOf(state);
+  ARROW_ASSIGN_OR_RAISE(auto writer, formats::MakeFormatWriter(format, options_, context));
+  ARROW_ASSIGN_OR_RAISE(auto zone, formats::TimeZone::Make(context.session_time_zone));
+
+  fs::path output(formats::LocalPath(path));
+  std::error_code error;
+  bool exists = fs::exists(output, error);
+  if (exists) {
+    if (mode == SaveMode::kErrorIfExists) {
+      return SparkError("PATH_ALREADY_EXISTS",
+                        "Path " + formats::QualifiedPath(output.string()) +
+                            " already exists. Set mode as \"overwrite\" to overwrite the existing "
+                            "path.");
+    }
+    if (mode == SaveMode::kIgnore) return arrow::Status::OK();
+    if (!fs::is_directory(output, error)) {
+      if (mode == SaveMode::kAppend) {
+        return arrow::Status::IOError("Cannot append to ",
+                                      formats::QualifiedPath(output.string()),
+                                      ": it is a file, not a folder.");
+      }
+      fs::remove(output, error);
+      if (error) return IoError("Cannot delete", output, error);
+    }
+  }
+  const std::string job = formats::RandomUuid();
+  const fs::path staging = output / "_temporary" / job;
+  fs::create_directories(staging, error);
+  if (error) return IoError("Cannot create", staging, error);
+
+  auto run = [&]() -> arrow::Result<std::vector<std::string>> {
+    physical::ExecContext exec{state.eval_context(NowMicros())};
+    ARROW_ASSIGN_OR_RAISE(auto stream, physical::Execute(*df_.plan(), exec));
+    ARROW_ASSIGN_OR_RAISE(auto files, formats::PartitionedWriter::Make(
+                                          writer, staging.string(), stream->schema(),
+                                          partition_by_, zone, job));
+    while (true) {
+      ARROW_ASSIGN_OR_RAISE(auto batch, stream->Next());
+      if (batch == nullptr) break;
+      ARROW_RETURN_NOT_OK(files->Write(batch));
+    }
+    return files->Finish();
+  };
+  auto written = run();
+  if (!written.ok()) {
+    fs::remove_all(staging, error);
+    fs::remove(output / "_temporary", error);
+    if (!exists) fs::remove(output, error);
+    return written.status();
+  }
+  return Commit(output, staging, *written, mode == SaveMode::kOverwrite);
+}
+
+arrow::Status DataFrameWriter::json(const std::string& path) { return format("json").save(path); }
+arrow::Status DataFrameWriter::csv(const std::string& path) { return format("csv").save(path); }
+arrow::Status DataFrameWriter::parquet(const std::string& path) {
+  return format("parquet").save(path);
+}
+arrow::Status DataFrameWriter::orc(const std::string& path) { return format("orc").save(path); }
+arrow::Status DataFrameWriter::text(const std::string& path) { return format("text").save(path); }
+
+// ---- Entry points --------------------------------------------------------------------------
+
+DataFrameReader SparkSession::read() const { return DataFrameReader(state_); }
+DataFrameWriter DataFrame::write() const { return DataFrameWriter(*this); }
+
+}  // namespace sluice

@@ -1,0 +1,149 @@
+// The relational operators of DataFrame and GroupedData: each builds one analyzed plan node.
+#include <arrow/type.h>
+
+#include "sluice/api/dataframe.h"
+#include "sluice/api/functions.h"
+#include "sluice/api/grouped_data.h"
+#include "sluice/api/session_state.h"
+#include "sluice/common/errors.h"
+#include "sluice/plan/aggregate.h"
+#include "sluice/plan/join.h"
+#include "sluice/plan/limit.h"
+#include "sluice/plan/sort.h"
+#include "sluice/plan/union.h"
+
+namespace sluice {
+
+namespace {
+
+std::vector<expr::ExprPtr> ExprsOf(const std::vector<Column>& columns) {
+  std::vector<expr::ExprPtr> exprs;
+  exprs.reserve(columns.size());
+  for (const auto& column : columns) exprs.push_back(column.expr());
+  return exprs;
+}
+
+template <typename T>
+arrow::Result<plan::PlanPtr> AsPlan(arrow::Result<std::shared_ptr<const T>> node) {
+  ARROW_RETURN_NOT_OK(node.status());
+  return plan::PlanPtr(*std::move(node));
+}
+
+bool IsNumeric(const arrow::DataType& type) {
+  return arrow::is_integer(type.id()) || arrow::is_floating(type.id()) ||
+         type.id() == arrow::Type::DECIMAL128;
+}
+
+}  // namespace
+
+DataFrame DataFrame::orderBy(std::vector<Column> keys) const {
+  if (!ok()) return *this;
+  return With(AsPlan(plan::Sort::Make(plan_, ExprsOf(keys), session_->analysis_context())));
+}
+
+DataFrame DataFrame::limit(int64_t n) const {
+  if (!ok()) return *this;
+  return With(AsPlan(plan::Limit::Make(plan_, n)));
+}
+
+DataFrame DataFrame::distinct() const { return dropDuplicates({}); }
+
+DataFrame DataFrame::dropDuplicates(const std::vector<std::string>& subset) const {
+  if (!ok()) return *this;
+  return With(
+      AsPlan(plan::Aggregate::MakeDeduplicate(plan_, subset, session_->analysis_context())));
+}
+
+DataFrame DataFrame::union_(const DataFrame& other) const {
+  if (!ok()) return *this;
+  if (!other.ok()) return other;
+  return With(AsPlan(plan::Union::Make({plan_, other.plan_}, session_->analysis_context())));
+}
+
+DataFrame DataFrame::unionByName(const DataFrame& other, bool allow_missing_columns) const {
+  if (!ok()) return *this;
+  if (!other.ok()) return other;
+  return With(AsPlan(plan::Union::MakeByName(plan_, other.plan_, allow_missing_columns,
+                                             session_->analysis_context())));
+}
+
+DataFrame DataFrame::join(const DataFrame& other, const Column& on,
+                          const std::string& how) const {
+  if (!ok()) return *this;
+  if (!other.ok()) return other;
+  auto type = plan::ParseJoinType(how);
+  if (!type.ok()) return DataFrame(session_, type.status());
+  return With(AsPlan(
+      plan::Join::Make(plan_, other.plan_, *type, on.expr(), session_->analysis_context())));
+}
+
+DataFrame DataFrame::join(const DataFrame& other, const std::vector<std::string>& using_columns,
+                          const std::string& how) const {
+  if (!ok()) return *this;
+  if (!other.ok()) return other;
+  auto type = plan::ParseJoinType(how);
+  if (!type.ok()) return DataFrame(session_, type.status());
+  return With(plan::Join::MakeUsing(plan_, other.plan_, *type, using_columns,
+                                    session_->analysis_context()));
+}
+
+DataFrame DataFrame::crossJoin(const DataFrame& other) const {
+  if (!ok()) return *this;
+  if (!other.ok()) return other;
+  return With(AsPlan(plan::Join::Make(plan_, other.plan_, plan::JoinType::kCross, nullptr,
+                                      session_->analysis_context())));
+}
+
+GroupedData DataFrame::groupBy(std::vector<Column> keys) const {
+  return GroupedData(*this, std::move(keys));
+}
+
+DataFrame DataFrame::agg(std::vector<Column> aggregates) const {
+  if (!ok()) return *this;
+  return With(AsPlan(plan::Aggregate::Make(plan_, {}, ExprsOf(aggregates),
+                                           session_->analysis_context(), false)));
+}
+
+DataFrame GroupedData::agg(std::vector<Column> aggregates) const {
+  if (!input_.ok()) return input_;
+  auto node = plan::Aggregate::Make(input_.plan(), ExprsOf(keys_), ExprsOf(aggregates),
+                                    input_.session()->analysis_context(), true);
+  if (!node.ok()) return DataFrame(input_.session(), node.status());
+  return DataFrame(input_.session(), plan::PlanPtr(*std::move(node)));
+}
+
+DataFrame GroupedData::count() const {
+  return agg({Column(expr::CallFunction("count", {expr::Lit(arrow::MakeScalar(int32_t{1}))}))
+                  .alias("count")});
+}
+
+DataFrame GroupedData::Shorthand(const std::string& function,
+                                 const std::vector<std::string>& columns) const {
+  if (!input_.ok()) return input_;
+  std::vector<std::string> names = columns;
+  if (names.empty()) {
+    for (const auto& attribute : input_.plan()->output()) {
+      if (IsNumeric(*attribute.type)) names.push_back(attribute.name);
+    }
+  }
+  std::vector<Column> aggregates;
+  for (const auto& name : names) {
+    aggregates.emplace_back(expr::CallFunction(function, {expr::Col(name)}));
+  }
+  return agg(std::move(aggregates));
+}
+
+DataFrame GroupedData::sum(const std::vector<std::string>& columns) const {
+  return Shorthand("sum", columns);
+}
+DataFrame GroupedData::avg(const std::vector<std::string>& columns) const {
+  return Shorthand("avg", columns);
+}
+DataFrame GroupedData::min(const std::vector<std::string>& columns) const {
+  return Shorthand("min", columns);
+}
+DataFrame GroupedData::max(const std::vector<std::string>& columns) const {
+  return Shorthand("max", columns);
+}
+
+}  // namespace sluice

@@ -1,0 +1,162 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sluice/api/column.h"
+
+/// Spark's built-in functions under PySpark's names (pyspark.sql.functions), each building a
+/// Column; resolution and type checks happen when a DataFrame uses the column. Strings passed
+/// where PySpark takes a column are column names; use lit() for a string value.
+namespace sluice::functions {
+
+Column col(const std::string& name);
+Column column(const std::string& name);
+Column lit(const char* value);
+Column lit(const std::string& value);
+Column lit(int value);
+Column lit(int64_t value);
+Column lit(double value);
+Column lit(bool value);
+/// A typed null, e.g. lit_null("string").
+Column lit_null(const std::string& type_name);
+/// A Spark SQL expression, parsed: expr("a + 1 AS b").
+Column expr(const std::string& text);
+/// Calls a built-in function by its SQL name, for functions without a wrapper here.
+Column call_function(const std::string& name, std::vector<Column> args);
+
+Column when(const Column& condition, const Column& value);
+Column nvl(const Column& value, const Column& replacement);
+Column ifnull(const Column& value, const Column& replacement);
+Column concat_ws(const std::string& separator, std::vector<Column> columns);
+Column substring(const Column& str, int position, int length);
+Column split(const Column& str, const std::string& pattern, int limit = -1);
+Column regexp_extract(const Column& str, const std::string& pattern, int index);
+Column regexp_replace(const Column& str, const std::string& pattern, const std::string& replacement);
+Column lpad(const Column& str, int length, const std::string& pad);
+Column rpad(const Column& str, int length, const std::string& pad);
+Column format_string(const std::string& format, std::vector<Column> columns);
+Column current_timestamp();
+Column current_date();
+Column to_timestamp(const Column& value);
+Column to_timestamp(const Column& value, const std::string& format);
+Column to_date(const Column& value);
+Column to_date(const Column& value, const std::string& format);
+Column date_format(const Column& value, const std::string& format);
+Column date_trunc(const std::string& unit, const Column& value);
+Column unix_timestamp();
+Column unix_timestamp(const Column& value);
+Column unix_timestamp(const Column& value, const std::string& format);
+Column from_unixtime(const Column& seconds, const std::string& format = "yyyy-MM-dd HH:mm:ss");
+/// Parses JSON text with a schema given in DDL form ("a INT, b STRING") or as a type.
+Column from_json(const Column& json, const std::string& schema);
+Column get_json_object(const Column& json, const std::string& path);
+Column sha2(const Column& value, int bits);
+Column round(const Column& value, int scale = 0);
+Column bround(const Column& value, int scale = 0);
+Column pow(const Column& base, const Column& exponent);
+Column log(const Column& value);
+Column log(double base, const Column& value);
+
+// Aggregates.
+Column count(const Column& value);
+Column sum(const Column& value);
+Column avg(const Column& value);
+Column mean(const Column& value);
+Column min(const Column& value);
+Column max(const Column& value);
+Column first(const Column& value, bool ignore_nulls = false);
+Column last(const Column& value, bool ignore_nulls = false);
+Column count_if(const Column& condition);
+Column collect_list(const Column& value);
+Column collect_set(const Column& value);
+Column stddev(const Column& value);
+Column stddev_samp(const Column& value);
+Column stddev_pop(const Column& value);
+Column variance(const Column& value);
+Column var_samp(const Column& value);
+Column var_pop(const Column& value);
+Column countDistinct(std::vector<Column> columns);
+Column count_distinct(std::vector<Column> columns);
+Column approx_count_distinct(const Column& value, double relative_sd = 0.05);
+
+// Sort keys.
+Column asc(const std::string& name);
+Column desc(const std::string& name);
+
+// Functions that take columns only.
+Column upper(const Column& e);
+Column lower(const Column& e);
+Column trim(const Column& e);
+Column ltrim(const Column& e);
+Column rtrim(const Column& e);
+Column length(const Column& e);
+Column isnull(const Column& e);
+Column isnotnull(const Column& e);
+Column isnan(const Column& e);
+Column year(const Column& e);
+Column month(const Column& e);
+Column dayofmonth(const Column& e);
+Column hour(const Column& e);
+Column minute(const Column& e);
+Column second(const Column& e);
+Column dayofweek(const Column& e);
+Column dayofyear(const Column& e);
+Column weekofyear(const Column& e);
+Column quarter(const Column& e);
+Column to_json(const Column& e);
+Column explode(const Column& e);
+Column explode_outer(const Column& e);
+Column size(const Column& e);
+Column map_keys(const Column& e);
+Column map_values(const Column& e);
+Column md5(const Column& e);
+Column sha1(const Column& e);
+Column crc32(const Column& e);
+Column abs(const Column& e);
+Column floor(const Column& e);
+Column ceil(const Column& e);
+Column sqrt(const Column& e);
+Column log10(const Column& e);
+Column log2(const Column& e);
+Column exp(const Column& e);
+Column ln(const Column& e);
+Column timestamp_seconds(const Column& e);
+Column reverse(const Column& e);
+Column initcap(const Column& e);
+Column ascii(const Column& e);
+Column base64(const Column& e);
+Column unbase64(const Column& e);
+Column hex(const Column& e);
+Column unhex(const Column& e);
+Column signum(const Column& e);
+Column sin(const Column& e);
+Column cos(const Column& e);
+Column tan(const Column& e);
+Column asin(const Column& e);
+Column acos(const Column& e);
+Column atan(const Column& e);
+Column degrees(const Column& e);
+Column radians(const Column& e);
+Column posexplode(const Column& e);
+Column nanvl(const Column& a, const Column& b);
+Column instr(const Column& a, const Column& b);
+Column datediff(const Column& a, const Column& b);
+Column date_add(const Column& a, const Column& b);
+Column date_sub(const Column& a, const Column& b);
+Column pmod(const Column& a, const Column& b);
+Column array_contains(const Column& a, const Column& b);
+Column element_at(const Column& a, const Column& b);
+Column months_between(const Column& a, const Column& b);
+Column add_months(const Column& a, const Column& b);
+Column concat(std::vector<Column> columns);
+Column array(std::vector<Column> columns);
+Column struct_(std::vector<Column> columns);
+Column create_map(std::vector<Column> columns);
+Column greatest(std::vector<Column> columns);
+Column least(std::vector<Column> columns);
+Column hash(std::vector<Column> columns);
+Column xxhash64(std::vector<Column> columns);
+Column coalesce(std::vector<Column> columns);
+}  // namespace sluice::functions

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sluice/api/column.h"
+#include "sluice/api/dataframe.h"
+
+namespace sluice {
+
+/// df.groupBy(keys), as PySpark's GroupedData: aggregates per group with agg(), or the
+/// shorthands count(), sum(), avg()/mean(), min(), max(). The result has the keys first (named
+/// after them), then the aggregates. A cheap value; errors surface in the resulting DataFrame.
+class GroupedData {
+ public:
+  GroupedData(DataFrame input, std::vector<Column> keys)
+      : input_(std::move(input)), keys_(std::move(keys)) {}
+
+  /// One output column per aggregate expression, e.g. agg({sum("a"), (count("*") * 2)}).
+  DataFrame agg(std::vector<Column> aggregates) const;
+  /// The number of rows of each group, in a column named `count`.
+  DataFrame count() const;
+  /// sum(c) of each named column, or of every numeric column when none is named.
+  DataFrame sum(const std::vector<std::string>& columns = {}) const;
+  DataFrame avg(const std::vector<std::string>& columns = {}) const;
+  DataFrame mean(const std::vector<std::string>& columns = {}) const { return avg(columns); }
+  DataFrame min(const std::vector<std::string>& columns = {}) const;
+  DataFrame max(const std::vector<std::string>& columns = {}) const;
+
+ private:
+  DataFrame Shorthand(const std::string& function, const std::vector<std::string>& columns) const;
+
+  DataFrame input_;
+  std::vector<Column> keys_;
+};
+
+}  // namespace sluice

@@ -1,0 +1,98 @@
+#include "sluice/api/session.h"
+
+#include <mutex>
+
+#include <arrow/array.h>
+#include <arrow/builder.h>
+#include <arrow/compute/initialize.h>
+#include <arrow/table.h>
+
+#include "sluice/api/session_state.h"
+#include "sluice/common/errors.h"
+#include "sluice/plan/relation.h"
+#include "sluice/types/spark_type_names.h"
+
+namespace sluice {
+
+namespace {
+
+// Arrow registers its compute kernels once per process, before any query runs.
+arrow::Status InitializeArrowOnce() {
+  static std::once_flag once;
+  static arrow::Status status;
+  std::call_once(once, [] { status = arrow::compute::Initialize(); });
+  return status;
+}
+
+}  // namespace
+
+arrow::Status RuntimeConfig::set(const std::string& key, const std::string& value) {
+  return state_->config.Set(key, value);
+}
+
+std::optional<std::string> RuntimeConfig::get(const std::string& key) const {
+  return state_->config.Get(key);
+}
+
+void RuntimeConfig::unset(const std::string& key) { state_->config.Unset(key); }
+
+SparkSession::Builder& SparkSession::Builder::appName(const std::string& name) {
+  app_name_ = name;
+  return *this;
+}
+
+SparkSession::Builder& SparkSession::Builder::master(const std::string&) { return *this; }
+
+SparkSession::Builder& SparkSession::Builder::config(const std::string& key,
+                                                     const std::string& value) {
+  settings_[key] = value;
+  return *this;
+}
+
+arrow::Result<std::shared_ptr<SparkSession>> SparkSession::Builder::getOrCreate() {
+  ARROW_RETURN_NOT_OK(InitializeArrowOnce());
+  auto session = std::make_shared<SparkSession>(app_name_);
+  for (const auto& [key, value] : settings_) {
+    ARROW_RETURN_NOT_OK(session->state_->config.Set(key, value));
+  }
+  return session;
+}
+
+SparkSession::SparkSession(std::string app_name)
+    : app_name_(std::move(app_name)), state_(std::make_shared<SessionState>()) {}
+
+DataFrame SparkSession::createDataFrame(std::shared_ptr<arrow::Table> table) const {
+  for (const auto& field : table->schema()->fields()) {
+    auto normalized = types::ToSparkArrowType(field->type());
+    if (!normalized.ok()) return DataFrame(state_, normalized.status());
+    if (!(*normalized)->Equals(*field->type())) {
+      return DataFrame(state_,
+                       SparkError("UNSUPPORTED_DATATYPE",
+                                  "The column " + QuoteIdentifier(field->name()) +
+                                      " has the Arrow type " + field->type()->ToString() +
+                                      "; cast it to " + (*normalized)->ToString() +
+                                      " before creating the DataFrame."));
+    }
+  }
+  auto source = std::make_shared<plan::InMemorySource>(std::move(table));
+  return DataFrame(state_, plan::Relation::Make(std::move(source), state_->analysis_context()));
+}
+
+DataFrame SparkSession::range(int64_t start, int64_t end, int64_t step) const {
+  if (step == 0) {
+    return DataFrame(state_, SparkError("INVALID_PARAMETER_VALUE.RANGE_STEP",
+                                        "The value of parameter `step` in `range` is invalid: "
+                                        "it must not be 0."));
+  }
+  arrow::Int64Builder builder;
+  for (int64_t value = start; step > 0 ? value < end : value > end; value += step) {
+    auto status = builder.Append(value);
+    if (!status.ok()) return DataFrame(state_, status);
+  }
+  auto array = builder.Finish();
+  if (!array.ok()) return DataFrame(state_, array.status());
+  auto schema = arrow::schema({arrow::field("id", arrow::int64(), false)});
+  return createDataFrame(arrow::Table::Make(schema, {*array}));
+}
+
+}  // namespace sluice

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <arrow/result.h>
+#include <arrow/status.h>
+#include <arrow/type_fwd.h>
+
+#include "sluice/api/dataframe.h"
+
+namespace sluice {
+
+struct SessionState;
+class DataFrameReader;
+
+/// The session's settings, as PySpark's spark.conf.
+class RuntimeConfig {
+ public:
+  explicit RuntimeConfig(std::shared_ptr<SessionState> state) : state_(std::move(state)) {}
+  /// Sets a `spark.*` key; an error names the key and the allowed values.
+  arrow::Status set(const std::string& key, const std::string& value);
+  std::optional<std::string> get(const std::string& key) const;
+  void unset(const std::string& key);
+
+ private:
+  std::shared_ptr<SessionState> state_;
+};
+
+/// The entry point, as PySpark's SparkSession: makes DataFrames from data and files. A session
+/// is used from one thread at a time while settings change; DataFrames made from it are
+/// independent values.
+class SparkSession {
+ public:
+  /// PySpark's SparkSession.builder: appName, master and config, then getOrCreate().
+  class Builder {
+   public:
+    Builder& appName(const std::string& name);
+    /// Accepted for compatibility ("local[*]", "local[2]"); Sluice always runs in-process.
+    Builder& master(const std::string& master);
+    Builder& config(const std::string& key, const std::string& value);
+    /// A new session with these settings (an invalid setting is an error naming it).
+    arrow::Result<std::shared_ptr<SparkSession>> getOrCreate();
+
+   private:
+    std::string app_name_ = "sluice";
+    std::map<std::string, std::string> settings_;
+  };
+
+  static Builder builder() { return Builder(); }
+
+  explicit SparkSession(std::string app_name);
+
+  const std::string& appName() const { return app_name_; }
+  RuntimeConfig conf() const { return RuntimeConfig(state_); }
+  /// A DataFrame over an Arrow table; its types must be Spark's (see types/): integers of 8-64
+  /// bits, float, double, decimal128, utf8, binary, date32, timestamp[us], list, struct, map.
+  DataFrame createDataFrame(std::shared_ptr<arrow::Table> table) const;
+  /// Rows from start (inclusive) to end (exclusive) by step, in one bigint column `id`.
+  DataFrame range(int64_t start, int64_t end, int64_t step = 1) const;
+  DataFrame range(int64_t end) const { return range(0, end); }
+  /// Batch reads of files: read().format("json").schema("...").load(path).
+  DataFrameReader read() const;
+
+  const std::shared_ptr<SessionState>& state() const { return state_; }
+
+ private:
+  std::string app_name_;
+  std::shared_ptr<SessionState> state_;
+};
+
+}  // namespace sluice

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+
+#include <arrow/result.h>
+#include <arrow/type_fwd.h>
+
+namespace sluice {
+
+/// Lays out rows as Spark's Dataset.showString does: `rows` holds the values already rendered as
+/// strings (nulls print as NULL), possibly one row more than `n` (then the footer says "only
+/// showing top n rows"). `truncate_to` > 0 cuts longer cells to that width with "..." and right-
+/// aligns cells; 0 left-aligns without cutting. `vertical` prints one "-RECORD i" block per row.
+arrow::Result<std::string> FormatShow(const arrow::Table& rows, int n, int truncate_to,
+                                      bool vertical);
+
+}  // namespace sluice

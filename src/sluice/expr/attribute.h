@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <arrow/type_fwd.h>
+
+namespace sluice::expr {
+
+/// One output column of a plan: its name, type and nullability, the qualifiers it can be reached
+/// by (a table or DataFrame alias), and an id that stays the same through projections that keep
+/// the column, so `df["a"]` still finds it after a join of `df` with itself.
+struct Attribute {
+  std::string name;
+  std::shared_ptr<arrow::DataType> type;
+  bool nullable = true;
+  int64_t id = 0;
+  std::vector<std::string> qualifier;
+};
+
+using AttributeList = std::vector<Attribute>;
+
+/// The Arrow schema of a list of attributes (names, types, nullability).
+std::shared_ptr<arrow::Schema> ToSchema(const AttributeList& attributes);
+
+}  // namespace sluice::expr

@@ -1,0 +1,194 @@
+#include "sluice/expr/bound_expression.h"
+
+#include <arrow/array.h>
+#include <arrow/array/util.h>
+#include <arrow/compute/api.h>
+#include <arrow/scalar.h>
+
+namespace sluice::expr {
+
+namespace cp = arrow::compute;
+
+namespace {
+
+arrow::Result<arrow::Datum> NullOf(const std::shared_ptr<arrow::DataType>& type) {
+  return arrow::Datum(arrow::MakeNullScalar(type));
+}
+
+// A selection with nulls read as false, as a boolean array or scalar.
+arrow::Result<arrow::Datum> SelectionMask(const arrow::Datum& selection) {
+  if (selection.is_scalar()) {
+    const auto& scalar = selection.scalar_as<arrow::BooleanScalar>();
+    return arrow::Datum(std::make_shared<arrow::BooleanScalar>(scalar.is_valid && scalar.value));
+  }
+  if (selection.null_count() == 0) return selection;
+  return cp::CallFunction("coalesce", {selection, arrow::Datum(false)});
+}
+
+}  // namespace
+
+BoundExpr::BoundExpr(BoundKind kind, std::shared_ptr<arrow::DataType> type, bool nullable,
+                     std::string sql, bool can_fail, std::vector<BoundExprPtr> children)
+    : kind_(kind),
+      type_(std::move(type)),
+      nullable_(nullable),
+      sql_(std::move(sql)),
+      can_fail_(can_fail),
+      children_(std::move(children)) {
+  for (const auto& child : children_) can_fail_ = can_fail_ || child->can_fail();
+}
+
+BoundColumn::BoundColumn(int index, std::shared_ptr<arrow::DataType> type, bool nullable,
+                         std::string name)
+    : BoundExpr(BoundKind::kColumn, std::move(type), nullable, std::move(name), false, {}),
+      index_(index) {}
+
+arrow::Result<arrow::Datum> BoundColumn::Evaluate(const arrow::RecordBatch& batch,
+                                                  const EvalContext&) const {
+  return arrow::Datum(batch.column(index_));
+}
+
+BoundLiteral::BoundLiteral(std::shared_ptr<arrow::Scalar> value, std::string sql)
+    : BoundExpr(BoundKind::kLiteral, value->type, !value->is_valid, std::move(sql), false, {}),
+      value_(std::move(value)) {}
+
+arrow::Result<arrow::Datum> BoundLiteral::Evaluate(const arrow::RecordBatch&,
+                                                   const EvalContext&) const {
+  return arrow::Datum(value_);
+}
+
+BoundCall::BoundCall(std::string function_name, std::vector<BoundExprPtr> args,
+                     std::shared_ptr<arrow::DataType> type, bool nullable, bool can_fail,
+                     Kernel kernel, std::string sql)
+    : BoundExpr(BoundKind::kCall, std::move(type), nullable, std::move(sql), can_fail,
+                std::move(args)),
+      function_name_(std::move(function_name)),
+      kernel_(std::move(kernel)) {}
+
+arrow::Result<arrow::Datum> BoundCall::Evaluate(const arrow::RecordBatch& batch,
+                                                const EvalContext& context) const {
+  std::vector<arrow::Datum> values;
+  values.reserve(children().size());
+  for (const auto& child : children()) {
+    ARROW_ASSIGN_OR_RAISE(auto value, child->Evaluate(batch, context));
+    values.push_back(std::move(value));
+  }
+  return kernel_(values, context, batch.num_rows());
+}
+
+BoundCaseWhen::BoundCaseWhen(std::vector<BoundExprPtr> children, bool has_else,
+                             std::shared_ptr<arrow::DataType> type, std::string sql)
+    : BoundExpr(BoundKind::kCaseWhen, std::move(type), true, std::move(sql), false,
+                std::move(children)),
+      has_else_(has_else) {}
+
+arrow::Result<arrow::Datum> BoundCaseWhen::Evaluate(const arrow::RecordBatch& batch,
+                                                    const EvalContext& context) const {
+  const size_t num_branches = (children().size() - (has_else_ ? 1 : 0)) / 2;
+  arrow::Datum remaining(true);
+  arrow::FieldVector condition_fields;
+  arrow::ArrayVector taken;
+  std::vector<arrow::Datum> case_args(1);
+  for (size_t i = 0; i < num_branches; ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto condition,
+                          EvaluateSelected(*children()[2 * i], batch, remaining, context));
+    ARROW_ASSIGN_OR_RAISE(condition, SelectionMask(condition));
+    ARROW_ASSIGN_OR_RAISE(auto take, cp::CallFunction("and", {remaining, condition}));
+    ARROW_ASSIGN_OR_RAISE(auto value,
+                          EvaluateSelected(*children()[2 * i + 1], batch, take, context));
+    ARROW_ASSIGN_OR_RAISE(remaining, cp::CallFunction("and_not", {remaining, take}));
+    if (take.is_scalar()) {
+      ARROW_ASSIGN_OR_RAISE(auto array,
+                            arrow::MakeArrayFromScalar(*take.scalar(), batch.num_rows()));
+      take = arrow::Datum(array);
+    }
+    condition_fields.push_back(arrow::field("c" + std::to_string(i), arrow::boolean()));
+    taken.push_back(take.make_array());
+    case_args.push_back(std::move(value));
+  }
+  if (has_else_) {
+    ARROW_ASSIGN_OR_RAISE(auto otherwise,
+                          EvaluateSelected(*children().back(), batch, remaining, context));
+    case_args.push_back(std::move(otherwise));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto conditions, arrow::StructArray::Make(taken, condition_fields));
+  case_args[0] = arrow::Datum(conditions);
+  return cp::CallFunction("case_when", case_args);
+}
+
+BoundLogical::BoundLogical(BoundKind kind, BoundExprPtr left, BoundExprPtr right, std::string sql)
+    : BoundExpr(kind, arrow::boolean(), left->nullable() || right->nullable(), std::move(sql),
+                false, {left, right}) {}
+
+arrow::Result<arrow::Datum> BoundLogical::Evaluate(const arrow::RecordBatch& batch,
+                                                   const EvalContext& context) const {
+  ARROW_ASSIGN_OR_RAISE(auto left, children()[0]->Evaluate(batch, context));
+  const bool is_and = kind() == BoundKind::kAnd;
+  arrow::Datum right;
+  if (children()[1]->can_fail()) {
+    // AND needs the right side where the left is not false; OR where it is not true.
+    ARROW_ASSIGN_OR_RAISE(auto decided,
+                          cp::CallFunction("coalesce", {left, arrow::Datum(!is_and)}));
+    ARROW_ASSIGN_OR_RAISE(auto undecided,
+                          is_and ? arrow::Result<arrow::Datum>(decided)
+                                 : cp::CallFunction("invert", {decided}));
+    ARROW_ASSIGN_OR_RAISE(right, EvaluateSelected(*children()[1], batch, undecided, context));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(right, children()[1]->Evaluate(batch, context));
+  }
+  return cp::CallFunction(is_and ? "and_kleene" : "or_kleene", {left, right});
+}
+
+BoundCoalesce::BoundCoalesce(std::vector<BoundExprPtr> args,
+                             std::shared_ptr<arrow::DataType> type, std::string sql)
+    : BoundExpr(BoundKind::kCoalesce, std::move(type), true, std::move(sql), false,
+                std::move(args)) {}
+
+arrow::Result<arrow::Datum> BoundCoalesce::Evaluate(const arrow::RecordBatch& batch,
+                                                    const EvalContext& context) const {
+  ARROW_ASSIGN_OR_RAISE(auto result, children()[0]->Evaluate(batch, context));
+  for (size_t i = 1; i < children().size(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto missing, cp::CallFunction("is_null", {result}));
+    ARROW_ASSIGN_OR_RAISE(auto next, EvaluateSelected(*children()[i], batch, missing, context));
+    ARROW_ASSIGN_OR_RAISE(result, cp::CallFunction("coalesce", {result, next}));
+  }
+  return result;
+}
+
+arrow::Result<std::shared_ptr<arrow::Array>> EvaluateToArray(const BoundExpr& expr,
+                                                            const arrow::RecordBatch& batch,
+                                                            const EvalContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto value, expr.Evaluate(batch, context));
+  if (value.is_scalar()) {
+    return arrow::MakeArrayFromScalar(*value.scalar(), batch.num_rows(), context.pool);
+  }
+  if (value.is_chunked_array()) {
+    return arrow::Concatenate(value.chunked_array()->chunks(), context.pool);
+  }
+  return value.make_array();
+}
+
+arrow::Result<arrow::Datum> EvaluateSelected(const BoundExpr& expr,
+                                             const arrow::RecordBatch& batch,
+                                             const arrow::Datum& selection,
+                                             const EvalContext& context) {
+  if (!expr.can_fail()) return expr.Evaluate(batch, context);
+  ARROW_ASSIGN_OR_RAISE(auto mask, SelectionMask(selection));
+  if (mask.is_scalar()) {
+    if (mask.scalar_as<arrow::BooleanScalar>().value) return expr.Evaluate(batch, context);
+    return NullOf(expr.type());
+  }
+  ARROW_ASSIGN_OR_RAISE(auto selected_count, cp::Sum(mask));
+  const int64_t count =
+      selected_count.scalar()->is_valid ? selected_count.scalar_as<arrow::UInt64Scalar>().value : 0;
+  if (count == batch.num_rows()) return expr.Evaluate(batch, context);
+  if (count == 0) return NullOf(expr.type());
+  ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(arrow::Datum(batch), mask));
+  ARROW_ASSIGN_OR_RAISE(auto values,
+                        EvaluateToArray(expr, *filtered.record_batch(), context));
+  ARROW_ASSIGN_OR_RAISE(auto nulls,
+                        arrow::MakeArrayOfNull(expr.type(), batch.num_rows(), context.pool));
+  return cp::ReplaceWithMask(nulls, mask, values);
+}
+
+}  // namespace sluice::expr

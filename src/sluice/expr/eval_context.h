@@ -1,0 +1,22 @@
+#pragma once
+
+#include <cstdint>
+
+#include <arrow/memory_pool.h>
+
+#include "sluice/common/session_config.h"
+
+namespace sluice::expr {
+
+/// What an expression may read besides its input batch. Owned by the caller and valid for the
+/// duration of the evaluation; read-only, so one context may serve several threads.
+struct EvalContext {
+  /// The session settings in force for the query (time zone, ANSI mode).
+  const SessionConfig* config = nullptr;
+  /// current_timestamp() for this query or micro-batch, in microseconds since the epoch: fixed for
+  /// the whole batch so every row and every re-run of the batch sees the same value.
+  int64_t batch_timestamp_us = 0;
+  arrow::MemoryPool* pool = arrow::default_memory_pool();
+};
+
+}  // namespace sluice::expr

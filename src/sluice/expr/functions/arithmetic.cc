@@ -1,0 +1,444 @@
+// Spark's arithmetic operators: + - * / % div and unary minus, with ANSI overflow and
+// division-by-zero errors, and Spark's decimal result types.
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include <arrow/builder.h>
+#include <arrow/compute/api.h>
+#include <arrow/type.h>
+#include <arrow/visit_type_inline.h>
+
+#include "sluice/common/errors.h"
+#include "sluice/expr/call_checks.h"
+#include "sluice/expr/cast.h"
+#include "sluice/expr/elementwise.h"
+#include "sluice/expr/function_registry.h"
+#include "sluice/expr/functions/function_areas.h"
+#include "sluice/expr/type_coercion.h"
+
+namespace sluice::expr {
+
+namespace cp = arrow::compute;
+
+namespace {
+
+enum class Operator { kAdd, kSubtract, kMultiply, kDivide, kRemainder, kIntegralDivide };
+
+const char* TryFunctionName(Operator op) {
+  switch (op) {
+    case Operator::kAdd: return "try_add";
+    case Operator::kSubtract: return "try_subtract";
+    case Operator::kMultiply: return "try_multiply";
+    default: return "try_divide";
+  }
+}
+
+arrow::Status OverflowError(const arrow::DataType& type, std::string_view hint_function) {
+  const std::string what = type.id() == arrow::Type::INT64   ? "long"
+                           : type.id() == arrow::Type::INT32 ? "integer"
+                           : type.id() == arrow::Type::INT16 ? "short"
+                                                             : "byte";
+  std::string hint = hint_function.empty()
+                         ? ""
+                         : " Use '" + std::string(hint_function) +
+                               "' to tolerate overflow and return NULL instead.";
+  return SparkError("ARITHMETIC_OVERFLOW",
+                    what + " overflow." + hint +
+                        " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                        "this error.");
+}
+
+arrow::Status DivideByZeroError() {
+  return SparkError("DIVIDE_BY_ZERO",
+                    "Division by zero. Use `try_divide` to tolerate divisor being 0 and return "
+                    "NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to "
+                    "bypass this error.");
+}
+
+arrow::Status DecimalOutOfRange(const arrow::DataType& type) {
+  const auto& decimal = static_cast<const arrow::DecimalType&>(type);
+  return SparkError("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
+                    "The value cannot be represented as Decimal(" +
+                        std::to_string(decimal.precision()) + ", " +
+                        std::to_string(decimal.scale()) +
+                        "). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                        "this error, and return NULL instead.");
+}
+
+bool IsNumericType(const arrow::DataType& type) {
+  return arrow::is_integer(type.id()) || arrow::is_floating(type.id()) ||
+         type.id() == arrow::Type::DECIMAL128;
+}
+
+// The operand type both sides are cast to; strings take part as Spark's ANSI coercion says.
+arrow::Result<std::shared_ptr<arrow::DataType>> OperandType(const CallSite& call) {
+  for (size_t i = 0; i < 2; ++i) {
+    const auto& type = *call.args[i]->type();
+    if (!IsNumericType(type) && type.id() != arrow::Type::NA && type.id() != arrow::Type::STRING) {
+      return UnexpectedInputType(call, i, "\"NUMERIC\"");
+    }
+  }
+  auto common = CommonType(call.args[0]->type(), call.args[1]->type());
+  if (common == nullptr || common->id() == arrow::Type::STRING) {
+    // A string meeting a string or null is read as a double, as Spark does for arithmetic.
+    if (common == nullptr ||
+        (call.args[0]->type()->id() != arrow::Type::DECIMAL128 &&
+         call.args[1]->type()->id() != arrow::Type::DECIMAL128)) {
+      common = arrow::float64();
+    }
+  }
+  if (common->id() == arrow::Type::NA) common = arrow::float64();
+  return common;
+}
+
+// Spark's result type of a decimal operation (DecimalPrecision rules, bounded to 38 digits).
+std::shared_ptr<arrow::DataType> DecimalResultType(Operator op, const arrow::Decimal128Type& a,
+                                                   const arrow::Decimal128Type& b) {
+  const int32_t p1 = a.precision(), s1 = a.scale(), p2 = b.precision(), s2 = b.scale();
+  switch (op) {
+    case Operator::kAdd:
+    case Operator::kSubtract: {
+      const int32_t scale = std::max(s1, s2);
+      return BoundedDecimal(std::max(p1 - s1, p2 - s2) + scale + 1, scale);
+    }
+    case Operator::kMultiply:
+      return BoundedDecimal(p1 + p2 + 1, s1 + s2);
+    case Operator::kDivide: {
+      const int32_t scale = std::max(6, s1 + p2 + 1);
+      return BoundedDecimal(p1 - s1 + s2 + scale, scale);
+    }
+    case Operator::kRemainder: {
+      const int32_t scale = std::max(s1, s2);
+      return BoundedDecimal(std::min(p1 - s1, p2 - s2) + scale, scale);
+    }
+    case Operator::kIntegralDivide:
+      return arrow::int64();
+  }
+  return nullptr;
+}
+
+// Runs an Arrow arithmetic function, turning its overflow and division errors into Spark's.
+arrow::Result<arrow::Datum> CallArrowArithmetic(const std::string& name,
+                                                const std::vector<arrow::Datum>& args,
+                                                const arrow::DataType& type, Operator op) {
+  auto result = cp::CallFunction(name, args);
+  if (result.ok()) return result;
+  const std::string& message = result.status().message();
+  if (message.find("overflow") != std::string::npos) {
+    return OverflowError(type, TryFunctionName(op));
+  }
+  if (message.find("divide by zero") != std::string::npos) return DivideByZeroError();
+  return result.status();
+}
+
+// Decimal operations run in Arrow at its (wider) natural type, then round to Spark's result type.
+Kernel DecimalKernel(Operator op, std::shared_ptr<arrow::DataType> result_type, bool ansi) {
+  return [op, result_type, ansi](const std::vector<arrow::Datum>& args, const EvalContext&,
+                                 int64_t) -> arrow::Result<arrow::Datum> {
+    const char* name = op == Operator::kAdd        ? "add"
+                       : op == Operator::kSubtract ? "subtract"
+                       : op == Operator::kMultiply ? "multiply"
+                                                   : "divide";
+    // Computed at 256 bits, so products and widened dividends of 38-digit operands cannot
+    // overflow before rounding to the result type.
+    std::vector<arrow::Datum> operands = args;
+    for (auto& operand : operands) {
+      const auto& decimal = static_cast<const arrow::Decimal128Type&>(*operand.type());
+      ARROW_ASSIGN_OR_RAISE(operand, cp::Cast(operand, arrow::decimal256(decimal.precision(),
+                                                                         decimal.scale())));
+    }
+    if (op == Operator::kDivide) {
+      // Arrow keeps the dividend's scale minus the divisor's; widen the dividend so the quotient
+      // carries the result scale plus one digit to round from.
+      const auto& result_decimal = static_cast<const arrow::Decimal128Type&>(*result_type);
+      const auto& dividend = static_cast<const arrow::Decimal128Type&>(*args[0].type());
+      const auto& divisor = static_cast<const arrow::Decimal128Type&>(*args[1].type());
+      const int32_t scale = result_decimal.scale() + divisor.scale() + 1;
+      const int32_t precision = std::min(76, dividend.precision() - dividend.scale() + scale);
+      ARROW_ASSIGN_OR_RAISE(operands[0],
+                            cp::Cast(args[0], arrow::decimal256(precision, scale)));
+      ARROW_ASSIGN_OR_RAISE(auto zero, cp::CallFunction("equal",
+                                                        {args[1], arrow::Datum(arrow::MakeScalar(
+                                                                      args[1].type(), 0)
+                                                                      .ValueOr(nullptr))}));
+      ARROW_ASSIGN_OR_RAISE(auto any_zero, cp::Any(zero));
+      if (any_zero.scalar()->is_valid && any_zero.scalar_as<arrow::BooleanScalar>().value) {
+        if (ansi) return DivideByZeroError();
+        ARROW_ASSIGN_OR_RAISE(operands[1],
+                              cp::IfElse(zero, arrow::MakeNullScalar(operands[1].type()),
+                                         operands[1]));
+      }
+    }
+    auto raw = cp::CallFunction(name, operands);
+    if (!raw.ok()) {
+      if (ansi) return DecimalOutOfRange(*result_type);
+      return arrow::Datum(arrow::MakeNullScalar(result_type));
+    }
+    auto options = cp::CastOptions::Safe(result_type);
+    auto rounded = cp::CallFunction("round", {*raw},
+                                    std::make_shared<cp::RoundOptions>(
+                                        static_cast<const arrow::Decimal128Type&>(*result_type)
+                                            .scale(),
+                                        cp::RoundMode::HALF_UP)
+                                        .get());
+    if (!rounded.ok()) return rounded.status();
+    auto converted = cp::Cast(*rounded, options);
+    if (converted.ok()) return converted;
+    if (ansi) return DecimalOutOfRange(*result_type);
+    return arrow::Datum(arrow::MakeNullScalar(result_type));
+  };
+}
+
+// Decimal % and div: both operands at their common scale, then the exact truncated quotient
+// (div, a bigint) or the remainder with the dividend's sign (%).
+Kernel DecimalRemainderKernel(Operator op, std::shared_ptr<arrow::DataType> result_type,
+                              bool ansi) {
+  return [op, result_type, ansi](const std::vector<arrow::Datum>& args,
+                                 const EvalContext& context,
+                                 int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    const auto& left_type = static_cast<const arrow::Decimal128Type&>(*args[0].type());
+    const auto& right_type = static_cast<const arrow::Decimal128Type&>(*args[1].type());
+    const int32_t scale = std::max(left_type.scale(), right_type.scale());
+    std::shared_ptr<arrow::Array> arrays[2];
+    for (int k = 0; k < 2; ++k) {
+      if (args[k].is_array()) {
+        arrays[k] = args[k].make_array();
+      } else {
+        ARROW_ASSIGN_OR_RAISE(arrays[k], arrow::MakeArrayFromScalar(*args[k].scalar(), num_rows,
+                                                                    context.pool));
+      }
+    }
+    const auto& left = static_cast<const arrow::Decimal128Array&>(*arrays[0]);
+    const auto& right = static_cast<const arrow::Decimal128Array&>(*arrays[1]);
+    std::unique_ptr<arrow::ArrayBuilder> builder;
+    ARROW_RETURN_NOT_OK(arrow::MakeBuilder(context.pool, result_type, &builder));
+    for (int64_t i = 0; i < num_rows; ++i) {
+      if (left.IsNull(i) || right.IsNull(i)) {
+        ARROW_RETURN_NOT_OK(builder->AppendNull());
+        continue;
+      }
+      auto a = arrow::Decimal128(left.GetValue(i)).Rescale(left_type.scale(), scale);
+      auto b = arrow::Decimal128(right.GetValue(i)).Rescale(right_type.scale(), scale);
+      if (!a.ok() || !b.ok()) {
+        if (ansi) return DecimalOutOfRange(*result_type);
+        ARROW_RETURN_NOT_OK(builder->AppendNull());
+        continue;
+      }
+      if (*b == arrow::Decimal128(0)) {
+        if (ansi) return DivideByZeroError();
+        ARROW_RETURN_NOT_OK(builder->AppendNull());
+        continue;
+      }
+      ARROW_ASSIGN_OR_RAISE(auto divided, a->Divide(*b));
+      if (op == Operator::kIntegralDivide) {
+        const auto& quotient = divided.first;
+        if (quotient.high_bits() != (static_cast<int64_t>(quotient.low_bits()) < 0 ? -1 : 0)) {
+          if (ansi) return OverflowError(arrow::Int64Type(), "");
+          ARROW_RETURN_NOT_OK(builder->AppendNull());
+          continue;
+        }
+        ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(builder.get())
+                                ->Append(static_cast<int64_t>(quotient.low_bits())));
+      } else {
+        const auto& out_type = static_cast<const arrow::Decimal128Type&>(*result_type);
+        auto remainder = divided.second.Rescale(scale, out_type.scale());
+        if (!remainder.ok() || !remainder->FitsInPrecision(out_type.precision())) {
+          if (ansi) return DecimalOutOfRange(*result_type);
+          ARROW_RETURN_NOT_OK(builder->AppendNull());
+          continue;
+        }
+        ARROW_RETURN_NOT_OK(
+            static_cast<arrow::Decimal128Builder*>(builder.get())->Append(*remainder));
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto out, builder->Finish());
+    return arrow::Datum(out);
+  };
+}
+
+template <typename T>
+Kernel DivisionKernel(Operator op, std::shared_ptr<arrow::DataType> type, bool ansi) {
+  using C = typename arrow::TypeTraits<T>::CType;
+  return [op, type, ansi](const std::vector<arrow::Datum>& args, const EvalContext& context,
+                          int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    auto on_error = [&](int64_t) -> arrow::Result<arrow::Datum> {
+      if (op == Operator::kIntegralDivide && ansi) {
+        // The only failure besides a zero divisor: MIN div -1.
+        NumericInput<T> divisor(args[1]);
+        for (int64_t i = 0; i < num_rows; ++i) {
+          if (divisor.IsValid(i) && divisor.Value(i) == 0) return DivideByZeroError();
+        }
+        return OverflowError(*type, "");
+      }
+      return DivideByZeroError();
+    };
+    auto divide = [op, ansi](C a, C b, C* out) -> RowOutcome {
+      if (b == 0) return ansi ? RowOutcome::kError : RowOutcome::kNull;
+      if constexpr (std::is_integral_v<C>) {
+        if (a == std::numeric_limits<C>::min() && b == -1) {
+          if (op == Operator::kRemainder) {
+            *out = 0;
+            return RowOutcome::kValue;
+          }
+          if (!ansi) {
+            *out = a;  // Java's wrap-around.
+            return RowOutcome::kValue;
+          }
+          return RowOutcome::kError;
+        }
+        *out = op == Operator::kRemainder ? a % b : a / b;
+      } else {
+        *out = op == Operator::kRemainder ? std::fmod(a, b) : a / b;
+      }
+      return RowOutcome::kValue;
+    };
+    return ApplyBinary<T, T, T>(args[0], args[1], num_rows, type, context.pool, divide,
+                                on_error);
+  };
+}
+
+Kernel NumericDivisionKernel(Operator op, const std::shared_ptr<arrow::DataType>& type,
+                             bool ansi) {
+  switch (type->id()) {
+    case arrow::Type::INT8: return DivisionKernel<arrow::Int8Type>(op, type, ansi);
+    case arrow::Type::INT16: return DivisionKernel<arrow::Int16Type>(op, type, ansi);
+    case arrow::Type::INT32: return DivisionKernel<arrow::Int32Type>(op, type, ansi);
+    case arrow::Type::INT64: return DivisionKernel<arrow::Int64Type>(op, type, ansi);
+    case arrow::Type::FLOAT: return DivisionKernel<arrow::FloatType>(op, type, ansi);
+    default: return DivisionKernel<arrow::DoubleType>(op, type, ansi);
+  }
+}
+
+// date + n, n + date and date - n are Spark's date_add / date_sub, and named so.
+std::optional<arrow::Result<ResolvedCall>> DateArithmetic(Operator op, const CallSite& call) {
+  if (op != Operator::kAdd && op != Operator::kSubtract) return std::nullopt;
+  const auto left = call.args[0]->type()->id(), right = call.args[1]->type()->id();
+  const bool left_date = left == arrow::Type::DATE32, right_date = right == arrow::Type::DATE32;
+  if (left_date == right_date) return std::nullopt;
+  if (right_date && op == Operator::kSubtract) return std::nullopt;
+  std::vector<BoundExprPtr> args = call.args;
+  if (right_date) std::swap(args[0], args[1]);
+  const std::string function = op == Operator::kAdd ? "date_add" : "date_sub";
+  const ScalarResolver* resolver = FunctionRegistry::Builtins().FindScalar(function);
+  if (resolver == nullptr) return std::nullopt;
+  auto resolved = (*resolver)(CallSite{function, args, call.config});
+  if (resolved.ok()) {
+    resolved->sql = function + "(" + args[0]->sql() + ", " + args[1]->sql() + ")";
+  }
+  return resolved;
+}
+
+ScalarResolver BinaryArithmetic(Operator op) {
+  return [op](CallSite call) -> arrow::Result<ResolvedCall> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 2, "2"));
+    if (auto date_call = DateArithmetic(op, call)) return *std::move(date_call);
+    ARROW_ASSIGN_OR_RAISE(auto operand_type, OperandType(call));
+    const bool ansi = call.config->ansi_enabled();
+    ResolvedCall resolved;
+    if (op == Operator::kDivide && operand_type->id() != arrow::Type::DECIMAL128) {
+      operand_type = arrow::float64();
+    }
+    if (op == Operator::kIntegralDivide && operand_type->id() != arrow::Type::DECIMAL128) {
+      operand_type = arrow::int64();
+    }
+    if (operand_type->id() == arrow::Type::DECIMAL128) {
+      std::vector<BoundExprPtr> args;
+      for (const auto& arg : call.args) {
+        auto decimal = DecimalForIntegral(*arg->type());
+        ARROW_ASSIGN_OR_RAISE(auto converted,
+                              MakeCast(arg, decimal ? decimal : operand_type, CastKind::kImplicit,
+                                       *call.config));
+        args.push_back(std::move(converted));
+      }
+      resolved.return_type = DecimalResultType(
+          op, static_cast<const arrow::Decimal128Type&>(*args[0]->type()),
+          static_cast<const arrow::Decimal128Type&>(*args[1]->type()));
+      resolved.args = std::move(args);
+      resolved.can_fail = ansi;
+      if (op == Operator::kIntegralDivide || op == Operator::kRemainder) {
+        // Exact decimal quotient, then truncation (div) or a - b * trunc(a / b) (%).
+        resolved.kernel = DecimalRemainderKernel(op, resolved.return_type, ansi);
+        return resolved;
+      }
+      resolved.kernel = DecimalKernel(op, resolved.return_type, ansi);
+      return resolved;
+    }
+    ARROW_ASSIGN_OR_RAISE(resolved.args, CastArguments(call, operand_type));
+    resolved.return_type = operand_type;
+    const bool integral = arrow::is_integer(operand_type->id());
+    switch (op) {
+      case Operator::kAdd:
+      case Operator::kSubtract:
+      case Operator::kMultiply: {
+        std::string name = op == Operator::kAdd        ? "add"
+                           : op == Operator::kSubtract ? "subtract"
+                                                       : "multiply";
+        if (integral && ansi) name += "_checked";
+        resolved.can_fail = integral && ansi;
+        resolved.nullable = AnyNullable(resolved.args);
+        resolved.kernel = [name, operand_type, op](const std::vector<arrow::Datum>& args,
+                                                   const EvalContext&,
+                                                   int64_t) -> arrow::Result<arrow::Datum> {
+          return CallArrowArithmetic(name, args, *operand_type, op);
+        };
+        return resolved;
+      }
+      case Operator::kDivide:
+      case Operator::kRemainder:
+      case Operator::kIntegralDivide:
+        resolved.can_fail = ansi;
+        resolved.kernel = NumericDivisionKernel(op, operand_type, ansi);
+        return resolved;
+    }
+    return arrow::Status::Invalid("unreachable");
+  };
+}
+
+arrow::Result<ResolvedCall> ResolveNegative(CallSite call) {
+  ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 1, "1"));
+  auto type = call.args[0]->type();
+  if (type->id() == arrow::Type::STRING || type->id() == arrow::Type::NA) type = arrow::float64();
+  if (!IsNumericType(*type)) return UnexpectedInputType(call, 0, "\"NUMERIC\"");
+  ResolvedCall resolved;
+  ARROW_ASSIGN_OR_RAISE(resolved.args, CastArguments(call, type));
+  resolved.return_type = type;
+  resolved.nullable = AnyNullable(resolved.args);
+  const bool checked = arrow::is_integer(type->id()) && call.config->ansi_enabled();
+  resolved.can_fail = checked;
+  resolved.kernel = [checked, type](const std::vector<arrow::Datum>& args, const EvalContext&,
+                                    int64_t) -> arrow::Result<arrow::Datum> {
+    auto result = cp::CallFunction(checked ? "negate_checked" : "negate", args);
+    if (!result.ok() && checked) return OverflowError(*type, "");
+    return result;
+  };
+  return resolved;
+}
+
+arrow::Result<ResolvedCall> ResolvePositive(CallSite call) {
+  ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 1, "1"));
+  if (!IsNumericType(*call.args[0]->type())) return UnexpectedInputType(call, 0, "\"NUMERIC\"");
+  ResolvedCall resolved;
+  resolved.args = call.args;
+  resolved.return_type = call.args[0]->type();
+  resolved.nullable = call.args[0]->nullable();
+  resolved.kernel = [](const std::vector<arrow::Datum>& args, const EvalContext&,
+                       int64_t) -> arrow::Result<arrow::Datum> { return args[0]; };
+  return resolved;
+}
+
+}  // namespace
+
+void RegisterArithmeticFunctions(FunctionRegistry& registry) {
+  registry.RegisterScalar("+", BinaryArithmetic(Operator::kAdd));
+  registry.RegisterScalar("-", BinaryArithmetic(Operator::kSubtract));
+  registry.RegisterScalar("*", BinaryArithmetic(Operator::kMultiply));
+  registry.RegisterScalar("/", BinaryArithmetic(Operator::kDivide));
+  registry.RegisterScalar("%", BinaryArithmetic(Operator::kRemainder));
+  registry.RegisterScalar("mod", BinaryArithmetic(Operator::kRemainder));
+  registry.RegisterScalar("div", BinaryArithmetic(Operator::kIntegralDivide));
+  registry.RegisterScalar("negative", ResolveNegative);
+  registry.RegisterScalar("positive", ResolvePositive);
+}
+
+}  // namespace sluice::expr

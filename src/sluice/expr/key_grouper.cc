@@ -1,0 +1,624 @@
+#include "sluice/expr/key_grouper.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include <arrow/array/concatenate.h>
+#include <arrow/array/util.h>
+#include <arrow/builder.h>
+#include <arrow/compute/api_vector.h>
+#include <arrow/type.h>
+#include <arrow/util/bit_util.h>
+
+namespace sluice::expr {
+
+namespace {
+
+// Rows are hashed and inserted in slices of this many rows, so the table is grown once per
+// slice and never while a slice's probes are in flight.
+constexpr int64_t kSliceRows = 1 << 16;
+// How many rows ahead of the probe the table slot is prefetched.
+constexpr int64_t kPrefetchDistance = 16;
+
+inline uint64_t MixInteger(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+inline uint64_t HashBytes(const uint8_t* data, size_t length) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ (length * 0xff51afd7ed558ccdULL);
+  size_t i = 0;
+  for (; i + 8 <= length; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, data + i, 8);
+    h = (h ^ MixInteger(word)) * 0x9E3779B97F4A7C15ULL;
+    h = (h << 29) | (h >> 35);
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, data + i, length - i);
+  return MixInteger(h ^ tail ^ (static_cast<uint64_t>(length - i) << 56));
+}
+
+bool IsIntegralKey(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::INT8:
+    case arrow::Type::INT16:
+    case arrow::Type::INT32:
+    case arrow::Type::INT64:
+    case arrow::Type::UINT8:
+    case arrow::Type::UINT16:
+    case arrow::Type::UINT32:
+    case arrow::Type::UINT64:
+    case arrow::Type::DATE32:
+    case arrow::Type::DATE64:
+    case arrow::Type::TIMESTAMP:
+    case arrow::Type::TIME32:
+    case arrow::Type::TIME64:
+    case arrow::Type::DURATION:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Reads an integral column as int64 values (garbage where null).
+void ReadIntegral(const arrow::ArrayData& data, int64_t begin, int64_t n, int64_t* out) {
+  const int width = data.type->byte_width();
+  const uint8_t* base = data.buffers[1]->data();
+  const int64_t offset = data.offset + begin;
+  const bool is_signed = arrow::is_signed_integer(data.type->id()) ||
+                         !arrow::is_unsigned_integer(data.type->id());
+  switch (width) {
+    case 1:
+      for (int64_t i = 0; i < n; ++i) {
+        out[i] = is_signed ? reinterpret_cast<const int8_t*>(base)[offset + i]
+                           : reinterpret_cast<const uint8_t*>(base)[offset + i];
+      }
+      break;
+    case 2:
+      for (int64_t i = 0; i < n; ++i) {
+        out[i] = is_signed ? reinterpret_cast<const int16_t*>(base)[offset + i]
+                           : reinterpret_cast<const uint16_t*>(base)[offset + i];
+      }
+      break;
+    case 4:
+      for (int64_t i = 0; i < n; ++i) {
+        out[i] = is_signed ? reinterpret_cast<const int32_t*>(base)[offset + i]
+                           : reinterpret_cast<const uint32_t*>(base)[offset + i];
+      }
+      break;
+    default:
+      std::memcpy(out, reinterpret_cast<const int64_t*>(base) + offset, n * sizeof(int64_t));
+      break;
+  }
+}
+
+// Keeps the first row of every group as Arrow arrays, appended one slice at a time.
+class UniqueRows {
+ public:
+  UniqueRows(std::vector<std::shared_ptr<arrow::DataType>> types, arrow::MemoryPool* pool)
+      : types_(std::move(types)), pool_(pool), chunks_(types_.size()) {}
+
+  arrow::Status Append(const arrow::ArrayVector& keys, int64_t begin,
+                       const std::vector<int64_t>& rows) {
+    if (rows.empty()) return arrow::Status::OK();
+    arrow::Int64Builder builder(pool_);
+    ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(rows.size())));
+    for (int64_t row : rows) builder.UnsafeAppend(begin + row);
+    ARROW_ASSIGN_OR_RAISE(auto indices, builder.Finish());
+    for (size_t c = 0; c < keys.size(); ++c) {
+      ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(*keys[c], *indices));
+      chunks_[c].push_back(std::move(taken));
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Result<arrow::ArrayVector> Get() const {
+    arrow::ArrayVector out;
+    for (size_t c = 0; c < types_.size(); ++c) {
+      if (chunks_[c].empty()) {
+        ARROW_ASSIGN_OR_RAISE(auto empty, arrow::MakeEmptyArray(types_[c], pool_));
+        out.push_back(std::move(empty));
+      } else if (chunks_[c].size() == 1) {
+        out.push_back(chunks_[c][0]);
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto joined, arrow::Concatenate(chunks_[c], pool_));
+        out.push_back(std::move(joined));
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::shared_ptr<arrow::DataType>> types_;
+  arrow::MemoryPool* pool_;
+  std::vector<arrow::ArrayVector> chunks_;
+};
+
+// One integral key column: open addressing over (key, id) slots with linear probing.
+class IntegralGrouper final : public KeyGrouper {
+ public:
+  IntegralGrouper(std::shared_ptr<arrow::DataType> type, arrow::MemoryPool* pool)
+      : uniques_({type}, pool) {
+    Rehash(1 << 10);
+  }
+
+  arrow::Status Consume(const arrow::ArrayVector& keys, int64_t num_rows,
+                        std::vector<uint32_t>* group_ids) override {
+    group_ids->resize(num_rows);
+    const arrow::ArrayData& data = *keys[0]->data();
+    std::vector<int64_t> new_rows;
+    for (int64_t begin = 0; begin < num_rows; begin += kSliceRows) {
+      const int64_t n = std::min(kSliceRows, num_rows - begin);
+      EnsureCapacity(num_groups_ + n);
+      values_.resize(n);
+      ReadIntegral(data, begin, n, values_.data());
+      const uint8_t* validity =
+          data.null_count != 0 && data.buffers[0] ? data.buffers[0]->data() : nullptr;
+      uint32_t* out = group_ids->data() + begin;
+      new_rows.clear();
+      const int64_t* values = values_.data();
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kPrefetchDistance < n) {
+          __builtin_prefetch(&slots_[SlotOf(values[i + kPrefetchDistance])]);
+        }
+        if (validity && !arrow::bit_util::GetBit(validity, data.offset + begin + i)) {
+          if (null_group_ < 0) {
+            null_group_ = num_groups_++;
+            new_rows.push_back(i);
+          }
+          out[i] = static_cast<uint32_t>(null_group_);
+          continue;
+        }
+        const int64_t key = values[i];
+        uint64_t slot = SlotOf(key);
+        while (true) {
+          Slot& s = slots_[slot];
+          if (s.id == kEmpty) {
+            s.key = key;
+            s.id = static_cast<uint32_t>(num_groups_++);
+            new_rows.push_back(i);
+            out[i] = s.id;
+            break;
+          }
+          if (s.key == key) {
+            out[i] = s.id;
+            break;
+          }
+          slot = (slot + 1) & mask_;
+        }
+      }
+      ARROW_RETURN_NOT_OK(uniques_.Append(keys, begin, new_rows));
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Lookup(const arrow::ArrayVector& keys, int64_t num_rows, bool null_matches,
+                       std::vector<int32_t>* group_ids) const override {
+    group_ids->resize(num_rows);
+    const arrow::ArrayData& data = *keys[0]->data();
+    std::vector<int64_t> values;
+    for (int64_t begin = 0; begin < num_rows; begin += kSliceRows) {
+      const int64_t n = std::min(kSliceRows, num_rows - begin);
+      values.resize(n);
+      ReadIntegral(data, begin, n, values.data());
+      const uint8_t* validity =
+          data.null_count != 0 && data.buffers[0] ? data.buffers[0]->data() : nullptr;
+      int32_t* out = group_ids->data() + begin;
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kPrefetchDistance < n) {
+          __builtin_prefetch(&slots_[SlotOf(values[i + kPrefetchDistance])]);
+        }
+        if (validity && !arrow::bit_util::GetBit(validity, data.offset + begin + i)) {
+          out[i] = null_matches ? static_cast<int32_t>(null_group_) : -1;
+          continue;
+        }
+        const int64_t key = values[i];
+        uint64_t slot = SlotOf(key);
+        out[i] = -1;
+        while (slots_[slot].id != kEmpty) {
+          if (slots_[slot].key == key) {
+            out[i] = static_cast<int32_t>(slots_[slot].id);
+            break;
+          }
+          slot = (slot + 1) & mask_;
+        }
+      }
+    }
+    return arrow::Status::OK();
+  }
+
+  int64_t num_groups() const override { return num_groups_; }
+  arrow::Result<arrow::ArrayVector> GetUniques() const override { return uniques_.Get(); }
+
+ private:
+  static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+  struct Slot {
+    int64_t key;
+    uint32_t id;
+    uint32_t padding;
+  };
+
+  uint64_t SlotOf(int64_t key) const {
+    return (static_cast<uint64_t>(key) * 0x9E3779B97F4A7C15ULL) >> shift_;
+  }
+
+  void EnsureCapacity(int64_t groups) {
+    uint64_t capacity = slots_.size();
+    while (static_cast<uint64_t>(groups) * 4 > capacity * 3) capacity *= 2;
+    if (capacity != slots_.size()) Rehash(capacity);
+  }
+
+  void Rehash(uint64_t capacity) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(capacity, Slot{0, kEmpty, 0});
+    mask_ = capacity - 1;
+    shift_ = 64 - arrow::bit_util::Log2(capacity);
+    for (const Slot& s : old) {
+      if (s.id == kEmpty) continue;
+      uint64_t slot = SlotOf(s.key);
+      while (slots_[slot].id != kEmpty) slot = (slot + 1) & mask_;
+      slots_[slot] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  uint64_t mask_ = 0;
+  int shift_ = 0;
+  int64_t num_groups_ = 0;
+  int64_t null_group_ = -1;
+  std::vector<int64_t> values_;
+  UniqueRows uniques_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Row encoding of arbitrary keys.
+
+void AppendNormalizedFloat(double value, std::string* out) {
+  if (std::isnan(value)) value = std::numeric_limits<double>::quiet_NaN();
+  if (value == 0.0) value = 0.0;
+  out->append(reinterpret_cast<const char*>(&value), sizeof(value));
+}
+
+// Encodes one value (with its null flag) so that equal keys, as Spark groups them, have equal
+// bytes and different keys different bytes.
+void EncodeValue(const arrow::Array& array, int64_t i, std::string* out) {
+  if (array.IsNull(i)) {
+    out->push_back('\0');
+    return;
+  }
+  out->push_back('\1');
+  const arrow::ArrayData& data = *array.data();
+  switch (array.type_id()) {
+    case arrow::Type::NA:
+      return;
+    case arrow::Type::BOOL:
+      out->push_back(static_cast<const arrow::BooleanArray&>(array).Value(i) ? '\1' : '\0');
+      return;
+    case arrow::Type::FLOAT:
+      AppendNormalizedFloat(static_cast<const arrow::FloatArray&>(array).Value(i), out);
+      return;
+    case arrow::Type::DOUBLE:
+      AppendNormalizedFloat(static_cast<const arrow::DoubleArray&>(array).Value(i), out);
+      return;
+    case arrow::Type::STRING:
+    case arrow::Type::BINARY: {
+      auto view = static_cast<const arrow::BinaryArray&>(array).GetView(i);
+      const uint32_t length = static_cast<uint32_t>(view.size());
+      out->append(reinterpret_cast<const char*>(&length), 4).append(view);
+      return;
+    }
+    case arrow::Type::LARGE_STRING:
+    case arrow::Type::LARGE_BINARY: {
+      auto view = static_cast<const arrow::LargeBinaryArray&>(array).GetView(i);
+      const uint32_t length = static_cast<uint32_t>(view.size());
+      out->append(reinterpret_cast<const char*>(&length), 4).append(view);
+      return;
+    }
+    case arrow::Type::LIST:
+    case arrow::Type::MAP: {
+      const auto& list = static_cast<const arrow::ListArray&>(array);
+      const int32_t begin = list.value_offset(i), end = list.value_offset(i + 1);
+      const uint32_t length = static_cast<uint32_t>(end - begin);
+      out->append(reinterpret_cast<const char*>(&length), 4);
+      for (int32_t k = begin; k < end; ++k) EncodeValue(*list.values(), k, out);
+      return;
+    }
+    case arrow::Type::LARGE_LIST: {
+      const auto& list = static_cast<const arrow::LargeListArray&>(array);
+      const int64_t begin = list.value_offset(i), end = list.value_offset(i + 1);
+      const uint32_t length = static_cast<uint32_t>(end - begin);
+      out->append(reinterpret_cast<const char*>(&length), 4);
+      for (int64_t k = begin; k < end; ++k) EncodeValue(*list.values(), k, out);
+      return;
+    }
+    case arrow::Type::FIXED_SIZE_LIST: {
+      const auto& list = static_cast<const arrow::FixedSizeListArray&>(array);
+      for (int64_t k = list.value_offset(i); k < list.value_offset(i) + list.value_length();
+           ++k) {
+        EncodeValue(*list.values(), k, out);
+      }
+      return;
+    }
+    case arrow::Type::STRUCT: {
+      const auto& s = static_cast<const arrow::StructArray&>(array);
+      for (int f = 0; f < s.num_fields(); ++f) EncodeValue(*s.field(f), i, out);
+      return;
+    }
+    default: {
+      const int width = array.type()->byte_width();
+      if (width > 0) {
+        out->append(reinterpret_cast<const char*>(data.buffers[1]->data()) +
+                        (data.offset + i) * width,
+                    width);
+      }
+      return;
+    }
+  }
+}
+
+// Encodes the rows of a slice of key columns into one buffer with offsets.
+class RowEncoder {
+ public:
+  void Encode(const arrow::ArrayVector& keys, int64_t begin, int64_t n) {
+    offsets_.assign(n + 1, 0);
+    lengths_.assign(n, 0);
+    // Fixed-size columns take the fast columnar path; others are encoded value by value.
+    for (const auto& key : keys) {
+      const int width = FixedWidth(*key->type());
+      if (width >= 0) {
+        for (int64_t i = 0; i < n; ++i) lengths_[i] += 1 + width;
+      } else if (IsBinaryLike(key->type_id())) {
+        const auto& bin = static_cast<const arrow::BinaryArray&>(*key);
+        for (int64_t i = 0; i < n; ++i) {
+          lengths_[i] += 1 + (bin.IsNull(begin + i) ? 0 : 4 + bin.value_length(begin + i));
+        }
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          scratch_.clear();
+          EncodeValue(*key, begin + i, &scratch_);
+          lengths_[i] += static_cast<uint32_t>(scratch_.size());
+        }
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) offsets_[i + 1] = offsets_[i] + lengths_[i];
+    data_.resize(offsets_[n]);
+    cursor_.assign(offsets_.begin(), offsets_.end() - 1);
+    for (const auto& key : keys) {
+      const int width = FixedWidth(*key->type());
+      const auto& data = *key->data();
+      if (width >= 0) {
+        const auto type = key->type_id();
+        const uint8_t* values =
+            width > 0 ? data.buffers[1]->data() + (data.offset + begin) * width : nullptr;
+        for (int64_t i = 0; i < n; ++i) {
+          uint8_t* dst = data_.data() + cursor_[i];
+          const bool valid = key->IsValid(begin + i);
+          dst[0] = valid ? 1 : 0;
+          if (width > 0) {
+            if (!valid) {
+              std::memset(dst + 1, 0, width);
+            } else if (type == arrow::Type::DOUBLE) {
+              double v = reinterpret_cast<const double*>(values)[i];
+              if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
+              if (v == 0.0) v = 0.0;
+              std::memcpy(dst + 1, &v, 8);
+            } else if (type == arrow::Type::FLOAT) {
+              float v = reinterpret_cast<const float*>(values)[i];
+              if (std::isnan(v)) v = std::numeric_limits<float>::quiet_NaN();
+              if (v == 0.0f) v = 0.0f;
+              std::memcpy(dst + 1, &v, 4);
+            } else if (type == arrow::Type::BOOL) {
+              dst[1] = static_cast<const arrow::BooleanArray&>(*key).Value(begin + i) ? 1 : 0;
+            } else {
+              std::memcpy(dst + 1, values + i * width, width);
+            }
+          }
+          cursor_[i] += 1 + width;
+        }
+      } else if (IsBinaryLike(key->type_id())) {
+        const auto& bin = static_cast<const arrow::BinaryArray&>(*key);
+        for (int64_t i = 0; i < n; ++i) {
+          uint8_t* dst = data_.data() + cursor_[i];
+          if (bin.IsNull(begin + i)) {
+            dst[0] = 0;
+            cursor_[i] += 1;
+            continue;
+          }
+          auto view = bin.GetView(begin + i);
+          const uint32_t length = static_cast<uint32_t>(view.size());
+          dst[0] = 1;
+          std::memcpy(dst + 1, &length, 4);
+          std::memcpy(dst + 5, view.data(), length);
+          cursor_[i] += 5 + length;
+        }
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          scratch_.clear();
+          EncodeValue(*key, begin + i, &scratch_);
+          std::memcpy(data_.data() + cursor_[i], scratch_.data(), scratch_.size());
+          cursor_[i] += scratch_.size();
+        }
+      }
+    }
+  }
+
+  const uint8_t* row(int64_t i) const { return data_.data() + offsets_[i]; }
+  uint32_t length(int64_t i) const { return static_cast<uint32_t>(offsets_[i + 1] - offsets_[i]); }
+
+ private:
+  static bool IsBinaryLike(arrow::Type::type id) {
+    return id == arrow::Type::STRING || id == arrow::Type::BINARY;
+  }
+  // The encoded value width of fixed-size types (without the null flag), or -1.
+  static int FixedWidth(const arrow::DataType& type) {
+    if (type.id() == arrow::Type::NA) return 0;
+    if (type.id() == arrow::Type::BOOL) return 1;
+    if (arrow::is_fixed_width(type.id()) && type.byte_width() > 0) return type.byte_width();
+    return -1;
+  }
+
+  std::vector<uint64_t> offsets_;
+  std::vector<uint32_t> lengths_;
+  std::vector<uint64_t> cursor_;
+  std::vector<uint8_t> data_;
+  std::string scratch_;
+};
+
+class RowGrouper final : public KeyGrouper {
+ public:
+  RowGrouper(std::vector<std::shared_ptr<arrow::DataType>> types, arrow::MemoryPool* pool)
+      : uniques_(types, pool) {
+    key_offsets_.push_back(0);
+    Rehash(1 << 10);
+  }
+
+  arrow::Status Consume(const arrow::ArrayVector& keys, int64_t num_rows,
+                        std::vector<uint32_t>* group_ids) override {
+    group_ids->resize(num_rows);
+    std::vector<int64_t> new_rows;
+    for (int64_t begin = 0; begin < num_rows; begin += kSliceRows) {
+      const int64_t n = std::min(kSliceRows, num_rows - begin);
+      EnsureCapacity(num_groups() + n);
+      encoder_.Encode(keys, begin, n);
+      Hash(n);
+      new_rows.clear();
+      uint32_t* out = group_ids->data() + begin;
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kPrefetchDistance < n) {
+          __builtin_prefetch(&slots_[hashes_[i + kPrefetchDistance] & mask_]);
+        }
+        const uint64_t hash = hashes_[i];
+        const uint8_t* row = encoder_.row(i);
+        const uint32_t length = encoder_.length(i);
+        uint64_t slot = hash & mask_;
+        while (true) {
+          Slot& s = slots_[slot];
+          if (s.id == kEmpty) {
+            s.hash = hash;
+            s.id = static_cast<uint32_t>(num_groups());
+            key_data_.insert(key_data_.end(), row, row + length);
+            key_offsets_.push_back(key_data_.size());
+            new_rows.push_back(i);
+            out[i] = s.id;
+            break;
+          }
+          if (s.hash == hash && SameKey(s.id, row, length)) {
+            out[i] = s.id;
+            break;
+          }
+          slot = (slot + 1) & mask_;
+        }
+      }
+      ARROW_RETURN_NOT_OK(uniques_.Append(keys, begin, new_rows));
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Lookup(const arrow::ArrayVector& keys, int64_t num_rows, bool null_matches,
+                       std::vector<int32_t>* group_ids) const override {
+    group_ids->resize(num_rows);
+    for (int64_t begin = 0; begin < num_rows; begin += kSliceRows) {
+      const int64_t n = std::min(kSliceRows, num_rows - begin);
+      encoder_.Encode(keys, begin, n);
+      Hash(n);
+      int32_t* out = group_ids->data() + begin;
+      for (int64_t i = 0; i < n; ++i) {
+        out[i] = -1;
+        if (!null_matches) {
+          bool any_null = false;
+          for (const auto& key : keys) any_null = any_null || key->IsNull(begin + i);
+          if (any_null) continue;
+        }
+        const uint64_t hash = hashes_[i];
+        const uint8_t* row = encoder_.row(i);
+        const uint32_t length = encoder_.length(i);
+        uint64_t slot = hash & mask_;
+        while (slots_[slot].id != kEmpty) {
+          if (slots_[slot].hash == hash && SameKey(slots_[slot].id, row, length)) {
+            out[i] = static_cast<int32_t>(slots_[slot].id);
+            break;
+          }
+          slot = (slot + 1) & mask_;
+        }
+      }
+    }
+    return arrow::Status::OK();
+  }
+
+  int64_t num_groups() const override { return static_cast<int64_t>(key_offsets_.size()) - 1; }
+  arrow::Result<arrow::ArrayVector> GetUniques() const override { return uniques_.Get(); }
+
+ private:
+  static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+  struct Slot {
+    uint64_t hash;
+    uint32_t id;
+    uint32_t padding;
+  };
+
+  void Hash(int64_t n) const {
+    hashes_.resize(n);
+    for (int64_t i = 0; i < n; ++i) hashes_[i] = HashBytes(encoder_.row(i), encoder_.length(i));
+  }
+
+  bool SameKey(uint32_t id, const uint8_t* row, uint32_t length) const {
+    const uint64_t begin = key_offsets_[id];
+    return key_offsets_[id + 1] - begin == length &&
+           std::memcmp(key_data_.data() + begin, row, length) == 0;
+  }
+
+  void EnsureCapacity(int64_t groups) {
+    uint64_t capacity = slots_.size();
+    while (static_cast<uint64_t>(groups) * 4 > capacity * 3) capacity *= 2;
+    if (capacity != slots_.size()) Rehash(capacity);
+  }
+
+  void Rehash(uint64_t capacity) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(capacity, Slot{0, kEmpty, 0});
+    mask_ = capacity - 1;
+    for (const Slot& s : old) {
+      if (s.id == kEmpty) continue;
+      uint64_t slot = s.hash & mask_;
+      while (slots_[slot].id != kEmpty) slot = (slot + 1) & mask_;
+      slots_[slot] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  uint64_t mask_ = 0;
+  std::vector<uint8_t> key_data_;
+  std::vector<uint64_t> key_offsets_;
+  // Scratch space of the slice being processed (Lookup is logically const).
+  mutable RowEncoder encoder_;
+  mutable std::vector<uint64_t> hashes_;
+  UniqueRows uniques_;
+};
+
+}  // namespace
+
+bool IsGroupableType(const arrow::DataType& type) {
+  if (type.id() == arrow::Type::MAP) return false;
+  for (const auto& field : type.fields()) {
+    if (!IsGroupableType(*field->type())) return false;
+  }
+  return true;
+}
+
+arrow::Result<std::unique_ptr<KeyGrouper>> KeyGrouper::Make(
+    std::vector<std::shared_ptr<arrow::DataType>> types, arrow::MemoryPool* pool) {
+  if (types.empty()) return arrow::Status::Invalid("a key grouper needs at least one key");
+  if (types.size() == 1 && IsIntegralKey(*types[0])) {
+    return std::make_unique<IntegralGrouper>(types[0], pool);
+  }
+  return std::make_unique<RowGrouper>(std::move(types), pool);
+}
+
+}  // namespace sluice::expr

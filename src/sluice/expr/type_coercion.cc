@@ -1,0 +1,117 @@
+#include "sluice/expr/type_coercion.h"
+
+#include <algorithm>
+
+#include <arrow/type.h>
+
+namespace sluice::expr {
+
+namespace {
+
+// Position in Spark's numeric precedence; -1 for non-numeric types.
+int NumericRank(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::INT8: return 1;
+    case arrow::Type::INT16: return 2;
+    case arrow::Type::INT32: return 3;
+    case arrow::Type::INT64: return 4;
+    case arrow::Type::DECIMAL128: return 5;
+    case arrow::Type::FLOAT: return 6;
+    case arrow::Type::DOUBLE: return 7;
+    default: return -1;
+  }
+}
+
+bool IsAtomic(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::LIST:
+    case arrow::Type::STRUCT:
+    case arrow::Type::MAP:
+      return false;
+    default:
+      return true;
+  }
+}
+
+std::shared_ptr<arrow::DataType> WiderDecimal(const arrow::Decimal128Type& a,
+                                              const arrow::Decimal128Type& b) {
+  const int32_t scale = std::max(a.scale(), b.scale());
+  const int32_t integral = std::max(a.precision() - a.scale(), b.precision() - b.scale());
+  return BoundedDecimal(integral + scale, scale);
+}
+
+}  // namespace
+
+std::shared_ptr<arrow::DataType> BoundedDecimal(int32_t precision, int32_t scale) {
+  constexpr int32_t kMaxPrecision = 38;
+  constexpr int32_t kMinimumAdjustedScale = 6;
+  if (precision <= kMaxPrecision) return arrow::decimal128(precision, scale);
+  const int32_t integral = precision - scale;
+  const int32_t min_scale = std::min(scale, kMinimumAdjustedScale);
+  const int32_t adjusted_scale = std::max(kMaxPrecision - integral, min_scale);
+  return arrow::decimal128(kMaxPrecision, adjusted_scale);
+}
+
+std::shared_ptr<arrow::DataType> DecimalForIntegral(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::INT8: return arrow::decimal128(3, 0);
+    case arrow::Type::INT16: return arrow::decimal128(5, 0);
+    case arrow::Type::INT32: return arrow::decimal128(10, 0);
+    case arrow::Type::INT64: return arrow::decimal128(20, 0);
+    case arrow::Type::DECIMAL128:
+      return arrow::decimal128(static_cast<const arrow::Decimal128Type&>(type).precision(),
+                               static_cast<const arrow::Decimal128Type&>(type).scale());
+    default: return nullptr;
+  }
+}
+
+std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataType>& left,
+                                            const std::shared_ptr<arrow::DataType>& right) {
+  if (left->Equals(*right)) return left;
+  if (left->id() == arrow::Type::NA) return right;
+  if (right->id() == arrow::Type::NA) return left;
+  const int left_rank = NumericRank(*left);
+  const int right_rank = NumericRank(*right);
+  if (left_rank > 0 && right_rank > 0) {
+    if (left->id() == arrow::Type::DECIMAL128 || right->id() == arrow::Type::DECIMAL128) {
+      if (left_rank > 5 || right_rank > 5) return arrow::float64();
+      return WiderDecimal(static_cast<const arrow::Decimal128Type&>(*DecimalForIntegral(*left)),
+                          static_cast<const arrow::Decimal128Type&>(*DecimalForIntegral(*right)));
+    }
+    return left_rank >= right_rank ? left : right;
+  }
+  const bool left_time = left->id() == arrow::Type::DATE32 || left->id() == arrow::Type::TIMESTAMP;
+  const bool right_time =
+      right->id() == arrow::Type::DATE32 || right->id() == arrow::Type::TIMESTAMP;
+  if (left_time && right_time) {
+    if (left->id() == arrow::Type::TIMESTAMP && right->id() == arrow::Type::TIMESTAMP) {
+      // timestamp_ntz meets timestamp at timestamp (with the session zone).
+      return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+    }
+    return left->id() == arrow::Type::TIMESTAMP ? left : right;
+  }
+  if (left->id() == arrow::Type::STRING && IsAtomic(*right) &&
+      right->id() != arrow::Type::BINARY) {
+    // ANSI: an integral meeting a string widens to bigint, as Spark's string promotion does.
+    return NumericRank(*right) > 0 && NumericRank(*right) < 4 ? arrow::int64() : right;
+  }
+  if (right->id() == arrow::Type::STRING && IsAtomic(*left) && left->id() != arrow::Type::BINARY) {
+    return NumericRank(*left) > 0 && NumericRank(*left) < 4 ? arrow::int64() : left;
+  }
+  if (left->id() == arrow::Type::LIST && right->id() == arrow::Type::LIST) {
+    auto element = CommonType(static_cast<const arrow::ListType&>(*left).value_type(),
+                              static_cast<const arrow::ListType&>(*right).value_type());
+    return element ? arrow::list(element) : nullptr;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<arrow::DataType> CommonType(
+    const std::vector<std::shared_ptr<arrow::DataType>>& types) {
+  if (types.empty()) return arrow::null();
+  std::shared_ptr<arrow::DataType> common = types[0];
+  for (size_t i = 1; i < types.size() && common; ++i) common = CommonType(common, types[i]);
+  return common;
+}
+
+}  // namespace sluice::expr

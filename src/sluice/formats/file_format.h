@@ -1,0 +1,91 @@
+// The entry points of the formats layer: one reader and one writer per file format, made from
+// the user's string options. Readers open one file at a time and yield record batches
+// incrementally (bounded memory), so the batch file source and the streaming file source share
+// them. Transports (listing, atomic commit) are the callers' business.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <arrow/record_batch.h>
+#include <arrow/result.h>
+#include <arrow/type_fwd.h>
+
+#include "sluice/formats/datetime_text.h"
+#include "sluice/formats/format_options.h"
+
+namespace sluice::formats {
+
+/// Settings of the session a reader or writer works for.
+struct FormatContext {
+  /// spark.sql.session.timeZone; a format's timeZone option overrides it.
+  std::string session_time_zone = "UTC";
+  /// spark.sql.caseSensitive: how a user schema's names match a Parquet/ORC file's columns.
+  bool case_sensitive = false;
+  /// Rows per batch the readers aim for.
+  int64_t batch_rows = 8192;
+};
+
+/// Decodes files of one format. Immutable and thread-safe: every OpenFile is independent.
+class FormatReader {
+ public:
+  virtual ~FormatReader() = default;
+
+  virtual FileFormat format() const = 0;
+  /// The listing options (pathGlobFilter, recursiveFileLookup) given to this reader.
+  virtual const FileSourceOptions& file_options() const = 0;
+  /// True if the format can infer a schema (parquet, orc, text always; json; csv with or
+  /// without inferSchema).
+  virtual arrow::Result<std::shared_ptr<arrow::Schema>> InferSchema(
+      const std::vector<std::string>& files) const = 0;
+  /// Reads one local file as batches of `data_schema` (Spark types; without partition columns).
+  virtual arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenFile(
+      const std::string& path, const std::shared_ptr<arrow::Schema>& data_schema) const = 0;
+};
+
+/// The reader of `format` with its options parsed (a bad value fails, naming the option).
+arrow::Result<std::shared_ptr<const FormatReader>> MakeFormatReader(FileFormat format,
+                                                                    const OptionMap& options,
+                                                                    const FormatContext& context);
+
+/// Writes one file. Not thread-safe. Close() must be called to complete the file.
+class FormatFileWriter {
+ public:
+  virtual ~FormatFileWriter() = default;
+  virtual arrow::Status Write(const arrow::RecordBatch& batch) = 0;
+  virtual arrow::Status Close() = 0;
+};
+
+/// Encodes files of one format. Immutable and thread-safe.
+class FormatWriter {
+ public:
+  virtual ~FormatWriter() = default;
+  virtual FileFormat format() const = 0;
+  /// The part-file suffix after "c000": ".json", ".csv", ".txt", ".snappy.parquet", ...
+  virtual std::string FileSuffix() const = 0;
+  /// Fails with an error naming the column when the schema cannot be written (e.g. text
+  /// needs exactly one string column).
+  virtual arrow::Status CheckSchema(const arrow::Schema& schema) const = 0;
+  /// Starts writing `path` (which must not exist yet).
+  virtual arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
+      const std::string& path, const std::shared_ptr<arrow::Schema>& schema) const = 0;
+};
+
+arrow::Result<std::shared_ptr<const FormatWriter>> MakeFormatWriter(FileFormat format,
+                                                                    const OptionMap& options,
+                                                                    const FormatContext& context);
+
+/// Adapts batches read from a self-describing file (Parquet, ORC) to `target`: columns found
+/// by name (case-insensitively unless `case_sensitive`), cast to the target type, missing ones
+/// null.
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ConformToSchema(
+    std::shared_ptr<arrow::RecordBatchReader> input, std::shared_ptr<arrow::Schema> target,
+    bool case_sensitive);
+
+/// The zone a reader or writer uses: its timeZone option, else the session's.
+arrow::Result<std::shared_ptr<const TimeZone>> ResolveZone(const std::string& option_zone,
+                                                           const FormatContext& context);
+
+}  // namespace sluice::formats

@@ -1,0 +1,137 @@
+#include "sluice/formats/parquet_reader.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <arrow/io/file.h>
+#include <parquet/arrow/reader.h>
+#include <parquet/arrow/schema.h>
+#include <parquet/exception.h>
+
+#include "sluice/common/errors.h"
+#include "sluice/types/spark_types.h"
+
+namespace sluice::formats {
+
+namespace {
+
+bool SameName(const std::string& a, const std::string& b, bool case_sensitive) {
+  if (case_sensitive) return a == b;
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
+           return std::tolower(x) == std::tolower(y);
+         });
+}
+
+void CollectLeaves(const parquet::arrow::SchemaField& field, std::vector<int>* leaves) {
+  if (field.is_leaf()) {
+    leaves->push_back(field.column_index);
+    return;
+  }
+  for (const auto& child : field.children) CollectLeaves(child, leaves);
+}
+
+arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquet(const std::string& path) {
+  ARROW_ASSIGN_OR_RAISE(auto input, arrow::io::ReadableFile::Open(path));
+  auto result = parquet::arrow::OpenFile(input, arrow::default_memory_pool());
+  if (!result.ok()) {
+    return SparkError("FAILED_READ_FILE.NO_HINT",
+                      "Encountered error while reading file file:" + path + ". " +
+                          result.status().message());
+  }
+  return std::move(result).ValueUnsafe();
+}
+
+class ParquetReader final : public FormatReader {
+ public:
+  ParquetReader(ParquetReadOptions options, FormatContext context)
+      : options_(std::move(options)), context_(std::move(context)) {}
+
+  FileFormat format() const override { return FileFormat::kParquet; }
+  const FileSourceOptions& file_options() const override { return options_.files; }
+
+  arrow::Result<std::shared_ptr<arrow::Schema>> InferSchema(
+      const std::vector<std::string>& files) const override {
+    if (files.empty()) {
+      return SparkError("UNABLE_TO_INFER_SCHEMA",
+                        "Unable to infer schema for Parquet. It must be specified manually.");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(files[0]));
+    std::shared_ptr<arrow::Schema> schema;
+    ARROW_RETURN_NOT_OK(reader->GetSchema(&schema));
+    ARROW_ASSIGN_OR_RAISE(auto spark, types::ToSparkArrowSchema(*schema));
+    // Spark's inferred file columns are all nullable.
+    arrow::FieldVector fields;
+    for (const auto& field : spark->fields()) fields.push_back(field->WithNullable(true));
+    return arrow::schema(fields);
+  }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenFile(
+      const std::string& path, const std::shared_ptr<arrow::Schema>& data_schema) const override {
+    ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(path));
+    reader->set_batch_size(context_.batch_rows);
+    std::shared_ptr<arrow::Schema> file_schema;
+    ARROW_RETURN_NOT_OK(reader->GetSchema(&file_schema));
+    const auto& manifest = reader->manifest();
+    std::vector<int> leaves;
+    for (const auto& wanted : data_schema->fields()) {
+      for (int i = 0; i < file_schema->num_fields(); ++i) {
+        if (SameName(file_schema->field(i)->name(), wanted->name(), context_.case_sensitive)) {
+          CollectLeaves(manifest.schema_fields[static_cast<size_t>(i)], &leaves);
+          break;
+        }
+      }
+    }
+    std::sort(leaves.begin(), leaves.end());
+    std::vector<int> row_groups(static_cast<size_t>(reader->num_row_groups()));
+    for (size_t i = 0; i < row_groups.size(); ++i) row_groups[i] = static_cast<int>(i);
+    std::shared_ptr<arrow::RecordBatchReader> batches;
+    if (leaves.empty()) {
+      // No column is read (count(*), or only partition columns): rows from the metadata.
+      int64_t rows = reader->parquet_reader()->metadata()->num_rows();
+      arrow::ArrayVector columns;
+      for (const auto& field : data_schema->fields()) {
+        ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(field->type(), rows));
+        columns.push_back(nulls);
+      }
+      auto batch = arrow::RecordBatch::Make(data_schema, rows, columns);
+      ARROW_ASSIGN_OR_RAISE(batches, arrow::RecordBatchReader::Make({batch}, data_schema));
+      return batches;
+    }
+    ARROW_ASSIGN_OR_RAISE(auto owned, reader->GetRecordBatchReader(row_groups, leaves));
+    batches = std::shared_ptr<arrow::RecordBatchReader>(std::move(owned));
+    // The batch reader keeps using the file reader: keep it alive with the batches.
+    return ConformToSchema(std::make_shared<OwningReader>(std::move(reader), std::move(batches)),
+                           data_schema, context_.case_sensitive);
+  }
+
+ private:
+  /// Keeps the parquet FileReader alive as long as its batch reader.
+  class OwningReader final : public arrow::RecordBatchReader {
+   public:
+    OwningReader(std::unique_ptr<parquet::arrow::FileReader> file,
+                 std::shared_ptr<arrow::RecordBatchReader> batches)
+        : file_(std::move(file)), batches_(std::move(batches)) {}
+    std::shared_ptr<arrow::Schema> schema() const override { return batches_->schema(); }
+    arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+      return batches_->ReadNext(batch);
+    }
+
+   private:
+    std::unique_ptr<parquet::arrow::FileReader> file_;
+    std::shared_ptr<arrow::RecordBatchReader> batches_;
+  };
+
+  ParquetReadOptions options_;
+  FormatContext context_;
+};
+
+}  // namespace
+
+arrow::Result<std::shared_ptr<const FormatReader>> MakeParquetReader(const OptionMap& options,
+                                                                     const FormatContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto parsed, ParseParquetReadOptions(options));
+  return std::make_shared<ParquetReader>(std::move(parsed), context);
+}
+
+}  // namespace sluice::formats

@@ -1,0 +1,196 @@
+#include "sluice/formats/partitioned_writer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <random>
+#include <unordered_map>
+
+#include <arrow/array.h>
+#include <arrow/builder.h>
+#include <arrow/compute/api_vector.h>
+
+#include "sluice/common/errors.h"
+#include "sluice/formats/partition_discovery.h"
+
+namespace sluice::formats {
+
+namespace fs = std::filesystem;
+
+struct PartitionedWriter::OpenFile {
+  std::string relative;   // final path relative to the directory
+  std::string temporary;  // absolute hidden path while writing
+  std::unique_ptr<FormatFileWriter> writer;
+};
+
+std::string RandomUuid() {
+  std::random_device device;
+  std::mt19937_64 generator((static_cast<uint64_t>(device()) << 32) ^ device());
+  uint64_t high = generator(), low = generator();
+  high = (high & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;
+  low = (low & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;
+  char text[37];
+  std::snprintf(text, sizeof(text), "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(high >> 32), static_cast<unsigned>(high >> 16 & 0xFFFF),
+                static_cast<unsigned>(high & 0xFFFF), static_cast<unsigned>(low >> 48),
+                static_cast<unsigned long long>(low & 0xFFFFFFFFFFFFULL));
+  return text;
+}
+
+PartitionedWriter::~PartitionedWriter() {
+  // Files never finished are removed, so no half-written file stays behind.
+  for (auto& [folder, file] : files_) {
+    std::error_code error;
+    fs::remove(file->temporary, error);
+  }
+}
+
+arrow::Result<std::unique_ptr<PartitionedWriter>> PartitionedWriter::Make(
+    std::shared_ptr<const FormatWriter> writer, std::string directory,
+    std::shared_ptr<arrow::Schema> schema, const std::vector<std::string>& partition_columns,
+    std::shared_ptr<const TimeZone> zone, std::string job_id) {
+  std::unique_ptr<PartitionedWriter> out(new PartitionedWriter());
+  for (const auto& name : partition_columns) {
+    int found = -1;
+    for (int i = 0; i < schema->num_fields(); ++i) {
+      std::string a = schema->field(i)->name(), b = name;
+      std::transform(a.begin(), a.end(), a.begin(), ::tolower);
+      std::transform(b.begin(), b.end(), b.begin(), ::tolower);
+      if (a == b) found = i;
+    }
+    if (found < 0) {
+      std::string columns;
+      for (const auto& field : schema->fields()) {
+        columns += (columns.empty() ? "" : ", ") + QuoteIdentifier(field->name());
+      }
+      return SparkError("COLUMN_NOT_FOUND",
+                        "The column " + QuoteIdentifier(name) +
+                            " cannot be found. Verify the spelling and correctness of the column "
+                            "name according to the SQL config \"spark.sql.caseSensitive\". "
+                            "Partition columns must be among [" + columns + "].");
+    }
+    if (std::find(out->partition_indices_.begin(), out->partition_indices_.end(), found) !=
+        out->partition_indices_.end()) {
+      return SparkError("COLUMN_ALREADY_EXISTS",
+                        "The column " + QuoteIdentifier(name) +
+                            " already exists. Choose another name or rename the existing column.");
+    }
+    const auto& type = schema->field(found)->type();
+    if (type->id() == arrow::Type::LIST || type->id() == arrow::Type::MAP ||
+        type->id() == arrow::Type::STRUCT) {
+      return SparkError("INVALID_PARTITION_COLUMN_DATA_TYPE",
+                        "Cannot use " + type->ToString() + " for partition column " +
+                            QuoteIdentifier(schema->field(found)->name()) + ".");
+    }
+    out->partition_indices_.push_back(found);
+    out->partition_names_.push_back(schema->field(found)->name());
+  }
+  if (!partition_columns.empty() &&
+      static_cast<int>(out->partition_indices_.size()) == schema->num_fields()) {
+    return SparkError("ALL_PARTITION_COLUMNS_NOT_ALLOWED",
+                      "Cannot use all columns for partition columns.");
+  }
+  arrow::FieldVector data_fields;
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    if (std::find(out->partition_indices_.begin(), out->partition_indices_.end(), i) ==
+        out->partition_indices_.end()) {
+      out->data_indices_.push_back(i);
+      data_fields.push_back(schema->field(i));
+    }
+  }
+  out->data_schema_ = arrow::schema(data_fields);
+  ARROW_RETURN_NOT_OK(writer->CheckSchema(*out->data_schema_));
+  ARROW_ASSIGN_OR_RAISE(auto text, ValueText::MakeCastStyle(std::move(zone)));
+  out->text_ = std::make_unique<ValueText>(std::move(text));
+  out->writer_ = std::move(writer);
+  out->directory_ = std::move(directory);
+  out->job_id_ = std::move(job_id);
+  return out;
+}
+
+arrow::Result<PartitionedWriter::OpenFile*> PartitionedWriter::FileFor(const std::string& folder) {
+  auto found = files_.find(folder);
+  if (found != files_.end()) return found->second.get();
+  auto file = std::make_unique<OpenFile>();
+  std::string name = "part-00000-" + job_id_ + (partition_indices_.empty() ? "-" : ".") + "c000" +
+                     writer_->FileSuffix();
+  file->relative = folder.empty() ? name : folder + "/" + name;
+  fs::path target_folder = fs::path(directory_) / folder;
+  std::error_code error;
+  fs::create_directories(target_folder, error);
+  if (error) {
+    return arrow::Status::IOError("Cannot create ", QualifiedPath(target_folder.string()), ": ",
+                                  error.message());
+  }
+  file->temporary = (target_folder / ("." + name + ".inprogress")).string();
+  ARROW_ASSIGN_OR_RAISE(file->writer, writer_->Open(file->temporary, data_schema_));
+  OpenFile* raw = file.get();
+  files_.emplace(folder, std::move(file));
+  return raw;
+}
+
+arrow::Status PartitionedWriter::Write(const std::shared_ptr<arrow::RecordBatch>& batch) {
+  arrow::ArrayVector data_columns;
+  for (int index : data_indices_) data_columns.push_back(batch->column(index));
+  auto data = arrow::RecordBatch::Make(data_schema_, batch->num_rows(), data_columns);
+  if (partition_indices_.empty()) {
+    ARROW_ASSIGN_OR_RAISE(OpenFile * file, FileFor(""));
+    return file->writer->Write(*data);
+  }
+  // Group rows by their partition folder, in order of first appearance.
+  std::vector<std::string> folders;
+  std::unordered_map<std::string, size_t> folder_index;
+  std::vector<std::vector<int64_t>> rows;
+  std::string folder, value;
+  for (int64_t row = 0; row < batch->num_rows(); ++row) {
+    folder.clear();
+    for (size_t p = 0; p < partition_indices_.size(); ++p) {
+      const arrow::Array& column = *batch->column(partition_indices_[p]);
+      if (p > 0) folder.push_back('/');
+      folder.append(EscapePathName(partition_names_[p]));
+      folder.push_back('=');
+      value.clear();
+      if (!column.IsNull(row)) text_->Append(column, row, &value);
+      folder.append(value.empty() ? std::string(kDefaultPartitionName) : EscapePathName(value));
+    }
+    auto [it, inserted] = folder_index.emplace(folder, folders.size());
+    if (inserted) {
+      folders.push_back(folder);
+      rows.emplace_back();
+    }
+    rows[it->second].push_back(row);
+  }
+  for (size_t g = 0; g < folders.size(); ++g) {
+    arrow::Int64Builder indices;
+    ARROW_RETURN_NOT_OK(indices.AppendValues(rows[g]));
+    ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(data, index_array));
+    ARROW_ASSIGN_OR_RAISE(OpenFile * file, FileFor(folders[g]));
+    ARROW_RETURN_NOT_OK(file->writer->Write(*taken.record_batch()));
+  }
+  return arrow::Status::OK();
+}
+
+arrow::Result<std::vector<std::string>> PartitionedWriter::Finish() {
+  if (files_.empty() && partition_indices_.empty()) {
+    ARROW_RETURN_NOT_OK(FileFor("").status());
+  }
+  std::vector<std::string> written;
+  for (auto& [folder, file] : files_) {
+    ARROW_RETURN_NOT_OK(file->writer->Close());
+    fs::path final_path = fs::path(directory_) / file->relative;
+    std::error_code error;
+    fs::rename(file->temporary, final_path, error);
+    if (error) {
+      return arrow::Status::IOError("Cannot rename ", file->temporary, " to ",
+                                    final_path.string(), ": ", error.message());
+    }
+    file->temporary.clear();
+    written.push_back(file->relative);
+  }
+  files_.clear();
+  std::sort(written.begin(), written.end());
+  return written;
+}
+
+}  // namespace sluice::formats

@@ -1,0 +1,12 @@
+#pragma once
+
+#include "sluice/physical/batch_stream.h"
+#include "sluice/plan/relation.h"
+
+namespace sluice::physical {
+
+/// Reads a Relation's data source, checking each batch against the planned schema so a source
+/// that changed under the plan fails with a clear error instead of corrupting results.
+arrow::Result<BatchStreamPtr> MakeScan(const plan::Relation& relation);
+
+}  // namespace sluice::physical

@@ -1,0 +1,152 @@
+#include "sluice/sql/expression_parser.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "sluice/sql/sql_lexer.h"
+
+// The syntax of function calls: DISTINCT/ALL, IGNORE NULLS, and the forms with keywords between
+// the arguments (EXTRACT, POSITION, SUBSTRING, TRIM). Part of ExpressionParser.
+
+namespace sluice::sql {
+
+namespace {
+
+using expr::ExprPtr;
+using Kind = SqlToken::Kind;
+
+// Units accepted as the bare first argument of the datetime functions that take one.
+constexpr std::array<std::string_view, 11> kDatetimeUnits = {
+    "YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "DAYOFYEAR",
+    "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND"};
+
+}  // namespace
+
+arrow::Result<ExprPtr> ExpressionParser::ParseFunctionCall(std::string name) {
+  bool handled = false;
+  ARROW_ASSIGN_OR_RAISE(auto special, ParseSpecialForm(name, &handled));
+  if (handled) return special;
+  ARROW_RETURN_NOT_OK(ExpectSymbol("("));
+  bool distinct = false;
+  const bool quantifier_is_column = Peek(1).IsSymbol(")") || Peek(1).IsSymbol(",");
+  if (!quantifier_is_column && AcceptKeyword("DISTINCT")) {
+    distinct = true;
+  } else if (!quantifier_is_column) {
+    AcceptKeyword("ALL");
+  }
+  const bool ignore_nulls_allowed = name == "first" || name == "last" || name == "any_value" ||
+                                    name == "first_value" || name == "last_value";
+  bool ignore_nulls = false;
+  std::vector<ExprPtr> args;
+  if (!Peek().IsSymbol(")") || distinct) {
+    do {
+      ARROW_ASSIGN_OR_RAISE(auto arg,
+                            name == "struct" ? ParseNamedExpression() : ParseExpression());
+      if (Peek().IsSymbol("=>")) return SyntaxError(Peek(), ": named arguments are not supported");
+      args.push_back(std::move(arg));
+      if (ignore_nulls_allowed && Peek().IsKeyword("IGNORE") && Peek(1).IsKeyword("NULLS")) {
+        position_ += 2;
+        ignore_nulls = true;
+      }
+    } while (AcceptSymbol(","));
+  }
+  ARROW_RETURN_NOT_OK(ExpectSymbol(")"));
+  if ((Peek().IsKeyword("IGNORE") || Peek().IsKeyword("RESPECT")) && Peek(1).IsKeyword("NULLS")) {
+    if (Peek().IsKeyword("IGNORE")) {
+      if (!ignore_nulls_allowed) {
+        return SyntaxError(Peek(), ": IGNORE NULLS is not supported for " + name);
+      }
+      ignore_nulls = true;
+    }
+    position_ += 2;
+  }
+  if (ignore_nulls) args.push_back(BoolLiteral(true));
+  if (Peek().IsKeyword("OVER") || Peek().IsKeyword("WITHIN") ||
+      (Peek().IsKeyword("FILTER") && Peek(1).IsSymbol("("))) {
+    return SyntaxError(Peek(), ": " + AsciiUpper(Peek().text) + " clauses are not supported");
+  }
+  const bool takes_unit = name == "timestampadd" || name == "dateadd" || name == "date_add" ||
+                          name == "timestampdiff" || name == "datediff" || name == "date_diff";
+  if (takes_unit && args.size() == 3) {
+    const auto* unit = AsColumnPath(args[0]);
+    if (unit != nullptr && unit->name_parts().size() == 1) {
+      std::string upper = AsciiUpper(unit->name_parts()[0]);
+      if (std::find(kDatetimeUnits.begin(), kDatetimeUnits.end(), upper) != kDatetimeUnits.end()) {
+        args[0] = StringLiteral(upper);
+      }
+    }
+  }
+  return MakeCall(std::move(name), std::move(args), distinct);
+}
+
+arrow::Result<ExprPtr> ExpressionParser::ParseSpecialForm(const std::string& name,
+                                                          bool* handled) {
+  // Forms with keywords between the arguments. Each is tried from the '('; when the keywords
+  // are not there the call is parsed as an ordinary one from the same place.
+  const size_t start = position_;
+  auto fallback = [&]() -> arrow::Result<ExprPtr> {
+    position_ = start;
+    return nullptr;
+  };
+  if (name == "extract" && Peek(1).kind == Kind::kWord && Peek(2).IsKeyword("FROM")) {
+    Next();
+    std::string field = Next().text;
+    Next();  // FROM
+    ARROW_ASSIGN_OR_RAISE(auto source, ParseBinary(0));
+    ARROW_RETURN_NOT_OK(ExpectSymbol(")"));
+    *handled = true;
+    return MakeCall("extract", {StringLiteral(std::move(field)), std::move(source)});
+  }
+  if (name == "position" || name == "substring" || name == "substr") {
+    Next();  // (
+    auto first = ParseBinary(0);
+    const bool keyword = name == "position" ? Peek().IsKeyword("IN") : Peek().IsKeyword("FROM");
+    if (!first.ok() || !keyword) return fallback();
+    Next();
+    ARROW_ASSIGN_OR_RAISE(auto second, ParseBinary(0));
+    std::vector<ExprPtr> args = {*first, second};
+    if (name != "position" && AcceptKeyword("FOR")) {
+      ARROW_ASSIGN_OR_RAISE(auto length, ParseBinary(0));
+      args.push_back(std::move(length));
+    }
+    ARROW_RETURN_NOT_OK(ExpectSymbol(")"));
+    *handled = true;
+    return MakeCall(name == "position" ? "locate" : name, std::move(args));
+  }
+  if (name == "trim") {
+    Next();  // (
+    std::string function = "trim";
+    bool has_mode = false;
+    if ((Peek().IsKeyword("BOTH") || Peek().IsKeyword("LEADING") || Peek().IsKeyword("TRAILING")) &&
+        !Peek(1).IsSymbol(")") && !Peek(1).IsSymbol(",")) {
+      has_mode = true;
+      function = Peek().IsKeyword("LEADING")    ? "ltrim"
+                 : Peek().IsKeyword("TRAILING") ? "rtrim"
+                                                : "trim";
+      Next();
+    }
+    ExprPtr trim_string;
+    if (!Peek().IsKeyword("FROM")) {
+      auto parsed = ParseBinary(0);
+      if (!parsed.ok() && has_mode) return parsed.status();
+      if (!parsed.ok() || !Peek().IsKeyword("FROM")) {
+        if (has_mode) return SyntaxError(Peek(), ": missing 'FROM'");
+        return fallback();
+      }
+      trim_string = *parsed;
+    }
+    Next();  // FROM
+    ARROW_ASSIGN_OR_RAISE(auto source, ParseBinary(0));
+    ARROW_RETURN_NOT_OK(ExpectSymbol(")"));
+    *handled = true;
+    // Spark's two-argument trim functions take the characters first: trim(trimStr, str).
+    std::vector<ExprPtr> args;
+    if (trim_string) args.push_back(std::move(trim_string));
+    args.push_back(std::move(source));
+    return MakeCall(std::move(function), std::move(args));
+  }
+  return nullptr;
+}
+
+}  // namespace sluice::sql

@@ -1,0 +1,238 @@
+"""Comparisons, three-valued logic, null-safe equality, IN, BETWEEN, LIKE, RLIKE,
+CASE WHEN, coalesce / isnull / isnotnull / nvl / nanvl / if."""
+
+from _common import ONE_ROW, case, select, select_each, table
+
+BOOLS = table(
+    "p BOOLEAN, q BOOLEAN",
+    [[p, q] for p in (True, False, None) for q in (True, False, None)],
+)
+
+INTS = table(
+    "a INT, b INT",
+    [[1, 1], [1, 2], [2, 1], [None, 1], [1, None], [None, None], [-5, 3], [3, 3]],
+)
+
+DOUBLES = table(
+    "x DOUBLE, y DOUBLE",
+    [
+        ["NaN", "NaN"],
+        ["NaN", 1.0],
+        [1.0, "NaN"],
+        [0.0, -0.0],
+        ["Infinity", "NaN"],
+        ["-Infinity", -1e308],
+        [1.5, 1.5],
+        [None, "NaN"],
+    ],
+)
+
+STRINGS = table(
+    "s STRING",
+    [
+        ["abc"],
+        ["aBc"],
+        ["ab"],
+        [""],
+        ["a%c"],
+        ["a_c"],
+        ["xyz123"],
+        ["ünïcödé"],
+        ["line1\nline2"],
+        ["Abc"],
+        [None],
+    ],
+)
+
+CASES = [
+    select(
+        "three_valued_and_or_not",
+        BOOLS,
+        [
+            "p AND q",
+            "p OR q",
+            "NOT p",
+            "p = q",
+            "p <=> q",
+            "p != q",
+            "p AND NOT q",
+            "(p OR q) AND NOT (p AND q)",
+        ],
+    ),
+    select("boolean_ordering", BOOLS, ["p < q", "p >= q", "p IS TRUE", "p IS NOT FALSE", "p IS UNKNOWN"]),
+    select(
+        "integer_comparisons",
+        INTS,
+        [
+            "a < b",
+            "a <= b",
+            "a > b",
+            "a >= b",
+            "a = b",
+            "a == b",
+            "a <> b",
+            "a != b",
+            "a <=> b",
+            "NOT (a <=> b)",
+        ],
+    ),
+    select(
+        "in_lists",
+        INTS,
+        [
+            "a IN (1, 2)",
+            "a IN (1, NULL)",
+            "a NOT IN (1, 2)",
+            "a NOT IN (2, NULL)",
+            "a IN (b, 3)",
+            "a IN (-5)",
+        ],
+    ),
+    select(
+        "between",
+        INTS,
+        [
+            "a BETWEEN 1 AND 2",
+            "a NOT BETWEEN 1 AND 2",
+            "a BETWEEN b AND 3",
+            "a BETWEEN 3 AND 1",
+            "b BETWEEN a AND NULL",
+        ],
+    ),
+    select(
+        "double_comparisons_nan_and_zero",
+        DOUBLES,
+        ["x = y", "x <=> y", "x < y", "x > y", "x >= y", "x IN (y)", "x = 'NaN'", "x BETWEEN -1.0 AND 'NaN'"],
+    ),
+    select(
+        "string_comparisons",
+        STRINGS,
+        ["s < 'abc'", "s = 'abc'", "s > 'Z'", "s >= ''", "s <=> NULL", "s IN ('abc', 'ab', NULL)"],
+    ),
+    select(
+        "like_patterns",
+        STRINGS,
+        [
+            "s LIKE 'a%'",
+            "s LIKE 'a_c'",
+            "s LIKE '%c'",
+            "s LIKE '%'",
+            "s LIKE ''",
+            r"s LIKE 'a\\%c'",
+            r"s LIKE 'a\\_c'",
+            "s LIKE 'a/%c' ESCAPE '/'",
+            "s NOT LIKE 'ab%'",
+            "s LIKE '%ö%'",
+            "s LIKE 'line1%line2'",
+            "s LIKE 'ABC'",
+        ],
+    ),
+    select(
+        "rlike_patterns",
+        STRINGS,
+        [
+            "s RLIKE '^a.c$'",
+            "s RLIKE 'b'",
+            r"s RLIKE '\\d+'",
+            "s RLIKE '(?i)^abc$'",
+            "s RLIKE ''",
+            "s RLIKE '^line1.line2$'",
+            "s RLIKE '(?s)^line1.line2$'",
+            "s RLIKE '[ü-ü]'",
+            "s REGEXP '^[a-z]+$'",
+            "regexp_like(s, 'c$')",
+        ],
+    ),
+    select(
+        "like_with_column_pattern",
+        table(
+            "s STRING, p STRING", [["abc", "a%"], ["abc", "b%"], ["abc", None], [None, "%"], ["a%", r"a\%"]]
+        ),
+        ["s LIKE p", "s RLIKE p"],
+    ),
+    *select_each("rlike_invalid_regex", ONE_ROW, {"unclosed_group": "'abc' RLIKE '(ab'"}),
+    select(
+        "case_when",
+        INTS,
+        [
+            "CASE WHEN a > 1 THEN 'big' WHEN a IS NULL THEN 'none' ELSE 'small' END",
+            "CASE WHEN a = b THEN a END",
+            "CASE a WHEN 1 THEN 'one' WHEN 2 THEN 'two' END",
+            "CASE a WHEN b THEN 'same' ELSE 'different' END",
+            "CASE WHEN cast(NULL AS BOOLEAN) THEN 1 ELSE 2 END",
+            "CASE WHEN a > 0 THEN 1 ELSE 2.5 END",
+            "if(a > b, 'gt', 'not gt')",
+            "if(a IS NULL, b, a)",
+        ],
+    ),
+    # An untyped NULL is not accepted as a CASE condition.
+    *select_each("case_when_untyped_null_condition", INTS, {"literal": "CASE WHEN NULL THEN 1 ELSE 2 END"}),
+    select(
+        "null_functions",
+        INTS,
+        [
+            "coalesce(a, b)",
+            "coalesce(a, b, 0)",
+            "coalesce(NULL, a)",
+            "isnull(a)",
+            "isnotnull(a)",
+            "a IS NULL",
+            "a IS NOT NULL",
+            "nvl(a, b)",
+            "nvl(a, -1)",
+            "nvl(a, 1.5)",
+            "ifnull(a, 0)",
+        ],
+    ),
+    select(
+        "coalesce_all_null",
+        table("a INT, s STRING", [[None, None]]),
+        ["coalesce(a, NULL)", "coalesce(s, 'fallback')", "nvl(s, NULL)"],
+    ),
+    select(
+        "nanvl",
+        DOUBLES,
+        [
+            "nanvl(x, y)",
+            "nanvl(x, 0.0)",
+            "nanvl(x, NULL)",
+            "nanvl(y, x)",
+            "nanvl(cast(x AS FLOAT), cast(1.0 AS FLOAT))",
+        ],
+    ),
+    select(
+        "cross_type_comparisons",
+        table(
+            "a INT, l BIGINT, s STRING, d DATE, p DECIMAL(5,2)",
+            [
+                [1, 1, "1", "2024-01-01", "1.00"],
+                [2, 3, " 2 ", "2024-02-29", "2.50"],
+                [None, None, None, None, None],
+            ],
+        ),
+        [
+            "a = l",
+            "a = s",
+            "s = 1",
+            "d = '2024-01-01'",
+            "d < '2024-02-01'",
+            "p = a",
+            "p = 2.5",
+            "p > 2.49",
+            "a < 1.5",
+        ],
+    ),
+    *select_each(
+        "cross_type_comparison_invalid_string",
+        table("a INT, d DATE", [[1, "2024-01-01"]]),
+        {"int_vs_word": "a = 'abc'", "int_vs_fraction": "a = '1.0'", "date_vs_word": "d = 'notadate'"},
+    ),
+    case(
+        "logic_in_filter",
+        INTS,
+        [
+            {"op": "filter", "condition": "a > 0 OR b IS NULL"},
+            {"op": "selectExpr", "exprs": ["a", "b", "a <=> b AS same"]},
+        ],
+    ),
+]
