@@ -26,7 +26,7 @@ test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(CTEST_JOBS)
 
 demo: build
-	$(BUILD_DIR)/examples/clickstream_demo
+	$(BUILD_DIR)/examples/clickstream_demo $(BUILD_DIR)/demo-output
 
 bench: build
 	$(BUILD_DIR)/bench/sluice_bench
