@@ -10,7 +10,7 @@
 
 #include <arrow/record_batch.h>
 
-#include "sluice/formats/datetime_text.h"
+#include "sluice/datetime/zone.h"
 #include "sluice/formats/format_options.h"
 #include "sluice/formats/json_reader.h"
 #include "sluice/types/ddl_parser.h"
@@ -48,7 +48,7 @@ void BM_JsonLinesDecode(benchmark::State& state) {
                     "id BIGINT, name STRING, score DOUBLE, active BOOLEAN, ts TIMESTAMP")
                     .ValueOrDie();
   sluice::formats::JsonReadOptions options;
-  auto zone = sluice::formats::TimeZone::Make("UTC").ValueOrDie();
+  auto zone = sluice::datetime::TimeZone::Find("UTC").ValueOrDie();
   int64_t rows = 0;
   for (auto _ : state) {
     auto reader = sluice::formats::OpenJsonFile(path, schema, options, zone, 8192).ValueOrDie();

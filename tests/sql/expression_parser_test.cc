@@ -230,8 +230,8 @@ TEST(ExpressionParserTest, OperatorsAndSparkNames) {
   EXPECT_EQ(Str("a is not null"), "(a IS NOT NULL)");
   EXPECT_EQ(Str("a IN (1, 2)"), "(a IN (1, 2))");
   EXPECT_EQ(Str("a NOT IN (1)"), "(NOT (a IN (1)))");
-  EXPECT_EQ(Str("a BETWEEN 1 AND 2"), "(a BETWEEN 1 AND 2)");
-  EXPECT_EQ(Str("a NOT BETWEEN 1 AND 2"), "(NOT (a BETWEEN 1 AND 2))");
+  EXPECT_EQ(Str("a BETWEEN 1 AND 2"), "between(a, 1, 2)");
+  EXPECT_EQ(Str("a NOT BETWEEN 1 AND 2"), "(NOT between(a, 1, 2))");
   EXPECT_EQ(Str("a LIKE 'x%'"), "a LIKE x%");
   EXPECT_EQ(Str("a NOT LIKE 'x%'"), "(NOT a LIKE x%)");
   EXPECT_EQ(CallShape("a LIKE 'x!%' ESCAPE '!'"), "like(a, x!%, !)");
@@ -263,7 +263,7 @@ TEST(ExpressionParserTest, Precedence) {
   EXPECT_EQ(Str("- -1"), "(- -1)");
   EXPECT_EQ(Str("-a[0]"), "(- a[0])");
   EXPECT_EQ(Str("a = b IS NULL"), "((a = b) IS NULL)");
-  EXPECT_EQ(Str("a BETWEEN 1 AND 2 AND b"), "((a BETWEEN 1 AND 2) AND b)");
+  EXPECT_EQ(Str("a BETWEEN 1 AND 2 AND b"), "(between(a, 1, 2) AND b)");
   EXPECT_EQ(Str("a + 1 IN (2, 3)"), "((a + 1) IN (2, 3))");
   EXPECT_EQ(Str("NOT a IS NULL"), "(NOT (a IS NULL))");
   EXPECT_EQ(Str("a < b < c"), "((a < b) < c)");

@@ -60,8 +60,9 @@ Column Column::isin(std::vector<Column> values) const {
   values.insert(values.begin(), *this);
   return Call("in", std::move(values));
 }
+// PySpark's Column.between is (a >= low) AND (a <= high), and named so.
 Column Column::between(const Column& low, const Column& high) const {
-  return Call("between", {*this, low, high});
+  return Call("and", {Call(">=", {*this, low}), Call("<=", {*this, high})});
 }
 Column Column::like(const std::string& pattern) const {
   return Call("like", {*this, StringLiteral(pattern)});
@@ -125,7 +126,7 @@ Column operator-(const Column& a, const Column& b) { return Call("-", {a, b}); }
 Column operator*(const Column& a, const Column& b) { return Call("*", {a, b}); }
 Column operator/(const Column& a, const Column& b) { return Call("/", {a, b}); }
 Column operator%(const Column& a, const Column& b) { return Call("%", {a, b}); }
-Column operator-(const Column& a) { return Call("negative", {a}); }
+Column operator-(const Column& a) { return Call("-", {a}); }
 Column operator==(const Column& a, const Column& b) { return Call("=", {a, b}); }
 Column operator!=(const Column& a, const Column& b) { return Call("!=", {a, b}); }
 Column operator<(const Column& a, const Column& b) { return Call("<", {a, b}); }

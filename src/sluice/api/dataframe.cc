@@ -240,7 +240,8 @@ arrow::Status DataFrame::show(int n, bool truncate) const { return show(n, trunc
 
 arrow::Status DataFrame::show(int n, int truncate_to) const {
   ARROW_ASSIGN_OR_RAISE(auto text, showString(n, truncate_to));
-  std::cout << text << std::flush;
+  // Spark prints the table with println, so a blank line follows it.
+  std::cout << text << std::endl;
   return arrow::Status::OK();
 }
 

@@ -242,7 +242,7 @@ arrow::Status DataFrameWriter::save(const std::string& path) const {
   const SessionState& state = *df_.session();
   formats::FormatContext context = ContextOf(state);
   ARROW_ASSIGN_OR_RAISE(auto writer, formats::MakeFormatWriter(format, options_, context));
-  ARROW_ASSIGN_OR_RAISE(auto zone, formats::TimeZone::Make(context.session_time_zone));
+  ARROW_ASSIGN_OR_RAISE(auto zone, formats::FindZone(context.session_time_zone));
 
   fs::path output(formats::LocalPath(path));
   std::error_code error;

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <limits>
 
 #include <arrow/array.h>
 #include <arrow/scalar.h>
 #include <arrow/type.h>
+#include <arrow/util/decimal.h>
 
 #include "sluice/common/errors.h"
 #include "sluice/expr/call_checks.h"
@@ -158,6 +161,106 @@ arrow::Result<BoundExprPtr> CastTo(BoundExprPtr expr, const std::shared_ptr<arro
   return MakeCast(std::move(expr), type, CastKind::kImplicit, *scope.config);
 }
 
+// Evaluates an expression that reads no column (a cast of a literal) once, at bind time.
+arrow::Result<std::shared_ptr<arrow::Scalar>> EvaluateConstant(const BoundExpr& expr,
+                                                                const BindScope& scope) {
+  const auto batch =
+      arrow::RecordBatch::Make(arrow::schema({}), 1, std::vector<std::shared_ptr<arrow::Array>>{});
+  EvalContext context;
+  context.config = scope.config;
+  ARROW_ASSIGN_OR_RAISE(auto value, expr.Evaluate(*batch, context));
+  if (value.is_scalar()) return value.scalar();
+  return value.make_array()->GetScalar(0);
+}
+
+// Spark's name for a literal. A timestamp is shown in the session time zone, as CAST(ts AS
+// STRING) prints it: TIMESTAMP '2024-03-10 03:30:00'.
+arrow::Result<std::string> LiteralSql(const std::shared_ptr<arrow::Scalar>& value,
+                                      const BindScope& scope) {
+  if (value->is_valid && value->type->id() == arrow::Type::TIMESTAMP) {
+    const bool ntz = static_cast<const arrow::TimestampType&>(*value->type).timezone().empty();
+    auto literal = std::make_shared<BoundLiteral>(value, "");
+    ARROW_ASSIGN_OR_RAISE(auto text, MakeCast(std::move(literal), arrow::utf8(),
+                                              CastKind::kExplicit, *scope.config));
+    ARROW_ASSIGN_OR_RAISE(auto printed, EvaluateConstant(*text, scope));
+    return (ntz ? "TIMESTAMP_NTZ '" : "TIMESTAMP '") + printed->ToString() + "'";
+  }
+  return LiteralToString(*value);
+}
+
+arrow::Result<BoundExprPtr> BindLiteral(std::shared_ptr<arrow::Scalar> value,
+                                        const BindScope& scope) {
+  ARROW_ASSIGN_OR_RAISE(auto sql, LiteralSql(value, scope));
+  return std::make_shared<BoundLiteral>(std::move(value), std::move(sql));
+}
+
+bool IsIntegral(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::INT8:
+    case arrow::Type::INT16:
+    case arrow::Type::INT32:
+    case arrow::Type::INT64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+const arrow::Decimal128Scalar* DecimalLiteralValue(const BoundExpr& expr) {
+  if (expr.kind() != BoundKind::kLiteral) return nullptr;
+  const auto& value = static_cast<const BoundLiteral&>(expr).value();
+  if (!value->is_valid || value->type->id() != arrow::Type::DECIMAL128) return nullptr;
+  return static_cast<const arrow::Decimal128Scalar*>(value.get());
+}
+
+// Spark's analyzer rewrites a comparison of an integral expression with a decimal literal
+// (DecimalPrecision's integralAndDecimalLiteral): `i < 1.5` becomes `i < 2` (the literal rounded
+// up or down to a bigint as the operator needs), and a literal beyond the bigint range decides
+// the comparison outright (`i < 1e30BD` is `true`, even for a null i). Returns the rewritten
+// arguments, or a boolean literal that replaces the whole comparison; nullptr when the rule does
+// not apply.
+BoundExprPtr RewriteIntegralDecimalComparison(const std::string& name,
+                                              std::vector<BoundExprPtr>* args) {
+  if (args->size() != 2) return nullptr;
+  const bool less = name == "<" || name == "<=";
+  const bool greater = name == ">" || name == ">=";
+  if (!less && !greater) return nullptr;
+  int literal_side;
+  if (IsIntegral(*(*args)[0]->type()) && DecimalLiteralValue(*(*args)[1]) != nullptr) {
+    literal_side = 1;
+  } else if (DecimalLiteralValue(*(*args)[0]) != nullptr && IsIntegral(*(*args)[1]->type())) {
+    literal_side = 0;
+  } else {
+    return nullptr;
+  }
+  // Normalized to `integral OP literal`: with the literal on the left the operator flips.
+  const bool strict = name == "<" || name == ">";
+  const bool integral_less = literal_side == 1 ? less : greater;  // i < lit, i <= lit
+  const auto* literal = DecimalLiteralValue(*(*args)[literal_side]);
+  const int32_t scale = static_cast<const arrow::Decimal128Type&>(*literal->type).scale();
+  arrow::Decimal128 whole, fraction;
+  literal->value.GetWholeAndFraction(scale, &whole, &fraction);
+  const arrow::Decimal128 min_long(std::numeric_limits<int64_t>::min());
+  const arrow::Decimal128 max_long(std::numeric_limits<int64_t>::max());
+  const arrow::Decimal128 zero(0);
+  const bool below_long = whole < min_long || (whole == min_long && fraction < zero);
+  const bool above_long = whole > max_long || (whole == max_long && fraction > zero);
+  auto boolean = [](bool value) -> BoundExprPtr {
+    return std::make_shared<BoundLiteral>(std::make_shared<arrow::BooleanScalar>(value),
+                                          value ? "true" : "false");
+  };
+  if (below_long) return boolean(!integral_less);
+  if (above_long) return boolean(integral_less);
+  const int64_t floor = static_cast<int64_t>(whole) - (fraction < zero ? 1 : 0);
+  const int64_t ceil = static_cast<int64_t>(whole) + (fraction > zero ? 1 : 0);
+  // i > lit and i <= lit use floor(lit); i >= lit and i < lit use ceil(lit).
+  const bool use_floor = integral_less ? !strict : strict;
+  const int64_t bound = use_floor ? floor : ceil;
+  (*args)[literal_side] = std::make_shared<BoundLiteral>(
+      std::make_shared<arrow::Int64Scalar>(bound), std::to_string(bound));
+  return nullptr;
+}
+
 arrow::Status RequireBoolean(const BoundExpr& expr, const std::string& where) {
   const auto id = expr.type()->id();
   if (id == arrow::Type::BOOL || id == arrow::Type::NA) return arrow::Status::OK();
@@ -166,6 +269,26 @@ arrow::Status RequireBoolean(const BoundExpr& expr, const std::string& where) {
                         "\" due to data type mismatch: the input requires the \"BOOLEAN\" type, "
                         "however \"" +
                         expr.sql() + "\" has the type \"" + SqlTypeName(*expr.type()) + "\".");
+}
+
+// The condition of the `index`-th branch of a CASE (or of an IF) must be boolean. An untyped
+// NULL is allowed only where `allow_null` (IF, which Spark coerces; CASE rejects it).
+arrow::Status RequireBooleanCondition(const BoundExpr& condition, size_t index, bool allow_null,
+                                      const std::string& where) {
+  const auto id = condition.type()->id();
+  if (id == arrow::Type::BOOL || (allow_null && id == arrow::Type::NA)) {
+    return arrow::Status::OK();
+  }
+  static constexpr const char* kOrdinals[] = {"first",  "second",  "third",  "fourth",
+                                              "fifth",  "sixth",   "seventh", "eighth",
+                                              "ninth",  "tenth"};
+  const std::string ordinal =
+      index < std::size(kOrdinals) ? kOrdinals[index] : std::to_string(index + 1) + "th";
+  return SparkError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                    "Cannot resolve \"" + where + "\" due to data type mismatch: The " + ordinal +
+                        " parameter requires the \"BOOLEAN\" type, however \"" +
+                        condition.sql() + "\" has the type \"" +
+                        SqlTypeName(*condition.type()) + "\".");
 }
 
 std::string ArgumentSql(const std::string& name, const std::vector<BoundExprPtr>& args,
@@ -200,7 +323,7 @@ arrow::Result<BoundExprPtr> BindCaseWhen(std::vector<BoundExprPtr> conditions,
   ARROW_ASSIGN_OR_RAISE(auto type, CommonTypeOf(all_values, sql, "casewhen"));
   std::vector<BoundExprPtr> children;
   for (size_t i = 0; i < conditions.size(); ++i) {
-    ARROW_RETURN_NOT_OK(RequireBoolean(*conditions[i], sql));
+    ARROW_RETURN_NOT_OK(RequireBooleanCondition(*conditions[i], i, /*allow_null=*/true, sql));
     ARROW_ASSIGN_OR_RAISE(auto condition, CastTo(conditions[i], arrow::boolean(), scope));
     ARROW_ASSIGN_OR_RAISE(auto value, CastTo(values[i], type, scope));
     children.push_back(std::move(condition));
@@ -267,7 +390,12 @@ arrow::Result<BoundExprPtr> BindCall(const Call& call, const BindScope& scope) {
   std::string name = call.name();
   std::transform(name.begin(), name.end(), name.begin(),
                  [](unsigned char c) { return std::tolower(c); });
+  if (auto decided = RewriteIntegralDecimalComparison(name, &args)) return decided;
   const std::string sql = ArgumentSql(name, args, call.distinct());
+  // The unary operators `-a` and `+a` are the functions negative and positive.
+  if (args.size() == 1 && (name == "-" || name == "+")) {
+    name = name == "-" ? "negative" : "positive";
+  }
 
   if ((name == "and" || name == "or") && args.size() == 2) {
     for (const auto& arg : args) ARROW_RETURN_NOT_OK(RequireBoolean(*arg, sql));
@@ -352,10 +480,8 @@ arrow::Result<BoundExprPtr> Bind(const Expr& expr, const BindScope& scope) {
   switch (expr.kind()) {
     case ExprKind::kColumn:
       return BindColumn(static_cast<const ColumnRef&>(expr), scope);
-    case ExprKind::kLiteral: {
-      const auto& literal = static_cast<const Literal&>(expr);
-      return std::make_shared<BoundLiteral>(literal.value(), literal.ToString());
-    }
+    case ExprKind::kLiteral:
+      return BindLiteral(static_cast<const Literal&>(expr).value(), scope);
     case ExprKind::kCall:
       return BindCall(static_cast<const Call&>(expr), scope);
     case ExprKind::kAlias:
@@ -363,8 +489,25 @@ arrow::Result<BoundExprPtr> Bind(const Expr& expr, const BindScope& scope) {
     case ExprKind::kCast: {
       const auto& cast = static_cast<const Cast&>(expr);
       ARROW_ASSIGN_OR_RAISE(auto child, Bind(*cast.child(), scope));
-      return MakeCast(std::move(child), cast.type(),
-                      cast.is_try() ? CastKind::kTry : CastKind::kExplicit, *scope.config);
+      const bool null_literal =
+          child->kind() == BoundKind::kLiteral &&
+          !static_cast<const BoundLiteral&>(*child).value()->is_valid;
+      ARROW_ASSIGN_OR_RAISE(
+          auto bound, MakeCast(std::move(child), cast.type(),
+                               cast.is_try() ? CastKind::kTry : CastKind::kExplicit,
+                               *scope.config));
+      if (cast.typed_literal()) {
+        ARROW_ASSIGN_OR_RAISE(auto value, EvaluateConstant(*bound, scope));
+        return BindLiteral(std::move(value), scope);
+      }
+      // Spark folds a cast of NULL to an array, map or struct type into a NULL literal of that
+      // type, named `NULL`: size(CAST(NULL AS ARRAY<INT>)) is `size(NULL)`.
+      const auto target = cast.type()->id();
+      if (null_literal && (target == arrow::Type::LIST || target == arrow::Type::LARGE_LIST ||
+                           target == arrow::Type::MAP || target == arrow::Type::STRUCT)) {
+        return std::make_shared<BoundLiteral>(arrow::MakeNullScalar(cast.type()), "NULL");
+      }
+      return bound;
     }
     case ExprKind::kCaseWhen: {
       const auto& case_when = static_cast<const CaseWhen&>(expr);
@@ -381,6 +524,11 @@ arrow::Result<BoundExprPtr> Bind(const Expr& expr, const BindScope& scope) {
       if (auto e = case_when.otherwise()) {
         ARROW_ASSIGN_OR_RAISE(otherwise, Bind(*e, scope));
         sql += " ELSE " + otherwise->sql();
+      }
+      // Unlike IF, CASE gets no coercion of an untyped NULL condition: Spark rejects it.
+      for (size_t i = 0; i < conditions.size(); ++i) {
+        ARROW_RETURN_NOT_OK(
+            RequireBooleanCondition(*conditions[i], i, /*allow_null=*/false, sql + " END"));
       }
       return BindCaseWhen(std::move(conditions), std::move(values), std::move(otherwise),
                           sql + " END", scope);
@@ -411,6 +559,24 @@ arrow::Result<BoundExprPtr> Bind(const Expr& expr, const BindScope& scope) {
   }
   return arrow::Status::Invalid("unknown expression kind");
 }
+
+namespace {
+
+// The innermost cast of a chain of casts written by the user over a column reference
+// (`CAST(CAST(a AS BIGINT) AS INT)` gives `CAST(a AS BIGINT)`), or nullptr. Typed literals are
+// not casts.
+const Cast* CastOfColumn(const Expr& expr) {
+  const Cast* innermost = nullptr;
+  const Expr* current = &expr;
+  while (current->kind() == ExprKind::kCast) {
+    innermost = static_cast<const Cast*>(current);
+    if (innermost->typed_literal()) return nullptr;
+    current = innermost->child().get();
+  }
+  return current->kind() == ExprKind::kColumn ? innermost : nullptr;
+}
+
+}  // namespace
 
 arrow::Result<std::vector<NamedExpr>> BindSelectList(const std::vector<ExprPtr>& exprs,
                                                      const BindScope& scope) {
@@ -464,18 +630,22 @@ arrow::Result<std::vector<NamedExpr>> BindSelectList(const std::vector<ExprPtr>&
       const Attribute& a = attributes[static_cast<const BoundColumn&>(*bound).index()];
       named.name = a.name;
       named.passthrough = a;
-    } else if (expr->kind() == ExprKind::kCast &&
-               static_cast<const Cast&>(*expr).child()->kind() == ExprKind::kColumn) {
-      // Spark names an unaliased cast of a column after the column: CAST(a AS INT) is `a`.
-      const auto& parts =
-          static_cast<const ColumnRef&>(*static_cast<const Cast&>(*expr).child()).name_parts();
-      auto child = Bind(*static_cast<const Cast&>(*expr).child(), scope);
-      named.name = child.ok() && (*child)->kind() == BoundKind::kColumn
-                       ? attributes[static_cast<const BoundColumn&>(**child).index()].name
-                       : parts.back();
-    } else if (bound->kind() == BoundKind::kCall &&
+    } else if (const Cast* innermost = CastOfColumn(*expr)) {
+      // Spark names an unaliased cast of a column after the column, also through nested casts:
+      // CAST(a AS INT) and CAST(CAST(a AS BIGINT) AS INT) are `a`. Over a struct field path the
+      // innermost cast names the chain: CAST(CAST(s.f AS BIGINT) AS INT) is
+      // `CAST(s.f AS BIGINT)`.
+      ARROW_ASSIGN_OR_RAISE(auto column, Bind(*innermost->child(), scope));
+      if (column->kind() == BoundKind::kColumn) {
+        named.name = attributes[static_cast<const BoundColumn&>(*column).index()].name;
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto cast, Bind(*innermost, scope));
+        named.name = cast->sql();
+      }
+    } else if (expr->kind() == ExprKind::kColumn && bound->kind() == BoundKind::kCall &&
                static_cast<const BoundCall&>(*bound).function_name() == "get_struct_field") {
-      // A selected struct field is named by the field alone.
+      // A selected struct field path `s.f` is named by the field alone; a field of any other
+      // expression keeps its full name: `named_struct(x, a).x`.
       const auto& sql = bound->sql();
       named.name = sql.substr(sql.rfind('.') + 1);
     }

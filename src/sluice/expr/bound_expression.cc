@@ -3,7 +3,9 @@
 #include <arrow/array.h>
 #include <arrow/array/util.h>
 #include <arrow/compute/api.h>
+#include <arrow/buffer.h>
 #include <arrow/scalar.h>
+#include <arrow/util/bit_util.h>
 
 namespace sluice::expr {
 
@@ -23,6 +25,28 @@ arrow::Result<arrow::Datum> SelectionMask(const arrow::Datum& selection) {
   }
   if (selection.null_count() == 0) return selection;
   return cp::CallFunction("coalesce", {selection, arrow::Datum(false)});
+}
+
+// Indices that scatter `count` compacted values back to the rows where `mask` (no nulls) is
+// true: the k-th selected row takes value k, every other row a null index (a null result).
+// Taking by these indices works for every type, nested ones included.
+arrow::Result<std::shared_ptr<arrow::Array>> ScatterIndices(const arrow::Array& mask,
+                                                            int64_t count,
+                                                            arrow::MemoryPool* pool) {
+  const auto& selected = static_cast<const arrow::BooleanArray&>(mask);
+  const int64_t length = selected.length();
+  ARROW_ASSIGN_OR_RAISE(auto data, arrow::AllocateBuffer(length * sizeof(int64_t), pool));
+  ARROW_ASSIGN_OR_RAISE(auto validity, arrow::AllocateBitmap(length, pool));
+  auto* out = reinterpret_cast<int64_t*>(data->mutable_data());
+  uint8_t* bits = validity->mutable_data();
+  int64_t next = 0;
+  for (int64_t i = 0; i < length; ++i) {
+    const bool take = selected.Value(i);
+    arrow::bit_util::SetBitTo(bits, i, take);
+    out[i] = take ? next++ : 0;
+  }
+  return std::make_shared<arrow::Int64Array>(length, std::move(data), std::move(validity),
+                                             length - count);
 }
 
 }  // namespace
@@ -186,9 +210,9 @@ arrow::Result<arrow::Datum> EvaluateSelected(const BoundExpr& expr,
   ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(arrow::Datum(batch), mask));
   ARROW_ASSIGN_OR_RAISE(auto values,
                         EvaluateToArray(expr, *filtered.record_batch(), context));
-  ARROW_ASSIGN_OR_RAISE(auto nulls,
-                        arrow::MakeArrayOfNull(expr.type(), batch.num_rows(), context.pool));
-  return cp::ReplaceWithMask(nulls, mask, values);
+  ARROW_ASSIGN_OR_RAISE(auto indices, ScatterIndices(*mask.make_array(), count, context.pool));
+  cp::ExecContext exec(context.pool);
+  return cp::Take(values, indices, cp::TakeOptions::NoBoundsCheck(), &exec);
 }
 
 }  // namespace sluice::expr

@@ -10,9 +10,10 @@
 #include <arrow/type.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/datetime/calendar.h"
+#include "sluice/datetime/print.h"
 #include "sluice/expr/cast_format.h"
 #include "sluice/expr/cast_internal.h"
-#include "sluice/expr/functions/datetime_calendar.h"
 #include "sluice/types/spark_type_names.h"
 
 namespace sluice::expr {
@@ -230,7 +231,7 @@ std::string ValueSql(const arrow::Array& array, int64_t index, const CastSetting
     case Type::BOOL:
       return static_cast<const arrow::BooleanArray&>(array).Value(index) ? "true" : "false";
     case Type::DATE32:
-      AppendDate(static_cast<const arrow::Date32Array&>(array).Value(index), &out);
+      datetime::AppendDate(static_cast<const arrow::Date32Array&>(array).Value(index), &out);
       return "DATE '" + out + "'";
     case Type::TIMESTAMP: {
       int64_t micros = static_cast<const arrow::TimestampArray&>(array).Value(index);
@@ -238,7 +239,7 @@ std::string ValueSql(const arrow::Array& array, int64_t index, const CastSetting
       if (ltz && settings.zone != nullptr) {
         micros += int64_t{settings.zone->OffsetAt(datetime::FloorDiv(micros, 1000000))} * 1000000;
       }
-      AppendLocalTimestamp(micros, &out);
+      datetime::AppendLocalTimestamp(micros, &out);
       return (ltz ? "TIMESTAMP '" : "TIMESTAMP_NTZ '") + out + "'";
     }
     default: {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sluice/datetime/calendar.h"
 #include "sluice/expr/cast_internal.h"
-#include "sluice/expr/functions/datetime_calendar.h"
 
 namespace sluice::expr::cast_internal {
 

@@ -15,7 +15,7 @@
 #include <arrow/util/bit_util.h>
 #include <arrow/util/decimal.h>
 
-#include "sluice/expr/functions/datetime_zone.h"
+#include "sluice/datetime/zone.h"
 
 namespace sluice::expr::cast_internal {
 

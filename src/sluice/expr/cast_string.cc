@@ -9,10 +9,11 @@
 #include <arrow/compute/api.h>
 #include <arrow/visit_type_inline.h>
 
+#include "sluice/datetime/calendar.h"
+#include "sluice/datetime/parse.h"
+#include "sluice/datetime/print.h"
 #include "sluice/expr/cast_format.h"
 #include "sluice/expr/cast_internal.h"
-#include "sluice/expr/functions/datetime_calendar.h"
-#include "sluice/expr/functions/datetime_parse.h"
 
 namespace sluice::expr::cast_internal {
 
@@ -165,7 +166,7 @@ arrow::Result<ValueWriter> MakeWriter(const std::shared_ptr<arrow::Array>& array
       });
     case Type::DATE32:
       return Typed<arrow::Date32Array>(array, [](const auto& a, int64_t i, std::string* out) {
-        AppendDate(a.Value(i), out);
+        datetime::AppendDate(a.Value(i), out);
       });
     case Type::TIMESTAMP: {
       const bool ltz =
@@ -173,13 +174,13 @@ arrow::Result<ValueWriter> MakeWriter(const std::shared_ptr<arrow::Array>& array
       const datetime::TimeZone* zone = settings.zone;
       if (!ltz || zone == nullptr) {
         return Typed<arrow::TimestampArray>(array, [](const auto& a, int64_t i, std::string* out) {
-          AppendLocalTimestamp(a.Value(i), out);
+          datetime::AppendLocalTimestamp(a.Value(i), out);
         });
       }
       return Typed<arrow::TimestampArray>(array, [zone](const auto& a, int64_t i, std::string* out) {
         const int64_t micros = a.Value(i);
         const int64_t offset = zone->OffsetAt(datetime::FloorDiv(micros, 1000000));
-        AppendLocalTimestamp(micros + offset * 1000000, out);
+        datetime::AppendLocalTimestamp(micros + offset * 1000000, out);
       });
     }
     default:
@@ -412,7 +413,9 @@ arrow::Result<std::shared_ptr<arrow::Array>> CastToString(const arrow::Array& in
     case Type::DATE32:
       return FlatToString<arrow::Date32Array>(
           input, 10, settings,
-          [](const auto& a, int64_t i, std::string* out) { AppendDate(a.Value(i), out); });
+          [](const auto& a, int64_t i, std::string* out) {
+            datetime::AppendDate(a.Value(i), out);
+          });
     case Type::TIMESTAMP: {
       const bool ltz =
           !static_cast<const arrow::TimestampType&>(*input.type()).timezone().empty();
@@ -421,13 +424,15 @@ arrow::Result<std::shared_ptr<arrow::Array>> CastToString(const arrow::Array& in
         return FlatToString<arrow::TimestampArray>(
             input, 19, settings, [&cursor](const auto& a, int64_t i, std::string* out) {
               const int64_t micros = a.Value(i);
-              AppendLocalTimestamp(micros + int64_t{cursor.OffsetAtMicros(micros)} * 1000000,
-                                   out);
+              datetime::AppendLocalTimestamp(
+                  micros + int64_t{cursor.OffsetAtMicros(micros)} * 1000000, out);
             });
       }
       return FlatToString<arrow::TimestampArray>(
           input, 19, settings,
-          [](const auto& a, int64_t i, std::string* out) { AppendLocalTimestamp(a.Value(i), out); });
+          [](const auto& a, int64_t i, std::string* out) {
+            datetime::AppendLocalTimestamp(a.Value(i), out);
+          });
     }
     case Type::BINARY: {
       // The bytes themselves, reinterpreted as UTF-8.

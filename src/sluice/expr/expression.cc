@@ -1,5 +1,6 @@
 #include "sluice/expr/expression.h"
 
+#include "sluice/expr/cast_format.h"
 #include "sluice/types/spark_type_names.h"
 
 #include <arrow/scalar.h>
@@ -40,6 +41,24 @@ std::vector<std::string> ChildNames(const Expr& expr) {
   names.reserve(expr.children().size());
   for (const auto& child : expr.children()) names.push_back(child->ToString());
   return names;
+}
+
+// java.math.BigDecimal.toString, which Spark uses to name a decimal literal: plain notation
+// ("1.50", "0.000001") unless the adjusted exponent is below -6 ("1E-7", "-1.2E-7").
+std::string JavaBigDecimalString(const arrow::Decimal128& value, int32_t scale) {
+  std::string plain;
+  AppendDecimal(value, scale, &plain);
+  const bool negative = value < arrow::Decimal128(0);
+  const arrow::Decimal128 magnitude = negative ? arrow::Decimal128(-value) : value;
+  const std::string digits = magnitude.ToIntegerString();
+  const int64_t adjusted = -static_cast<int64_t>(scale) + static_cast<int64_t>(digits.size()) - 1;
+  if (scale >= 0 && adjusted >= -6) return plain;
+  std::string text = negative ? "-" : "";
+  text += digits[0];
+  if (digits.size() > 1) text += "." + digits.substr(1);
+  text += "E";
+  if (adjusted > 0) text += "+";
+  return text + std::to_string(adjusted);
 }
 
 }  // namespace
@@ -87,9 +106,12 @@ std::string FormatCall(const std::string& name, const std::vector<std::string>& 
       "sinh",  "cosh",  "tanh",  "cbrt",  "cot",     "hypot",   "degrees", "radians",
       "signum", "e",    "pi",    "log",   "sec",     "csc",     "asinh",  "acosh", "atanh"};
   if (name == "log" && args.size() == 1) return "LOG(E(), " + args[0] + ")";
+  // Spark leaves the schema and options out of the names of from_json and to_json.
   if (name == "from_json" && !args.empty()) return "from_json(" + args[0] + ")";
+  if (name == "to_json" && !args.empty()) return "to_json(" + args[0] + ")";
   for (std::string_view upper : kUpperCaseNames) {
-    if (name == upper) {
+    // floor(p, 1) and ceil(p, -2), with a scale, keep their lower-case names.
+    if (name == upper && !((name == "floor" || name == "ceil") && args.size() == 2)) {
       std::string upper_name(name);
       for (auto& c : upper_name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       return upper_name + "(" + Join(args, ", ") + ")";
@@ -125,7 +147,10 @@ std::string FormatCall(const std::string& name, const std::vector<std::string>& 
   }
   if (args.size() == 1) {
     if (name == "not") return "(NOT " + args[0] + ")";
-    if (name == "negative") return "(- " + args[0] + ")";
+    // The operator -a is named `(- a)`; the function negative(a) keeps its name.
+    if (name == "-") return "(- " + args[0] + ")";
+    // Both `+a` and positive(a) are named `(+ a)`.
+    if (name == "positive" || name == "+") return "(+ " + args[0] + ")";
     if (name == "~") return "~" + args[0];
     if (name == "isnull") return "(" + args[0] + " IS NULL)";
     if (name == "isnotnull") return "(" + args[0] + " IS NOT NULL)";
@@ -133,9 +158,6 @@ std::string FormatCall(const std::string& name, const std::vector<std::string>& 
   if (name == "in" && !args.empty()) {
     std::vector<std::string> rest(args.begin() + 1, args.end());
     return "(" + args[0] + " IN (" + Join(rest, ", ") + "))";
-  }
-  if (name == "between" && args.size() == 3) {
-    return "(" + args[0] + " BETWEEN " + args[1] + " AND " + args[2] + ")";
   }
   return name + "(" + (distinct ? "DISTINCT " : "") + Join(args, ", ") + ")";
 }
@@ -149,6 +171,20 @@ std::string LiteralToString(const arrow::Scalar& value) {
           static_cast<const arrow::BaseBinaryScalar&>(value).view());
     case arrow::Type::BOOL:
       return static_cast<const arrow::BooleanScalar&>(value).value ? "true" : "false";
+    case arrow::Type::DOUBLE: {
+      std::string text;
+      AppendJavaDouble(static_cast<const arrow::DoubleScalar&>(value).value, &text);
+      return text;
+    }
+    case arrow::Type::FLOAT: {
+      std::string text;
+      AppendJavaFloat(static_cast<const arrow::FloatScalar&>(value).value, &text);
+      return text;
+    }
+    case arrow::Type::DECIMAL128:
+      return JavaBigDecimalString(
+          static_cast<const arrow::Decimal128Scalar&>(value).value,
+          static_cast<const arrow::Decimal128Type&>(*value.type).scale());
     case arrow::Type::DATE32:
       return "DATE '" + value.ToString() + "'";
     case arrow::Type::TIMESTAMP: {
@@ -157,6 +193,11 @@ std::string LiteralToString(const arrow::Scalar& value) {
       auto t = text.find('T');
       if (t != std::string::npos) text[t] = ' ';
       if (!text.empty() && text.back() == 'Z') text.pop_back();
+      // Spark prints the fraction of a second without trailing zeros.
+      if (text.find('.') != std::string::npos) {
+        while (text.back() == '0') text.pop_back();
+        if (text.back() == '.') text.pop_back();
+      }
       const auto& type = static_cast<const arrow::TimestampType&>(*value.type);
       return (type.timezone().empty() ? "TIMESTAMP_NTZ '" : "TIMESTAMP '") + text + "'";
     }
@@ -195,7 +236,21 @@ std::string Call::ToString() const { return FormatCall(name_, ChildNames(*this),
 
 std::string Alias::ToString() const { return name_; }
 
+ExprPtr Cast::TypedLiteral(std::string text, std::shared_ptr<arrow::DataType> type) {
+  auto cast = std::make_shared<Cast>(Lit(std::make_shared<arrow::StringScalar>(std::move(text))),
+                                     std::move(type));
+  cast->typed_literal_ = true;
+  return cast;
+}
+
 std::string Cast::ToString() const {
+  if (typed_literal_) {
+    // Before binding the zone is unknown: the literal as written.
+    const auto& text = static_cast<const Literal&>(*child()).value();
+    std::string type_name = types::SimpleString(*type_);
+    for (auto& c : type_name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return type_name + " '" + LiteralToString(*text) + "'";
+  }
   // Spark names a cast by its SQL form with the upper-case type name.
   std::string type_name = types::SimpleString(*type_);
   for (auto& c : type_name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

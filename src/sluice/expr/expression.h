@@ -133,11 +133,19 @@ class Cast final : public Expr {
   const ExprPtr& child() const { return children()[0]; }
   const std::shared_ptr<arrow::DataType>& type() const { return type_; }
   bool is_try() const { return is_try_; }
+  /// True for a typed literal whose value depends on the session (`TIMESTAMP '2024-01-01
+  /// 10:00:00'` is read in the session time zone): the binder folds it into a literal, named
+  /// as Spark names that literal (`TIMESTAMP '...'` in the session time zone), not as a cast.
+  bool typed_literal() const { return typed_literal_; }
   std::string ToString() const override;
+
+  /// A typed literal of `type` written as the string `text`, converted when bound.
+  static ExprPtr TypedLiteral(std::string text, std::shared_ptr<arrow::DataType> type);
 
  private:
   std::shared_ptr<arrow::DataType> type_;
   bool is_try_;
+  bool typed_literal_ = false;
 };
 
 /// `CASE WHEN c1 THEN v1 ... [ELSE e] END`; children are c1, v1, c2, v2, ..., [e].
@@ -213,7 +221,9 @@ std::string FormatCall(const std::string& name, const std::vector<std::string>& 
                        bool distinct);
 
 /// Renders a literal value the way Spark names a literal column: 1, 1L is `1`, 'x' is `x`,
-/// 1.5D is `1.5`, NULL, TRUE, DATE '2024-01-01', TIMESTAMP '...'.
+/// 1.5D is `1.5`, 1e308 is `1.0E308` (Java's Double.toString), 1.50BD is `1.50`, NULL, true,
+/// DATE '2024-01-01', TIMESTAMP '...' (in UTC here: the binder renders timestamps in the
+/// session time zone).
 std::string LiteralToString(const arrow::Scalar& value);
 
 }  // namespace sluice::expr

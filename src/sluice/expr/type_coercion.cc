@@ -2,7 +2,11 @@
 
 #include <algorithm>
 
+#include <arrow/scalar.h>
 #include <arrow/type.h>
+#include <arrow/util/string.h>
+
+#include "sluice/types/spark_types.h"
 
 namespace sluice::expr {
 
@@ -40,6 +44,21 @@ std::shared_ptr<arrow::DataType> WiderDecimal(const arrow::Decimal128Type& a,
   return BoundedDecimal(integral + scale, scale);
 }
 
+// Spark's Cast.forceNullable for the casts widening can insert: whether casting a non-null
+// `from` value to `to` may give null, which makes a widened element, value or field nullable.
+bool ForcesNullable(const arrow::DataType& from, const arrow::DataType& to) {
+  if (from.Equals(to) || from.id() == arrow::Type::NA) return false;
+  if (from.id() == arrow::Type::STRING) {
+    return to.id() != arrow::Type::BINARY && to.id() != arrow::Type::STRING;
+  }
+  const bool fractional = from.id() == arrow::Type::FLOAT || from.id() == arrow::Type::DOUBLE;
+  if (fractional) {
+    return arrow::is_integer(to.id()) || to.id() == arrow::Type::DECIMAL128 ||
+           to.id() == arrow::Type::TIMESTAMP;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::shared_ptr<arrow::DataType> BoundedDecimal(int32_t precision, int32_t scale) {
@@ -63,6 +82,26 @@ std::shared_ptr<arrow::DataType> DecimalForIntegral(const arrow::DataType& type)
                                static_cast<const arrow::Decimal128Type&>(type).scale());
     default: return nullptr;
   }
+}
+
+std::shared_ptr<arrow::DataType> DecimalForIntegralLiteral(const arrow::Scalar& value) {
+  if (!value.is_valid) return nullptr;
+  int64_t number = 0;
+  switch (value.type->id()) {
+    case arrow::Type::INT16: number = static_cast<const arrow::Int16Scalar&>(value).value; break;
+    case arrow::Type::INT32: number = static_cast<const arrow::Int32Scalar&>(value).value; break;
+    case arrow::Type::INT64: number = static_cast<const arrow::Int64Scalar&>(value).value; break;
+    default: return DecimalForIntegral(*value.type);
+  }
+  // Digits of |number|, counted on the unsigned magnitude so INT64_MIN has its 19.
+  uint64_t magnitude = number < 0 ? 0 - static_cast<uint64_t>(number)
+                                  : static_cast<uint64_t>(number);
+  int32_t digits = 1;
+  while (magnitude >= 10) {
+    magnitude /= 10;
+    ++digits;
+  }
+  return arrow::decimal128(digits, 0);
 }
 
 std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataType>& left,
@@ -99,9 +138,46 @@ std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataTyp
     return NumericRank(*left) > 0 && NumericRank(*left) < 4 ? arrow::int64() : left;
   }
   if (left->id() == arrow::Type::LIST && right->id() == arrow::Type::LIST) {
-    auto element = CommonType(static_cast<const arrow::ListType&>(*left).value_type(),
-                              static_cast<const arrow::ListType&>(*right).value_type());
-    return element ? arrow::list(element) : nullptr;
+    const auto& a = *left->field(0);
+    const auto& b = *right->field(0);
+    auto element = CommonType(a.type(), b.type());
+    if (element == nullptr) return nullptr;
+    return types::MakeArrayType(element, a.nullable() || b.nullable() ||
+                                             ForcesNullable(*a.type(), *element) ||
+                                             ForcesNullable(*b.type(), *element));
+  }
+  if (left->id() == arrow::Type::MAP && right->id() == arrow::Type::MAP) {
+    const auto& a = static_cast<const arrow::MapType&>(*left);
+    const auto& b = static_cast<const arrow::MapType&>(*right);
+    auto key = CommonType(a.key_type(), b.key_type());
+    if (key == nullptr || ForcesNullable(*a.key_type(), *key) ||
+        ForcesNullable(*b.key_type(), *key)) {
+      return nullptr;
+    }
+    auto value = CommonType(a.item_type(), b.item_type());
+    if (value == nullptr) return nullptr;
+    return types::MakeMapType(key, value, a.item_field()->nullable() ||
+                                              b.item_field()->nullable() ||
+                                              ForcesNullable(*a.item_type(), *value) ||
+                                              ForcesNullable(*b.item_type(), *value));
+  }
+  if (left->id() == arrow::Type::STRUCT && right->id() == arrow::Type::STRUCT) {
+    // Field by field, names matched case-insensitively; the left side names the result.
+    if (left->num_fields() != right->num_fields()) return nullptr;
+    arrow::FieldVector fields;
+    for (int i = 0; i < left->num_fields(); ++i) {
+      const auto& a = left->field(i);
+      const auto& b = right->field(i);
+      if (!arrow::internal::AsciiEqualsCaseInsensitive(a->name(), b->name())) return nullptr;
+      auto type = CommonType(a->type(), b->type());
+      if (type == nullptr) return nullptr;
+      fields.push_back(arrow::field(a->name(), type,
+                                    a->nullable() || b->nullable() ||
+                                        ForcesNullable(*a->type(), *type) ||
+                                        ForcesNullable(*b->type(), *type),
+                                    a->metadata()));
+    }
+    return arrow::struct_(std::move(fields));
   }
   return nullptr;
 }

@@ -24,6 +24,12 @@ std::shared_ptr<arrow::DataType> CommonType(
 /// type itself for decimals; nullptr for other types.
 std::shared_ptr<arrow::DataType> DecimalForIntegral(const arrow::DataType& type);
 
+/// The decimal type an integral literal takes when it meets a decimal in a binary operator: just
+/// the digits its value needs (1 -> decimal(1,0), -120 -> decimal(3,0)), as Spark's
+/// DecimalPrecision rule does for short, int and bigint literals; tinyint literals and other types
+/// take DecimalForIntegral. Null for a null value or a non-integral type.
+std::shared_ptr<arrow::DataType> DecimalForIntegralLiteral(const arrow::Scalar& value);
+
 /// Spark's bounding of a decimal result whose precision exceeds 38 digits: keeps at least 6
 /// fractional digits and gives up scale before integral digits (DecimalType.adjustPrecisionScale).
 std::shared_ptr<arrow::DataType> BoundedDecimal(int32_t precision, int32_t scale);

@@ -11,6 +11,9 @@
 #include <arrow/type.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/datetime/calendar.h"
+#include "sluice/datetime/parse.h"
+#include "sluice/datetime/pattern.h"
 #include "sluice/formats/column_buffer.h"
 #include "sluice/formats/line_reader.h"
 #include "sluice/formats/text_values.h"
@@ -212,20 +215,20 @@ class CsvRecords {
 /// Converts fields into columns of the data schema.
 class CsvDecoder {
  public:
-  static arrow::Result<std::unique_ptr<CsvDecoder>> Make(std::shared_ptr<arrow::Schema> schema,
-                                                         const CsvReadOptions& options,
-                                                         std::shared_ptr<const TimeZone> zone) {
+  static arrow::Result<std::unique_ptr<CsvDecoder>> Make(
+      std::shared_ptr<arrow::Schema> schema, const CsvReadOptions& options,
+      std::shared_ptr<const datetime::TimeZone> zone) {
     auto decoder = std::unique_ptr<CsvDecoder>(new CsvDecoder());
     decoder->schema_ = schema;
     decoder->options_ = options;
     decoder->zone_ = std::move(zone);
     if (options.parse.timestamp_format) {
       ARROW_ASSIGN_OR_RAISE(decoder->timestamp_pattern_,
-                            DatetimePattern::Compile(*options.parse.timestamp_format));
+                            datetime::DateTimePattern::Compile(*options.parse.timestamp_format));
     }
     if (options.parse.date_format) {
       ARROW_ASSIGN_OR_RAISE(decoder->date_pattern_,
-                            DatetimePattern::Compile(*options.parse.date_format));
+                            datetime::DateTimePattern::Compile(*options.parse.date_format));
     }
     for (int i = 0; i < schema->num_fields(); ++i) {
       const auto& field = schema->field(i);
@@ -350,26 +353,35 @@ class CsvDecoder {
         return true;
       }
       case ColumnKind::kDate: {
-        std::optional<int32_t> days;
+        std::optional<int64_t> days;
         if (date_pattern_) {
-          auto parsed = date_pattern_->Parse(text);
-          if (parsed) days = static_cast<int32_t>(parsed->local_micros / 86400000000LL);
+          datetime::ParsedDateTime parsed;
+          std::string error;
+          if (date_pattern_->Parse(text, &parsed, &error)) {
+            days = datetime::FloorDiv(parsed.local_micros, datetime::kMicrosPerDay);
+          }
         }
-        if (!days) days = ParseIsoDate(text);
+        if (!days) days = datetime::ParseDate(text);
         if (!days) return false;
-        column.AppendFixed<int32_t>(*days);
+        column.AppendFixed<int32_t>(static_cast<int32_t>(*days));
         return true;
       }
       case ColumnKind::kTimestamp:
       case ColumnKind::kTimestampNtz: {
-        auto parsed = timestamp_pattern_ ? timestamp_pattern_->Parse(text) : ParseIsoTimestamp(text);
-        if (!parsed) return false;
-        if (column.kind == ColumnKind::kTimestampNtz) {
-          column.AppendFixed<int64_t>(parsed->local_micros);
-          return true;
+        const bool ntz = column.kind == ColumnKind::kTimestampNtz;
+        std::optional<int64_t> micros;
+        if (timestamp_pattern_) {
+          datetime::ParsedDateTime parsed;
+          std::string error;
+          if (timestamp_pattern_->Parse(text, &parsed, &error)) {
+            micros = ntz ? parsed.local_micros : parsed.ToUtcMicros(*zone_);
+          }
+        } else if (ntz) {
+          micros = datetime::ParseTimestampNtz(text, /*allow_zone=*/true, std::nullopt);
+        } else {
+          micros = datetime::ParseTimestamp(text, *zone_, std::nullopt);
         }
-        auto micros = ToUtcMicros(*parsed, *zone_);
-        if (!micros.ok()) return false;
+        if (!micros) return false;
         column.AppendFixed<int64_t>(*micros);
         return true;
       }
@@ -391,9 +403,9 @@ class CsvDecoder {
 
   std::shared_ptr<arrow::Schema> schema_;
   CsvReadOptions options_;
-  std::shared_ptr<const TimeZone> zone_;
-  std::optional<DatetimePattern> timestamp_pattern_;
-  std::optional<DatetimePattern> date_pattern_;
+  std::shared_ptr<const datetime::TimeZone> zone_;
+  std::optional<datetime::DateTimePattern> timestamp_pattern_;
+  std::optional<datetime::DateTimePattern> date_pattern_;
   std::vector<std::unique_ptr<ColumnBuffer>> columns_;
   std::vector<int> data_positions_;
   int corrupt_index_ = -1;
@@ -473,7 +485,8 @@ CsvType MergeCsv(CsvType a, CsvType b) {
 
 class CsvReader final : public FormatReader {
  public:
-  CsvReader(CsvReadOptions options, FormatContext context, std::shared_ptr<const TimeZone> zone)
+  CsvReader(CsvReadOptions options, FormatContext context,
+            std::shared_ptr<const datetime::TimeZone> zone)
       : options_(std::move(options)), context_(std::move(context)), zone_(std::move(zone)) {}
 
   FileFormat format() const override { return FileFormat::kCsv; }
@@ -574,16 +587,19 @@ class CsvReader final : public FormatReader {
       return CsvType::kDouble;
     }
     // Dates in the dateFormat (default yyyy-MM-dd, strictly), then lenient timestamps.
+    datetime::ParsedDateTime parsed;
+    std::string error;
     if (options_.parse.date_format) {
-      auto pattern = DatetimePattern::Compile(*options_.parse.date_format);
-      if (pattern.ok() && pattern->Parse(text)) return CsvType::kDate;
-    } else if (text.size() == 10 && text[4] == '-' && text[7] == '-' && ParseIsoDate(text)) {
+      auto pattern = datetime::DateTimePattern::Compile(*options_.parse.date_format);
+      if (pattern.ok() && pattern->Parse(text, &parsed, &error)) return CsvType::kDate;
+    } else if (text.size() == 10 && text[4] == '-' && text[7] == '-' &&
+               datetime::ParseDate(text)) {
       return CsvType::kDate;
     }
     if (options_.parse.timestamp_format) {
-      auto pattern = DatetimePattern::Compile(*options_.parse.timestamp_format);
-      if (pattern.ok() && pattern->Parse(text)) return CsvType::kTimestamp;
-    } else if (ParseIsoTimestamp(text)) {
+      auto pattern = datetime::DateTimePattern::Compile(*options_.parse.timestamp_format);
+      if (pattern.ok() && pattern->Parse(text, &parsed, &error)) return CsvType::kTimestamp;
+    } else if (datetime::ParseTimestamp(text, *zone_, std::nullopt)) {
       return CsvType::kTimestamp;
     }
     std::string lower(text);
@@ -607,7 +623,7 @@ class CsvReader final : public FormatReader {
 
   CsvReadOptions options_;
   FormatContext context_;
-  std::shared_ptr<const TimeZone> zone_;
+  std::shared_ptr<const datetime::TimeZone> zone_;
 };
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace {
 class JsonReader final : public FormatReader {
  public:
   JsonReader(JsonReadOptions options, FormatContext context,
-             std::shared_ptr<const TimeZone> zone)
+             std::shared_ptr<const datetime::TimeZone> zone)
       : options_(std::move(options)), context_(std::move(context)), zone_(std::move(zone)) {}
 
   FileFormat format() const override { return FileFormat::kJson; }
@@ -40,7 +40,7 @@ class JsonReader final : public FormatReader {
  private:
   JsonReadOptions options_;
   FormatContext context_;
-  std::shared_ptr<const TimeZone> zone_;
+  std::shared_ptr<const datetime::TimeZone> zone_;
 };
 
 bool SameName(const std::string& a, const std::string& b, bool case_sensitive) {
@@ -119,9 +119,20 @@ class ConformingReader final : public arrow::RecordBatchReader {
 
 }  // namespace
 
-arrow::Result<std::shared_ptr<const TimeZone>> ResolveZone(const std::string& option_zone,
-                                                           const FormatContext& context) {
-  return TimeZone::Make(option_zone.empty() ? context.session_time_zone : option_zone);
+arrow::Result<std::shared_ptr<const datetime::TimeZone>> FindZone(std::string_view id) {
+  auto zone = datetime::TimeZone::Find(id);
+  if (!zone.ok()) {
+    return SparkError("INVALID_TIMEZONE",
+                      "The time zone '" + std::string(id) +
+                          "' is invalid. Use a region-based zone id such as "
+                          "'America/Los_Angeles' or an offset such as '+01:00'.");
+  }
+  return zone;
+}
+
+arrow::Result<std::shared_ptr<const datetime::TimeZone>> ResolveZone(
+    const std::string& option_zone, const FormatContext& context) {
+  return FindZone(option_zone.empty() ? context.session_time_zone : option_zone);
 }
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ConformToSchema(

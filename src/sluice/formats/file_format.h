@@ -7,13 +7,14 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <arrow/record_batch.h>
 #include <arrow/result.h>
 #include <arrow/type_fwd.h>
 
-#include "sluice/formats/datetime_text.h"
+#include "sluice/datetime/zone.h"
 #include "sluice/formats/format_options.h"
 
 namespace sluice::formats {
@@ -84,8 +85,12 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ConformToSchema(
     std::shared_ptr<arrow::RecordBatchReader> input, std::shared_ptr<arrow::Schema> target,
     bool case_sensitive);
 
+/// The zone named `id`, as datetime::TimeZone::Find reads it; an unknown id fails with
+/// INVALID_TIMEZONE naming it.
+arrow::Result<std::shared_ptr<const datetime::TimeZone>> FindZone(std::string_view id);
+
 /// The zone a reader or writer uses: its timeZone option, else the session's.
-arrow::Result<std::shared_ptr<const TimeZone>> ResolveZone(const std::string& option_zone,
-                                                           const FormatContext& context);
+arrow::Result<std::shared_ptr<const datetime::TimeZone>> ResolveZone(
+    const std::string& option_zone, const FormatContext& context);
 
 }  // namespace sluice::formats

@@ -12,6 +12,9 @@
 #include <arrow/util/decimal.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/datetime/calendar.h"
+#include "sluice/datetime/parse.h"
+#include "sluice/datetime/pattern.h"
 #include "sluice/formats/column_buffer.h"
 #include "sluice/formats/line_reader.h"
 #include "sluice/formats/text_values.h"
@@ -55,20 +58,22 @@ std::string_view TrimToken(std::string_view token) {
 class JsonRecordDecoder::Impl {
  public:
   arrow::Status Init(std::shared_ptr<arrow::Schema> schema, const JsonReadOptions& options,
-                     std::shared_ptr<const TimeZone> zone) {
+                     std::shared_ptr<const datetime::TimeZone> zone) {
     schema_ = std::move(schema);
     options_ = options;
     zone_ = std::move(zone);
     if (options.parse.timestamp_format) {
       ARROW_ASSIGN_OR_RAISE(timestamp_pattern_,
-                            DatetimePattern::Compile(*options.parse.timestamp_format));
+                            datetime::DateTimePattern::Compile(*options.parse.timestamp_format));
     }
     if (options.parse.timestamp_ntz_format) {
-      ARROW_ASSIGN_OR_RAISE(timestamp_ntz_pattern_,
-                            DatetimePattern::Compile(*options.parse.timestamp_ntz_format));
+      ARROW_ASSIGN_OR_RAISE(
+          timestamp_ntz_pattern_,
+          datetime::DateTimePattern::Compile(*options.parse.timestamp_ntz_format));
     }
     if (options.parse.date_format) {
-      ARROW_ASSIGN_OR_RAISE(date_pattern_, DatetimePattern::Compile(*options.parse.date_format));
+      ARROW_ASSIGN_OR_RAISE(date_pattern_,
+                            datetime::DateTimePattern::Compile(*options.parse.date_format));
     }
     // The corrupt-record column is filled by the decoder, not from the JSON fields.
     arrow::FieldVector data_fields;
@@ -353,16 +358,17 @@ class JsonRecordDecoder::Impl {
         std::string_view text;
         if (type != ondemand::json_type::string) return Fail(column);
         if (value.get_string().get(text)) return Outcome::kSyntaxError;
-        std::optional<int32_t> days;
+        std::optional<int64_t> days;
         if (date_pattern_) {
-          auto parsed = date_pattern_->Parse(text);
-          if (parsed) days = static_cast<int32_t>(parsed->local_micros / 86400000000LL);
-          if (!days) days = ParseIsoDate(text);
-        } else {
-          days = ParseIsoDate(text);
+          datetime::ParsedDateTime parsed;
+          std::string error;
+          if (date_pattern_->Parse(text, &parsed, &error)) {
+            days = datetime::FloorDiv(parsed.local_micros, datetime::kMicrosPerDay);
+          }
         }
+        if (!days) days = datetime::ParseDate(text);
         if (!days) return Fail(column);
-        column.AppendFixed<int32_t>(*days);
+        column.AppendFixed<int32_t>(static_cast<int32_t>(*days));
         return Outcome::kOk;
       }
       case ColumnKind::kTimestamp:
@@ -382,16 +388,24 @@ class JsonRecordDecoder::Impl {
         if (type != ondemand::json_type::string) return Fail(column);
         if (value.get_string().get(text)) return Outcome::kSyntaxError;
         const auto& pattern = ntz ? timestamp_ntz_pattern_ : timestamp_pattern_;
-        std::optional<ParsedTimestamp> parsed =
-            pattern ? pattern->Parse(text) : ParseIsoTimestamp(text);
-        if (!parsed) return Fail(column);
-        if (ntz) {
-          if (parsed->offset_seconds || !parsed->zone_name.empty()) return Fail(column);
-          column.AppendFixed<int64_t>(parsed->local_micros);
-          return Outcome::kOk;
+        std::optional<int64_t> micros;
+        if (pattern) {
+          datetime::ParsedDateTime parsed;
+          std::string error;
+          if (!pattern->Parse(text, &parsed, &error)) return Fail(column);
+          if (ntz) {
+            // A time zone in the text does not fit a timestamp without one.
+            if (parsed.has_offset || parsed.zone) return Fail(column);
+            micros = parsed.local_micros;
+          } else {
+            micros = parsed.ToUtcMicros(*zone_);
+          }
+        } else if (ntz) {
+          micros = datetime::ParseTimestampNtz(text, /*allow_zone=*/false, std::nullopt);
+        } else {
+          micros = datetime::ParseTimestamp(text, *zone_, std::nullopt);
         }
-        auto micros = ToUtcMicros(*parsed, *zone_);
-        if (!micros.ok()) return Fail(column);
+        if (!micros) return Fail(column);
         column.AppendFixed<int64_t>(*micros);
         return Outcome::kOk;
       }
@@ -469,10 +483,10 @@ class JsonRecordDecoder::Impl {
 
   std::shared_ptr<arrow::Schema> schema_;
   JsonReadOptions options_;
-  std::shared_ptr<const TimeZone> zone_;
-  std::optional<DatetimePattern> timestamp_pattern_;
-  std::optional<DatetimePattern> timestamp_ntz_pattern_;
-  std::optional<DatetimePattern> date_pattern_;
+  std::shared_ptr<const datetime::TimeZone> zone_;
+  std::optional<datetime::DateTimePattern> timestamp_pattern_;
+  std::optional<datetime::DateTimePattern> timestamp_ntz_pattern_;
+  std::optional<datetime::DateTimePattern> date_pattern_;
   std::unique_ptr<ColumnBuffer> root_;
   std::unique_ptr<ColumnBuffer> corrupt_;
   std::vector<int> data_positions_;
@@ -487,7 +501,7 @@ JsonRecordDecoder::~JsonRecordDecoder() = default;
 
 arrow::Result<std::unique_ptr<JsonRecordDecoder>> JsonRecordDecoder::Make(
     std::shared_ptr<arrow::Schema> schema, const JsonReadOptions& options,
-    std::shared_ptr<const TimeZone> zone) {
+    std::shared_ptr<const datetime::TimeZone> zone) {
   auto impl = std::make_unique<Impl>();
   ARROW_RETURN_NOT_OK(impl->Init(std::move(schema), options, std::move(zone)));
   return std::unique_ptr<JsonRecordDecoder>(new JsonRecordDecoder(std::move(impl)));
@@ -561,7 +575,7 @@ class JsonFileReader final : public arrow::RecordBatchReader {
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenJsonFile(
     const std::string& path, std::shared_ptr<arrow::Schema> schema, const JsonReadOptions& options,
-    std::shared_ptr<const TimeZone> zone, int64_t batch_rows) {
+    std::shared_ptr<const datetime::TimeZone> zone, int64_t batch_rows) {
   ARROW_ASSIGN_OR_RAISE(auto decoder, JsonRecordDecoder::Make(schema, options, std::move(zone)));
   std::unique_ptr<LineReader> lines;
   std::string whole_file;

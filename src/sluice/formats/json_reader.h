@@ -13,7 +13,7 @@
 #include <arrow/record_batch.h>
 #include <arrow/result.h>
 
-#include "sluice/formats/datetime_text.h"
+#include "sluice/datetime/zone.h"
 #include "sluice/formats/format_options.h"
 
 namespace sluice::formats {
@@ -27,7 +27,7 @@ class JsonRecordDecoder {
   /// without an offset.
   static arrow::Result<std::unique_ptr<JsonRecordDecoder>> Make(
       std::shared_ptr<arrow::Schema> schema, const JsonReadOptions& options,
-      std::shared_ptr<const TimeZone> zone);
+      std::shared_ptr<const datetime::TimeZone> zone);
   ~JsonRecordDecoder();
 
   /// Decodes one record's text (a line, or a whole file with multiLine): appends zero rows
@@ -50,7 +50,7 @@ class JsonRecordDecoder {
 /// bounded memory for JSON Lines.
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenJsonFile(
     const std::string& path, std::shared_ptr<arrow::Schema> schema, const JsonReadOptions& options,
-    std::shared_ptr<const TimeZone> zone, int64_t batch_rows);
+    std::shared_ptr<const datetime::TimeZone> zone, int64_t batch_rows);
 
 /// Spark's JSON schema inference over whole files (JsonInferSchema): long/double/decimal/
 /// string/boolean/struct/array, field names sorted, conflicting types widened (to string when

@@ -5,6 +5,7 @@
 #include <arrow/io/file.h>
 #include <arrow/type.h>
 
+#include "sluice/common/base64.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/file_writers.h"
 #include "sluice/formats/text_values.h"

@@ -13,7 +13,8 @@
 #include <arrow/util/decimal.h>
 
 #include "sluice/common/errors.h"
-#include "sluice/formats/datetime_text.h"
+#include "sluice/datetime/parse.h"
+#include "sluice/formats/file_format.h"
 
 namespace sluice::formats {
 
@@ -217,13 +218,12 @@ bool ParseJavaDouble(std::string_view text, double* value) {
 bool IsTimestampPartition(std::string_view text) {
   // yyyy-MM-dd HH:mm:ss[.S...], as Spark's partition timestamp formatter.
   if (text.size() < 19 || text[10] != ' ') return false;
-  auto parsed = ParseIsoTimestamp(text);
-  return parsed.has_value() && !parsed->offset_seconds && parsed->zone_name.empty();
+  return datetime::ParseTimestampNtz(text, /*allow_zone=*/false, std::nullopt).has_value();
 }
 
 bool IsDatePartition(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
-  return ParseIsoDate(text).has_value();
+  return datetime::ParseDate(text).has_value();
 }
 
 /// Spark's findWiderTypeForPartitionColumn.
@@ -265,7 +265,7 @@ std::shared_ptr<arrow::DataType> Wider(const std::shared_ptr<arrow::DataType>& a
 /// The value of a partition folder as `type`, or a null of that type when it does not convert.
 std::shared_ptr<arrow::Scalar> PartitionScalar(std::string_view raw,
                                                const std::shared_ptr<arrow::DataType>& type,
-                                               const TimeZone& zone) {
+                                               const datetime::TimeZone& zone) {
   if (raw == kDefaultPartitionName) return arrow::MakeNullScalar(type);
   std::string text = UnescapePathName(raw);
   switch (type->id()) {
@@ -300,21 +300,17 @@ std::shared_ptr<arrow::Scalar> PartitionScalar(std::string_view raw,
       return std::make_shared<arrow::Decimal128Scalar>(*rescaled, type);
     }
     case arrow::Type::DATE32: {
-      auto days = ParseIsoDate(text);
+      auto days = datetime::ParseDate(text);
       if (!days) break;
-      return std::make_shared<arrow::Date32Scalar>(*days);
+      return std::make_shared<arrow::Date32Scalar>(static_cast<int32_t>(*days));
     }
     case arrow::Type::TIMESTAMP: {
-      auto parsed = ParseIsoTimestamp(text);
-      if (!parsed) break;
       const auto& ts = static_cast<const arrow::TimestampType&>(*type);
-      int64_t micros = parsed->local_micros;
-      if (!ts.timezone().empty()) {
-        auto utc = ToUtcMicros(*parsed, zone);
-        if (!utc.ok()) break;
-        micros = *utc;
-      }
-      return std::make_shared<arrow::TimestampScalar>(micros, type);
+      auto micros = ts.timezone().empty()
+                        ? datetime::ParseTimestampNtz(text, /*allow_zone=*/true, std::nullopt)
+                        : datetime::ParseTimestamp(text, zone, std::nullopt);
+      if (!micros) break;
+      return std::make_shared<arrow::TimestampScalar>(*micros, type);
     }
     case arrow::Type::BOOL: {
       if (text == "true" || text == "TRUE" || text == "True") {
@@ -470,7 +466,7 @@ arrow::Result<FileListing> ListFiles(std::string_view path, const FileSourceOpti
                             "directory of the table.");
     }
   }
-  ARROW_ASSIGN_OR_RAISE(auto zone, TimeZone::Make(time_zone));
+  ARROW_ASSIGN_OR_RAISE(auto zone, FindZone(time_zone));
   arrow::FieldVector fields;
   for (size_t i = 0; i < names.size(); ++i) {
     std::shared_ptr<arrow::DataType> type;

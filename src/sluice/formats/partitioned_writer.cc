@@ -48,7 +48,7 @@ PartitionedWriter::~PartitionedWriter() {
 arrow::Result<std::unique_ptr<PartitionedWriter>> PartitionedWriter::Make(
     std::shared_ptr<const FormatWriter> writer, std::string directory,
     std::shared_ptr<arrow::Schema> schema, const std::vector<std::string>& partition_columns,
-    std::shared_ptr<const TimeZone> zone, std::string job_id) {
+    std::shared_ptr<const datetime::TimeZone> zone, std::string job_id) {
   std::unique_ptr<PartitionedWriter> out(new PartitionedWriter());
   for (const auto& name : partition_columns) {
     int found = -1;

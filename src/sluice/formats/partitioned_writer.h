@@ -26,7 +26,7 @@ class PartitionedWriter {
   static arrow::Result<std::unique_ptr<PartitionedWriter>> Make(
       std::shared_ptr<const FormatWriter> writer, std::string directory,
       std::shared_ptr<arrow::Schema> schema, const std::vector<std::string>& partition_columns,
-      std::shared_ptr<const TimeZone> zone, std::string job_id);
+      std::shared_ptr<const datetime::TimeZone> zone, std::string job_id);
   ~PartitionedWriter();
 
   arrow::Status Write(const std::shared_ptr<arrow::RecordBatch>& batch);

@@ -109,8 +109,6 @@ void AppendJavaFloating(T value, std::string* out) {
   AppendJavaStyle(buffer, result.ptr, out);
 }
 
-constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 int Base64Value(char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
   if (c >= 'a' && c <= 'z') return c - 'a' + 26;
@@ -124,31 +122,6 @@ int Base64Value(char c) {
 
 void AppendJavaDouble(double value, std::string* out) { AppendJavaFloating(value, out); }
 void AppendJavaFloat(float value, std::string* out) { AppendJavaFloating(value, out); }
-
-void AppendBase64(std::string_view bytes, std::string* out) {
-  size_t i = 0;
-  auto byte = [&](size_t k) { return static_cast<uint32_t>(static_cast<uint8_t>(bytes[k])); };
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
-    out->push_back(kBase64[v >> 18 & 63]);
-    out->push_back(kBase64[v >> 12 & 63]);
-    out->push_back(kBase64[v >> 6 & 63]);
-    out->push_back(kBase64[v & 63]);
-  }
-  size_t rest = bytes.size() - i;
-  if (rest == 1) {
-    uint32_t v = byte(i) << 16;
-    out->push_back(kBase64[v >> 18 & 63]);
-    out->push_back(kBase64[v >> 12 & 63]);
-    out->append("==");
-  } else if (rest == 2) {
-    uint32_t v = byte(i) << 16 | byte(i + 1) << 8;
-    out->push_back(kBase64[v >> 18 & 63]);
-    out->push_back(kBase64[v >> 12 & 63]);
-    out->push_back(kBase64[v >> 6 & 63]);
-    out->push_back('=');
-  }
-}
 
 std::optional<std::string> DecodeBase64(std::string_view text) {
   std::string out;

@@ -25,8 +25,9 @@ void AppendJavaDouble(double value, std::string* out);
 /// Appends a float as Java's Float.toString.
 void AppendJavaFloat(float value, std::string* out);
 
-/// Standard base64 with padding (Spark's binary values in JSON).
-void AppendBase64(std::string_view bytes, std::string* out);
+/// Decodes base64 as Jackson reads binary values in JSON (standard or URL-safe alphabet,
+/// padding and line breaks ignored); nullopt on any other character. Encoding:
+/// sluice/common/base64.h.
 std::optional<std::string> DecodeBase64(std::string_view text);
 
 }  // namespace sluice::formats

@@ -5,13 +5,13 @@
 #include <arrow/array.h>
 #include <arrow/type.h>
 
+#include "sluice/datetime/calendar.h"
+#include "sluice/datetime/print.h"
 #include "sluice/formats/text_values.h"
 
 namespace sluice::formats {
 
 namespace {
-
-constexpr int64_t kMicrosPerSecond = 1000000;
 
 template <typename T>
 void AppendInteger(T value, std::string* out) {
@@ -20,49 +20,28 @@ void AppendInteger(T value, std::string* out) {
   out->append(buffer, result.ptr);
 }
 
-/// CAST(timestamp AS STRING): yyyy-MM-dd HH:mm:ss with the fraction's trailing zeros removed.
-void AppendCastTimestamp(int64_t local_micros, std::string* out) {
-  int64_t days = local_micros / (86400 * kMicrosPerSecond);
-  int64_t rest = local_micros % (86400 * kMicrosPerSecond);
-  if (rest < 0) {
-    rest += 86400 * kMicrosPerSecond;
-    --days;
-  }
-  AppendIsoDate(static_cast<int32_t>(days), out);
-  char buffer[32];
-  int n = std::snprintf(buffer, sizeof(buffer), " %02lld:%02lld:%02lld",
-                        static_cast<long long>(rest / (3600 * kMicrosPerSecond)),
-                        static_cast<long long>(rest / (60 * kMicrosPerSecond) % 60),
-                        static_cast<long long>(rest / kMicrosPerSecond % 60));
-  out->append(buffer, static_cast<size_t>(n));
-  int64_t fraction = rest % kMicrosPerSecond;
-  if (fraction != 0) {
-    n = std::snprintf(buffer, sizeof(buffer), ".%06lld", static_cast<long long>(fraction));
-    std::string text(buffer, static_cast<size_t>(n));
-    while (text.back() == '0') text.pop_back();
-    out->append(text);
-  }
-}
-
 }  // namespace
 
 arrow::Result<ValueText> ValueText::Make(const std::optional<std::string>& timestamp_format,
                                          const std::optional<std::string>& timestamp_ntz_format,
                                          const std::optional<std::string>& date_format,
-                                         std::shared_ptr<const TimeZone> zone) {
+                                         std::shared_ptr<const datetime::TimeZone> zone) {
   ValueText text;
-  ARROW_ASSIGN_OR_RAISE(text.timestamp_, DatetimePattern::Compile(timestamp_format.value_or(
-                                             "yyyy-MM-dd'T'HH:mm:ss.SSSXXX")));
-  ARROW_ASSIGN_OR_RAISE(text.timestamp_ntz_, DatetimePattern::Compile(timestamp_ntz_format.value_or(
-                                                 "yyyy-MM-dd'T'HH:mm:ss.SSS")));
+  ARROW_ASSIGN_OR_RAISE(text.timestamp_,
+                        datetime::DateTimePattern::Compile(
+                            timestamp_format.value_or("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")));
+  ARROW_ASSIGN_OR_RAISE(text.timestamp_ntz_,
+                        datetime::DateTimePattern::Compile(
+                            timestamp_ntz_format.value_or("yyyy-MM-dd'T'HH:mm:ss.SSS")));
   if (date_format) {
-    ARROW_ASSIGN_OR_RAISE(text.date_, DatetimePattern::Compile(*date_format));
+    ARROW_ASSIGN_OR_RAISE(text.date_, datetime::DateTimePattern::Compile(*date_format));
   }
   text.zone_ = std::move(zone);
   return text;
 }
 
-arrow::Result<ValueText> ValueText::MakeCastStyle(std::shared_ptr<const TimeZone> zone) {
+arrow::Result<ValueText> ValueText::MakeCastStyle(
+    std::shared_ptr<const datetime::TimeZone> zone) {
   ValueText text;
   text.zone_ = std::move(zone);
   text.cast_style_ = true;
@@ -107,9 +86,9 @@ void ValueText::Append(const arrow::Array& array, int64_t row, std::string* out)
     case arrow::Type::DATE32: {
       int32_t days = static_cast<const arrow::Date32Array&>(array).Value(row);
       if (date_) {
-        date_->Format(static_cast<int64_t>(days) * 86400 * kMicrosPerSecond, 0, out);
+        date_->Format(days * datetime::kMicrosPerDay, datetime::ZoneFacts{}, out);
       } else {
-        AppendIsoDate(days, out);
+        datetime::AppendDate(days, out);
       }
       return;
     }
@@ -118,18 +97,18 @@ void ValueText::Append(const arrow::Array& array, int64_t row, std::string* out)
       int64_t micros = static_cast<const arrow::TimestampArray&>(array).Value(row);
       if (type.timezone().empty()) {
         if (cast_style_) {
-          AppendCastTimestamp(micros, out);
+          datetime::AppendLocalTimestamp(micros, out);
         } else {
-          timestamp_ntz_->Format(micros, 0, out);
+          timestamp_ntz_->Format(micros, datetime::ZoneFacts{}, out);
         }
         return;
       }
-      int32_t offset = zone_->OffsetAt(micros);
-      int64_t local = micros + offset * kMicrosPerSecond;
+      const datetime::ZoneFacts facts = datetime::ZoneFactsAt(*zone_, micros);
+      const int64_t local = micros + int64_t{facts.offset_seconds} * datetime::kMicrosPerSecond;
       if (cast_style_) {
-        AppendCastTimestamp(local, out);
+        datetime::AppendLocalTimestamp(local, out);
       } else {
-        timestamp_->Format(local, offset, out);
+        timestamp_->Format(local, facts, out);
       }
       return;
     }

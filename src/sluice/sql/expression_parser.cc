@@ -298,7 +298,7 @@ arrow::Result<ExprPtr> ExpressionParser::ParseUnary() {
   const SqlToken& token = Peek();
   // As Spark's grammar: a minus directly before a number is part of the literal.
   if (token.IsSymbol("-") && IsNumber(Peek(1))) return ParsePostfix(true);
-  const char* name = token.IsSymbol("-")   ? "negative"
+  const char* name = token.IsSymbol("-")   ? "-"
                      : token.IsSymbol("+") ? "positive"
                      : token.IsSymbol("~") ? "~"
                                            : nullptr;
@@ -424,10 +424,9 @@ arrow::Result<ExprPtr> ExpressionParser::ParseTypedLiteral() {
     return expr::Lit(std::make_shared<arrow::Date32Scalar>(*days));
   }
   if (type == "TIMESTAMP" || type == "TIMESTAMP_LTZ") {
-    // The session time zone is known only when binding: a cast of the text to the type.
+    // The session time zone is known only when binding, which folds this into a literal.
     if (!ParseTimestampText(value.value, /*allow_zone=*/true)) return invalid();
-    return Track(std::make_shared<expr::Cast>(StringLiteral(value.value),
-                                              types::TimestampLtzType()));
+    return expr::Cast::TypedLiteral(value.value, types::TimestampLtzType());
   }
   if (type == "TIMESTAMP_NTZ") {
     auto micros = ParseTimestampText(value.value, /*allow_zone=*/false);

@@ -15,6 +15,7 @@
 #include "sluice/expr/elementwise.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/functions/function_areas.h"
+#include "sluice/expr/functions/math_function_groups.h"
 #include "sluice/expr/type_coercion.h"
 
 namespace sluice::expr {
@@ -23,7 +24,20 @@ namespace cp = arrow::compute;
 
 namespace {
 
-enum class Operator { kAdd, kSubtract, kMultiply, kDivide, kRemainder, kIntegralDivide };
+enum class Operator { kAdd, kSubtract, kMultiply, kDivide, kRemainder, kIntegralDivide, kPmod };
+
+const char* OperatorSymbol(Operator op) {
+  switch (op) {
+    case Operator::kAdd: return "+";
+    case Operator::kSubtract: return "-";
+    case Operator::kMultiply: return "*";
+    case Operator::kDivide: return "/";
+    case Operator::kRemainder: return "%";
+    case Operator::kIntegralDivide: return "div";
+    case Operator::kPmod: return "pmod";
+  }
+  return "?";
+}
 
 const char* TryFunctionName(Operator op) {
   switch (op) {
@@ -56,10 +70,12 @@ arrow::Status DivideByZeroError() {
                     "bypass this error.");
 }
 
-arrow::Status DecimalOutOfRange(const arrow::DataType& type) {
+// `value` is the rounded result Spark could not fit, when known.
+arrow::Status DecimalOutOfRange(const arrow::DataType& type, const std::string& value = "") {
   const auto& decimal = static_cast<const arrow::DecimalType&>(type);
   return SparkError("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
-                    "The value cannot be represented as Decimal(" +
+                    (value.empty() ? std::string("The value") : value) +
+                        " cannot be represented as Decimal(" +
                         std::to_string(decimal.precision()) + ", " +
                         std::to_string(decimal.scale()) +
                         "). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
@@ -79,7 +95,7 @@ arrow::Result<std::shared_ptr<arrow::DataType>> OperandType(const CallSite& call
       return UnexpectedInputType(call, i, "\"NUMERIC\"");
     }
   }
-  auto common = CommonType(call.args[0]->type(), call.args[1]->type());
+  auto common = NumericCommonType({call.args[0]->type(), call.args[1]->type()});
   if (common == nullptr || common->id() == arrow::Type::STRING) {
     // A string meeting a string or null is read as a double, as Spark does for arithmetic.
     if (common == nullptr ||
@@ -108,7 +124,8 @@ std::shared_ptr<arrow::DataType> DecimalResultType(Operator op, const arrow::Dec
       const int32_t scale = std::max(6, s1 + p2 + 1);
       return BoundedDecimal(p1 - s1 + s2 + scale, scale);
     }
-    case Operator::kRemainder: {
+    case Operator::kRemainder:
+    case Operator::kPmod: {
       const int32_t scale = std::max(s1, s2);
       return BoundedDecimal(std::min(p1 - s1, p2 - s2) + scale, scale);
     }
@@ -132,66 +149,101 @@ arrow::Result<arrow::Datum> CallArrowArithmetic(const std::string& name,
   return result.status();
 }
 
-// Decimal operations run in Arrow at its (wider) natural type, then round to Spark's result type.
+// A decimal value widened to 256 bits, so exact sums, products and scaled-up dividends of
+// 38-digit operands cannot overflow before rounding to the result type.
+arrow::Decimal256 Widen(const arrow::Decimal128& value) {
+  return arrow::Decimal256(arrow::BasicDecimal256(value));
+}
+
+// Drops `digits` fractional digits rounding half away from zero (Java's ROUND_HALF_UP).
+arrow::Decimal256 RoundHalfUp(const arrow::Decimal256& value, int32_t digits) {
+  if (digits <= 0) return value;
+  return value.ReduceScaleBy(digits, /*round=*/true);
+}
+
+// The low 128 bits of a value known to fit in 38 digits.
+arrow::Decimal128 Narrow(const arrow::Decimal256& value) {
+  const auto words = value.little_endian_array();
+  return arrow::Decimal128(static_cast<int64_t>(words[1]), words[0]);
+}
+
+// Spark's + - * / on decimals: the exact result (a quotient to the result scale plus a rounding
+// remainder), rounded HALF_UP to the result scale; a result beyond the result precision raises
+// NUMERIC_VALUE_OUT_OF_RANGE under ANSI and is null otherwise, a zero divisor raises
+// DIVIDE_BY_ZERO (null without ANSI).
 Kernel DecimalKernel(Operator op, std::shared_ptr<arrow::DataType> result_type, bool ansi) {
-  return [op, result_type, ansi](const std::vector<arrow::Datum>& args, const EvalContext&,
-                                 int64_t) -> arrow::Result<arrow::Datum> {
-    const char* name = op == Operator::kAdd        ? "add"
-                       : op == Operator::kSubtract ? "subtract"
-                       : op == Operator::kMultiply ? "multiply"
-                                                   : "divide";
-    // Computed at 256 bits, so products and widened dividends of 38-digit operands cannot
-    // overflow before rounding to the result type.
-    std::vector<arrow::Datum> operands = args;
-    for (auto& operand : operands) {
-      const auto& decimal = static_cast<const arrow::Decimal128Type&>(*operand.type());
-      ARROW_ASSIGN_OR_RAISE(operand, cp::Cast(operand, arrow::decimal256(decimal.precision(),
-                                                                         decimal.scale())));
-    }
-    if (op == Operator::kDivide) {
-      // Arrow keeps the dividend's scale minus the divisor's; widen the dividend so the quotient
-      // carries the result scale plus one digit to round from.
-      const auto& result_decimal = static_cast<const arrow::Decimal128Type&>(*result_type);
-      const auto& dividend = static_cast<const arrow::Decimal128Type&>(*args[0].type());
-      const auto& divisor = static_cast<const arrow::Decimal128Type&>(*args[1].type());
-      const int32_t scale = result_decimal.scale() + divisor.scale() + 1;
-      const int32_t precision = std::min(76, dividend.precision() - dividend.scale() + scale);
-      ARROW_ASSIGN_OR_RAISE(operands[0],
-                            cp::Cast(args[0], arrow::decimal256(precision, scale)));
-      ARROW_ASSIGN_OR_RAISE(auto zero, cp::CallFunction("equal",
-                                                        {args[1], arrow::Datum(arrow::MakeScalar(
-                                                                      args[1].type(), 0)
-                                                                      .ValueOr(nullptr))}));
-      ARROW_ASSIGN_OR_RAISE(auto any_zero, cp::Any(zero));
-      if (any_zero.scalar()->is_valid && any_zero.scalar_as<arrow::BooleanScalar>().value) {
-        if (ansi) return DivideByZeroError();
-        ARROW_ASSIGN_OR_RAISE(operands[1],
-                              cp::IfElse(zero, arrow::MakeNullScalar(operands[1].type()),
-                                         operands[1]));
+  return [op, result_type, ansi](const std::vector<arrow::Datum>& args,
+                                 const EvalContext& context,
+                                 int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    const int32_t s1 = static_cast<const arrow::Decimal128Type&>(*args[0].type()).scale();
+    const int32_t s2 = static_cast<const arrow::Decimal128Type&>(*args[1].type()).scale();
+    const auto& out_decimal = static_cast<const arrow::Decimal128Type&>(*result_type);
+    const int32_t precision = out_decimal.precision(), scale = out_decimal.scale();
+    const int32_t common = std::max(s1, s2);
+    // Digits the dividend is scaled up by so the integer quotient has the result scale.
+    const int32_t shift = scale + s2 - s1;
+    bool zero_divisor = false;
+    std::optional<arrow::Decimal256> out_of_range;
+    auto compute = [&](const arrow::Decimal128& left, const arrow::Decimal128& right,
+                       arrow::Decimal128* out) -> RowOutcome {
+      arrow::Decimal256 a = Widen(left), b = Widen(right), result;
+      switch (op) {
+        case Operator::kAdd:
+        case Operator::kSubtract: {
+          a = a.IncreaseScaleBy(common - s1);
+          b = b.IncreaseScaleBy(common - s2);
+          result = RoundHalfUp(op == Operator::kAdd ? a + b : a + (-b), common - scale);
+          break;
+        }
+        case Operator::kMultiply:
+          result = RoundHalfUp(a * b, s1 + s2 - scale);
+          break;
+        default: {
+          if (b == arrow::Decimal256(0)) {
+            zero_divisor = true;
+            return ansi ? RowOutcome::kError : RowOutcome::kNull;
+          }
+          // A dividend too large to scale up gives a quotient beyond 38 digits anyway.
+          if (shift > 76 || !a.FitsInPrecision(76 - shift)) {
+            return ansi ? RowOutcome::kError : RowOutcome::kNull;
+          }
+          const arrow::Decimal256 dividend = a.IncreaseScaleBy(shift);
+          arrow::BasicDecimal256 quotient, remainder;
+          if (static_cast<const arrow::BasicDecimal256&>(dividend).Divide(b, &quotient,
+                                                                         &remainder) !=
+              arrow::DecimalStatus::kSuccess) {
+            return ansi ? RowOutcome::kError : RowOutcome::kNull;
+          }
+          const arrow::Decimal256 twice = arrow::Decimal256::Abs(remainder) +
+                                          arrow::Decimal256::Abs(remainder);
+          if (!(twice < arrow::Decimal256::Abs(b))) {
+            const bool negative = a.IsNegative() != b.IsNegative();
+            quotient += arrow::Decimal256(negative ? -1 : 1);
+          }
+          result = quotient;
+          break;
+        }
       }
-    }
-    auto raw = cp::CallFunction(name, operands);
-    if (!raw.ok()) {
-      if (ansi) return DecimalOutOfRange(*result_type);
-      return arrow::Datum(arrow::MakeNullScalar(result_type));
-    }
-    auto options = cp::CastOptions::Safe(result_type);
-    auto rounded = cp::CallFunction("round", {*raw},
-                                    std::make_shared<cp::RoundOptions>(
-                                        static_cast<const arrow::Decimal128Type&>(*result_type)
-                                            .scale(),
-                                        cp::RoundMode::HALF_UP)
-                                        .get());
-    if (!rounded.ok()) return rounded.status();
-    auto converted = cp::Cast(*rounded, options);
-    if (converted.ok()) return converted;
-    if (ansi) return DecimalOutOfRange(*result_type);
-    return arrow::Datum(arrow::MakeNullScalar(result_type));
+      if (!result.FitsInPrecision(precision)) {
+        out_of_range = result;
+        return ansi ? RowOutcome::kError : RowOutcome::kNull;
+      }
+      *out = Narrow(result);
+      return RowOutcome::kValue;
+    };
+    return ApplyBinary<arrow::Decimal128Type, arrow::Decimal128Type, arrow::Decimal128Type>(
+        args[0], args[1], num_rows, result_type, context.pool, compute,
+        [&](int64_t) -> arrow::Result<arrow::Datum> {
+          if (zero_divisor) return DivideByZeroError();
+          return DecimalOutOfRange(*result_type,
+                                   out_of_range ? out_of_range->ToString(scale) : "");
+        });
   };
 }
 
-// Decimal % and div: both operands at their common scale, then the exact truncated quotient
-// (div, a bigint) or the remainder with the dividend's sign (%).
+// Decimal %, pmod and div: both operands at their common scale, then the exact truncated
+// quotient (div, a bigint), the remainder with the dividend's sign (%) or the remainder made
+// non-negative for a positive divisor (pmod).
 Kernel DecimalRemainderKernel(Operator op, std::shared_ptr<arrow::DataType> result_type,
                               bool ansi) {
   return [op, result_type, ansi](const std::vector<arrow::Datum>& args,
@@ -242,7 +294,13 @@ Kernel DecimalRemainderKernel(Operator op, std::shared_ptr<arrow::DataType> resu
                                 ->Append(static_cast<int64_t>(quotient.low_bits())));
       } else {
         const auto& out_type = static_cast<const arrow::Decimal128Type&>(*result_type);
-        auto remainder = divided.second.Rescale(scale, out_type.scale());
+        arrow::Decimal128 rest = divided.second;
+        if (op == Operator::kPmod && rest.IsNegative()) {
+          // pmod: (r + n) % n for a negative remainder r.
+          const arrow::Decimal256 n = Widen(*b);
+          rest = Narrow(arrow::Decimal256((Widen(rest) + n) % n));
+        }
+        auto remainder = rest.Rescale(scale, out_type.scale());
         if (!remainder.ok() || !remainder->FitsInPrecision(out_type.precision())) {
           if (ansi) return DecimalOutOfRange(*result_type);
           ARROW_RETURN_NOT_OK(builder->AppendNull());
@@ -254,6 +312,41 @@ Kernel DecimalRemainderKernel(Operator op, std::shared_ptr<arrow::DataType> resu
     }
     ARROW_ASSIGN_OR_RAISE(auto out, builder->Finish());
     return arrow::Datum(out);
+  };
+}
+
+// + - * on tinyint and smallint: computed in int as Java does, then checked against the type's
+// range (BINARY_ARITHMETIC_OVERFLOW naming both operands under ANSI, wrap-around otherwise).
+template <typename T>
+Kernel SmallIntegerKernel(Operator op, bool ansi) {
+  using C = typename arrow::TypeTraits<T>::CType;
+  return [op, ansi](const std::vector<arrow::Datum>& args, const EvalContext& context,
+                    int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    auto compute = [op](C a, C b) -> int32_t {
+      return op == Operator::kAdd        ? int32_t{a} + int32_t{b}
+             : op == Operator::kSubtract ? int32_t{a} - int32_t{b}
+                                         : int32_t{a} * int32_t{b};
+    };
+    return ApplyBinary<T, T, T>(
+        args[0], args[1], num_rows, arrow::TypeTraits<T>::type_singleton(), context.pool,
+        [&](C a, C b, C* out) {
+          const int32_t result = compute(a, b);
+          if (ansi && (result < std::numeric_limits<C>::min() ||
+                       result > std::numeric_limits<C>::max())) {
+            return RowOutcome::kError;
+          }
+          *out = static_cast<C>(result);
+          return RowOutcome::kValue;
+        },
+        [&](int64_t row) -> arrow::Result<arrow::Datum> {
+          NumericInput<T> left(args[0]), right(args[1]);
+          // Spark prints both operands as smallint literals (127S) for tinyint too.
+          return SparkError("BINARY_ARITHMETIC_OVERFLOW",
+                            std::to_string(left.Value(row)) + "S " + OperatorSymbol(op) + " " +
+                                std::to_string(right.Value(row)) + "S caused overflow. Use `" +
+                                TryFunctionName(op) +
+                                "` to ignore overflow problem and return NULL.");
+        });
   };
 }
 
@@ -277,7 +370,7 @@ Kernel DivisionKernel(Operator op, std::shared_ptr<arrow::DataType> type, bool a
       if (b == 0) return ansi ? RowOutcome::kError : RowOutcome::kNull;
       if constexpr (std::is_integral_v<C>) {
         if (a == std::numeric_limits<C>::min() && b == -1) {
-          if (op == Operator::kRemainder) {
+          if (op != Operator::kIntegralDivide) {
             *out = 0;
             return RowOutcome::kValue;
           }
@@ -287,9 +380,28 @@ Kernel DivisionKernel(Operator op, std::shared_ptr<arrow::DataType> type, bool a
           }
           return RowOutcome::kError;
         }
-        *out = op == Operator::kRemainder ? a % b : a / b;
+        if (op == Operator::kIntegralDivide) {
+          *out = a / b;
+        } else {
+          C r = static_cast<C>(a % b);
+          if (op == Operator::kPmod && r < 0) {
+            // Java adds in int for byte and short and wraps around for int and long.
+            using Wide = std::conditional_t<(sizeof(C) < 4), int32_t, C>;
+            using Unsigned = std::make_unsigned_t<Wide>;
+            const Wide sum = static_cast<Wide>(static_cast<Unsigned>(static_cast<Wide>(r)) +
+                                               static_cast<Unsigned>(static_cast<Wide>(b)));
+            r = static_cast<C>(sum % static_cast<Wide>(b));
+          }
+          *out = r;
+        }
       } else {
-        *out = op == Operator::kRemainder ? std::fmod(a, b) : a / b;
+        if (op == Operator::kDivide) {
+          *out = a / b;
+        } else {
+          C r = std::fmod(a, b);
+          if (op == Operator::kPmod && r < 0) r = std::fmod(r + b, b);
+          *out = r;
+        }
       }
       return RowOutcome::kValue;
     };
@@ -344,11 +456,25 @@ ScalarResolver BinaryArithmetic(Operator op) {
     }
     if (operand_type->id() == arrow::Type::DECIMAL128) {
       std::vector<BoundExprPtr> args;
-      for (const auto& arg : call.args) {
+      // A cast that may fail at run time makes the operand nullable, as Spark's Cast says.
+      bool nullable = !ansi;
+      for (size_t i = 0; i < 2; ++i) {
+        const auto& arg = call.args[i];
+        const auto& other = call.args[1 - i];
         auto decimal = DecimalForIntegral(*arg->type());
+        const arrow::Scalar* literal = ConstantArgument(call, i);
+        if (literal != nullptr && decimal != nullptr && arrow::is_integer(arg->type()->id()) &&
+            other->type()->id() == arrow::Type::DECIMAL128) {
+          // An integral literal meeting a decimal takes only the digits it needs.
+          if (auto minimal = DecimalForIntegralLiteral(*literal)) {
+            decimal = minimal;
+            nullable |= arg->type()->id() != arrow::Type::INT8;
+          }
+        }
         ARROW_ASSIGN_OR_RAISE(auto converted,
                               MakeCast(arg, decimal ? decimal : operand_type, CastKind::kImplicit,
                                        *call.config));
+        nullable |= converted->nullable();
         args.push_back(std::move(converted));
       }
       resolved.return_type = DecimalResultType(
@@ -356,11 +482,14 @@ ScalarResolver BinaryArithmetic(Operator op) {
           static_cast<const arrow::Decimal128Type&>(*args[1]->type()));
       resolved.args = std::move(args);
       resolved.can_fail = ansi;
-      if (op == Operator::kIntegralDivide || op == Operator::kRemainder) {
-        // Exact decimal quotient, then truncation (div) or a - b * trunc(a / b) (%).
+      if (op == Operator::kIntegralDivide || op == Operator::kRemainder ||
+          op == Operator::kPmod) {
+        // Exact decimal quotient, then truncation (div) or a - b * trunc(a / b) (%, pmod).
+        resolved.nullable = true;
         resolved.kernel = DecimalRemainderKernel(op, resolved.return_type, ansi);
         return resolved;
       }
+      resolved.nullable = nullable || op == Operator::kDivide;
       resolved.kernel = DecimalKernel(op, resolved.return_type, ansi);
       return resolved;
     }
@@ -377,6 +506,14 @@ ScalarResolver BinaryArithmetic(Operator op) {
         if (integral && ansi) name += "_checked";
         resolved.can_fail = integral && ansi;
         resolved.nullable = AnyNullable(resolved.args);
+        if (operand_type->id() == arrow::Type::INT8) {
+          resolved.kernel = SmallIntegerKernel<arrow::Int8Type>(op, ansi);
+          return resolved;
+        }
+        if (operand_type->id() == arrow::Type::INT16) {
+          resolved.kernel = SmallIntegerKernel<arrow::Int16Type>(op, ansi);
+          return resolved;
+        }
         resolved.kernel = [name, operand_type, op](const std::vector<arrow::Datum>& args,
                                                    const EvalContext&,
                                                    int64_t) -> arrow::Result<arrow::Datum> {
@@ -387,6 +524,7 @@ ScalarResolver BinaryArithmetic(Operator op) {
       case Operator::kDivide:
       case Operator::kRemainder:
       case Operator::kIntegralDivide:
+      case Operator::kPmod:
         resolved.can_fail = ansi;
         resolved.kernel = NumericDivisionKernel(op, operand_type, ansi);
         return resolved;
@@ -437,6 +575,7 @@ void RegisterArithmeticFunctions(FunctionRegistry& registry) {
   registry.RegisterScalar("%", BinaryArithmetic(Operator::kRemainder));
   registry.RegisterScalar("mod", BinaryArithmetic(Operator::kRemainder));
   registry.RegisterScalar("div", BinaryArithmetic(Operator::kIntegralDivide));
+  registry.RegisterScalar("pmod", BinaryArithmetic(Operator::kPmod));
   registry.RegisterScalar("negative", ResolveNegative);
   registry.RegisterScalar("positive", ResolvePositive);
 }

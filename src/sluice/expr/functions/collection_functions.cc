@@ -263,6 +263,11 @@ ScalarResolver AccessResolver(Access access) {
 arrow::Result<ResolvedCall> ResolveArrayContains(CallSite call) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 2, "2"));
   const auto& type = *call.args[0]->type();
+  if (type.id() == arrow::Type::NA || call.args[1]->type()->id() == arrow::Type::NA) {
+    // An untyped NULL array or value is an analysis error, not a null result.
+    return DataTypeMismatch(call, "NULL_TYPE",
+                            "Null typed values cannot be used as arguments of `array_contains`.");
+  }
   if (!IsList(type)) return UnexpectedInputType(call, 0, "\"ARRAY\"");
   auto element = static_cast<const arrow::ListType&>(type).value_type();
   auto common = CommonType(element, call.args[1]->type());

@@ -11,15 +11,15 @@
 #include <arrow/type.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/datetime/calendar.h"
+#include "sluice/datetime/parse.h"
+#include "sluice/datetime/pattern.h"
+#include "sluice/datetime/zone.h"
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/cast.h"
 #include "sluice/expr/cast_internal.h"
 #include "sluice/expr/elementwise.h"
 #include "sluice/expr/function_registry.h"
-#include "sluice/expr/functions/datetime_calendar.h"
-#include "sluice/expr/functions/datetime_parse.h"
-#include "sluice/expr/functions/datetime_pattern.h"
-#include "sluice/expr/functions/datetime_zone.h"
 #include "sluice/expr/functions/function_areas.h"
 #include "sluice/types/spark_types.h"
 

@@ -16,6 +16,7 @@ void RegisterBuiltinFunctions(FunctionRegistry& registry) {
   RegisterCollectionFunctions(registry);
   RegisterJsonFunctions(registry);
   RegisterAggregateFunctions(registry);
+  RegisterCastFunctions(registry);
 }
 
 }  // namespace sluice::expr

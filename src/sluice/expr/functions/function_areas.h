@@ -18,5 +18,6 @@ void RegisterHashFunctions(FunctionRegistry& registry);
 void RegisterCollectionFunctions(FunctionRegistry& registry);
 void RegisterJsonFunctions(FunctionRegistry& registry);
 void RegisterAggregateFunctions(FunctionRegistry& registry);
+void RegisterCastFunctions(FunctionRegistry& registry);
 
 }  // namespace sluice::expr

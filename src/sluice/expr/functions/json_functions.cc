@@ -12,12 +12,15 @@
 #include <arrow/util/decimal.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/datetime/calendar.h"
+#include "sluice/datetime/parse.h"
+#include "sluice/datetime/pattern.h"
+#include "sluice/datetime/zone.h"
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/functions/function_areas.h"
 #include "sluice/expr/functions/json_function_groups.h"
 #include "sluice/expr/functions/json_text.h"
-#include "sluice/formats/datetime_text.h"
 #include "sluice/types/ddl_parser.h"
 #include "sluice/types/json_schema.h"
 
@@ -39,9 +42,9 @@ std::shared_ptr<arrow::Array> InputArray(const arrow::Datum& datum, int64_t num_
 
 // How from_json converts parsed values into one Spark type.
 struct Converter {
-  std::shared_ptr<const formats::TimeZone> zone;
-  std::optional<formats::DatetimePattern> timestamp_pattern;
-  std::optional<formats::DatetimePattern> date_pattern;
+  std::shared_ptr<const datetime::TimeZone> zone;
+  std::optional<datetime::DateTimePattern> timestamp_pattern;
+  std::optional<datetime::DateTimePattern> date_pattern;
   JsonParseOptions parse;
 
   // Whether `node` converts to `type` (a struct always does, keeping what converts).
@@ -166,13 +169,13 @@ struct Converter {
       case arrow::Type::DATE32: {
         if (node.kind != JsonNode::Kind::kString) return false;
         if (date_pattern) {
-          auto parsed = date_pattern->Parse(node.text);
-          if (!parsed) return false;
-          out->integer = parsed->local_micros / 86400000000LL -
-                         (parsed->local_micros % 86400000000LL < 0 ? 1 : 0);
+          datetime::ParsedDateTime parsed;
+          std::string error;
+          if (!date_pattern->Parse(node.text, &parsed, &error)) return false;
+          out->integer = datetime::FloorDiv(parsed.local_micros, datetime::kMicrosPerDay);
           return true;
         }
-        auto days = formats::ParseIsoDate(node.text);
+        auto days = datetime::ParseDate(node.text);
         if (!days) return false;
         out->integer = *days;
         return true;
@@ -187,17 +190,19 @@ struct Converter {
           return true;
         }
         if (node.kind != JsonNode::Kind::kString) return false;
-        std::optional<formats::ParsedTimestamp> parsed =
-            timestamp_pattern ? timestamp_pattern->Parse(node.text)
-                              : formats::ParseIsoTimestamp(node.text);
-        if (!parsed) return false;
-        if (ntz) {
-          out->integer = parsed->local_micros;
-          return true;
+        std::optional<int64_t> micros;
+        if (timestamp_pattern) {
+          datetime::ParsedDateTime parsed;
+          std::string error;
+          if (!timestamp_pattern->Parse(node.text, &parsed, &error)) return false;
+          micros = ntz ? parsed.local_micros : parsed.ToUtcMicros(*zone);
+        } else if (ntz) {
+          micros = datetime::ParseTimestampNtz(node.text, /*allow_zone=*/true, std::nullopt);
+        } else {
+          micros = datetime::ParseTimestamp(node.text, *zone, std::nullopt);
         }
-        auto utc = formats::ToUtcMicros(*parsed, *zone);
-        if (!utc.ok()) return false;
-        out->integer = *utc;
+        if (!micros) return false;
+        out->integer = *micros;
         return true;
       }
       default:
@@ -368,13 +373,13 @@ arrow::Result<ResolvedCall> ResolveFromJson(CallSite call) {
   auto converter = std::make_shared<Converter>();
   converter->parse = ParseOptionsFrom(options);
   ARROW_ASSIGN_OR_RAISE(converter->zone,
-                        formats::TimeZone::Make(call.config->session_time_zone()));
+                        datetime::TimeZone::Find(call.config->session_time_zone()));
   if (auto pattern = Option(options, "timestampFormat")) {
-    ARROW_ASSIGN_OR_RAISE(auto compiled, formats::DatetimePattern::Compile(*pattern));
+    ARROW_ASSIGN_OR_RAISE(auto compiled, datetime::DateTimePattern::Compile(*pattern));
     converter->timestamp_pattern = compiled;
   }
   if (auto pattern = Option(options, "dateFormat")) {
-    ARROW_ASSIGN_OR_RAISE(auto compiled, formats::DatetimePattern::Compile(*pattern));
+    ARROW_ASSIGN_OR_RAISE(auto compiled, datetime::DateTimePattern::Compile(*pattern));
     converter->date_pattern = compiled;
   }
   const bool fail_fast = mode == "failfast";
@@ -382,6 +387,9 @@ arrow::Result<ResolvedCall> ResolveFromJson(CallSite call) {
   resolved.args = {call.args[0]};
   resolved.return_type = type;
   resolved.can_fail = fail_fast;
+  // Spark names a from_json call with a map schema `entries`, also inside enclosing names:
+  // `size(entries)`.
+  if (type->id() == arrow::Type::MAP) resolved.sql = "entries";
   resolved.kernel = [converter, type, fail_fast](const std::vector<arrow::Datum>& args,
                                                  const EvalContext& context,
                                                  int64_t num_rows) -> arrow::Result<arrow::Datum> {

@@ -7,14 +7,17 @@
 #include <arrow/builder.h>
 #include <arrow/type.h>
 
+#include "sluice/common/base64.h"
 #include "sluice/common/errors.h"
+#include "sluice/datetime/calendar.h"
+#include "sluice/datetime/pattern.h"
+#include "sluice/datetime/print.h"
+#include "sluice/datetime/zone.h"
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/cast_format.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/functions/json_function_groups.h"
 #include "sluice/expr/functions/json_text.h"
-#include "sluice/formats/datetime_text.h"
-#include "sluice/formats/text_values.h"
 
 namespace sluice::expr {
 
@@ -22,9 +25,9 @@ namespace {
 
 struct JsonWriter {
   bool ignore_null_fields = true;
-  std::shared_ptr<const formats::TimeZone> zone;
-  formats::DatetimePattern timestamp_pattern;
-  std::optional<formats::DatetimePattern> date_pattern;
+  std::shared_ptr<const datetime::TimeZone> zone;
+  datetime::DateTimePattern timestamp_pattern;
+  std::optional<datetime::DateTimePattern> date_pattern;
 
   void Floating(double value, bool is_float, std::string* out) const {
     if (std::isnan(value)) {
@@ -74,8 +77,7 @@ struct JsonWriter {
         return;
       case arrow::Type::BINARY: {
         std::string encoded;
-        formats::AppendBase64(static_cast<const arrow::BinaryArray&>(array).GetView(i),
-                              &encoded);
+        AppendBase64(static_cast<const arrow::BinaryArray&>(array).GetView(i), &encoded);
         AppendJsonString(encoded, out);
         return;
       }
@@ -83,9 +85,9 @@ struct JsonWriter {
         const int32_t days = static_cast<const arrow::Date32Array&>(array).Value(i);
         std::string text;
         if (date_pattern) {
-          date_pattern->Format(static_cast<int64_t>(days) * 86400000000LL, 0, &text);
+          date_pattern->Format(days * datetime::kMicrosPerDay, datetime::ZoneFacts{}, &text);
         } else {
-          AppendDate(days, &text);
+          datetime::AppendDate(days, &text);
         }
         AppendJsonString(text, out);
         return;
@@ -93,9 +95,11 @@ struct JsonWriter {
       case arrow::Type::TIMESTAMP: {
         const int64_t micros = static_cast<const arrow::TimestampArray&>(array).Value(i);
         const bool ntz = static_cast<const arrow::TimestampType&>(*array.type()).timezone().empty();
-        const int32_t offset = ntz ? 0 : zone->OffsetAt(micros);
+        const datetime::ZoneFacts facts =
+            ntz ? datetime::ZoneFacts{} : datetime::ZoneFactsAt(*zone, micros);
         std::string text;
-        timestamp_pattern.Format(micros + static_cast<int64_t>(offset) * 1000000, offset, &text);
+        const int64_t local = micros + int64_t{facts.offset_seconds} * datetime::kMicrosPerSecond;
+        timestamp_pattern.Format(local, facts, &text);
         AppendJsonString(text, out);
         return;
       }
@@ -194,13 +198,13 @@ arrow::Result<ResolvedCall> ResolveToJson(CallSite call) {
     if (name == "ignorenullfields") writer->ignore_null_fields = Lower(value) == "true";
     if (name == "timestampformat") timestamp_format = value;
     if (name == "dateformat") {
-      ARROW_ASSIGN_OR_RAISE(auto pattern, formats::DatetimePattern::Compile(value));
+      ARROW_ASSIGN_OR_RAISE(auto pattern, datetime::DateTimePattern::Compile(value));
       writer->date_pattern = pattern;
     }
   }
   ARROW_ASSIGN_OR_RAISE(writer->timestamp_pattern,
-                        formats::DatetimePattern::Compile(timestamp_format));
-  ARROW_ASSIGN_OR_RAISE(writer->zone, formats::TimeZone::Make(call.config->session_time_zone()));
+                        datetime::DateTimePattern::Compile(timestamp_format));
+  ARROW_ASSIGN_OR_RAISE(writer->zone, datetime::TimeZone::Find(call.config->session_time_zone()));
   ResolvedCall resolved;
   resolved.args = {call.args[0]};
   resolved.return_type = arrow::utf8();

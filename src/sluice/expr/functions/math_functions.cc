@@ -1,4 +1,4 @@
-// Spark's floating point math functions (sqrt, exp, ln, log, trigonometry, ...), abs, pmod,
+// Spark's floating point math functions (sqrt, exp, ln, log, trigonometry, ...), abs,
 // greatest/least, isnan/nanvl and the constants e() and pi(). Functions of doubles take any
 // numeric (or string) argument cast to double, as Spark's implicit casts do.
 #include <cmath>
@@ -158,73 +158,6 @@ arrow::Result<ResolvedCall> ResolveAbs(CallSite call) {
   return resolved;
 }
 
-bool IsNumeric(const arrow::DataType& type) {
-  return arrow::is_integer(type.id()) || arrow::is_floating(type.id()) ||
-         type.id() == arrow::Type::DECIMAL128;
-}
-
-template <typename T>
-Kernel PmodKernel(std::shared_ptr<arrow::DataType> type, bool ansi) {
-  using C = typename arrow::TypeTraits<T>::CType;
-  return [type, ansi](const std::vector<arrow::Datum>& args, const EvalContext& context,
-                      int64_t num_rows) -> arrow::Result<arrow::Datum> {
-    return ApplyBinary<T, T, T>(
-        args[0], args[1], num_rows, type, context.pool,
-        [ansi](C a, C n, C* out) {
-          if constexpr (std::is_integral_v<C>) {
-            if (n == 0) return ansi ? RowOutcome::kError : RowOutcome::kNull;
-            if (n == -1) {
-              *out = 0;
-              return RowOutcome::kValue;
-            }
-            C r = static_cast<C>(a % n);
-            if (r < 0) r = static_cast<C>((r + n) % n);
-            *out = r;
-          } else {
-            if (n == 0) return ansi ? RowOutcome::kError : RowOutcome::kNull;
-            C r = std::fmod(a, n);
-            if (r < 0) r = std::fmod(r + n, n);
-            *out = r;
-          }
-          return RowOutcome::kValue;
-        },
-        [](int64_t) -> arrow::Result<arrow::Datum> {
-          return SparkError("DIVIDE_BY_ZERO",
-                            "Division by zero. Use `try_divide` to tolerate divisor being 0 and "
-                            "return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to "
-                            "\"false\" to bypass this error.");
-        });
-  };
-}
-
-arrow::Result<ResolvedCall> ResolvePmod(CallSite call) {
-  ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 2, "2"));
-  for (size_t i = 0; i < 2; ++i) {
-    if (!IsNumericOrString(*call.args[i]->type())) {
-      return UnexpectedInputType(call, i, "\"NUMERIC\"");
-    }
-  }
-  auto type = CommonType(call.args[0]->type(), call.args[1]->type());
-  if (type == nullptr || type->id() == arrow::Type::STRING || type->id() == arrow::Type::NA) {
-    type = arrow::float64();
-  }
-  if (type->id() == arrow::Type::DECIMAL128) type = arrow::float64();
-  const bool ansi = call.config->ansi_enabled();
-  ResolvedCall resolved;
-  ARROW_ASSIGN_OR_RAISE(resolved.args, CastArguments(call, type));
-  resolved.return_type = type;
-  resolved.can_fail = ansi;
-  switch (type->id()) {
-    case arrow::Type::INT8: resolved.kernel = PmodKernel<arrow::Int8Type>(type, ansi); break;
-    case arrow::Type::INT16: resolved.kernel = PmodKernel<arrow::Int16Type>(type, ansi); break;
-    case arrow::Type::INT32: resolved.kernel = PmodKernel<arrow::Int32Type>(type, ansi); break;
-    case arrow::Type::INT64: resolved.kernel = PmodKernel<arrow::Int64Type>(type, ansi); break;
-    case arrow::Type::FLOAT: resolved.kernel = PmodKernel<arrow::FloatType>(type, ansi); break;
-    default: resolved.kernel = PmodKernel<arrow::DoubleType>(type, ansi); break;
-  }
-  return resolved;
-}
-
 // greatest/least: the largest/smallest non-null argument at the arguments' common type; NaN is
 // larger than any other value, as in Spark's ordering.
 ScalarResolver GreatestLeast(bool greatest) {
@@ -236,7 +169,7 @@ ScalarResolver GreatestLeast(bool greatest) {
     }
     std::vector<std::shared_ptr<arrow::DataType>> types;
     for (const auto& arg : call.args) types.push_back(arg->type());
-    auto type = CommonType(types);
+    auto type = NumericCommonType(types);
     if (type == nullptr || type->id() == arrow::Type::MAP) {
       std::string listed;
       for (size_t i = 0; i < types.size(); ++i) {
@@ -309,11 +242,18 @@ arrow::Result<ResolvedCall> ResolveIsNan(CallSite call) {
   return resolved;
 }
 
+// nanvl(a, b): b where a is NaN. Two floats stay float; anything else is read as double.
 arrow::Result<ResolvedCall> ResolveNanvl(CallSite call) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 2, "2"));
   ResolvedCall resolved;
-  ARROW_ASSIGN_OR_RAISE(resolved.args, DoubleArguments(call));
-  resolved.return_type = arrow::float64();
+  auto common = NumericCommonType({call.args[0]->type(), call.args[1]->type()});
+  if (common != nullptr && common->id() == arrow::Type::FLOAT) {
+    ARROW_ASSIGN_OR_RAISE(resolved.args, CastArguments(call, common));
+    resolved.return_type = common;
+  } else {
+    ARROW_ASSIGN_OR_RAISE(resolved.args, DoubleArguments(call));
+    resolved.return_type = arrow::float64();
+  }
   resolved.nullable = AnyNullable(resolved.args);
   resolved.kernel = [](const std::vector<arrow::Datum>& args, const EvalContext&,
                        int64_t) -> arrow::Result<arrow::Datum> {
@@ -324,12 +264,32 @@ arrow::Result<ResolvedCall> ResolveNanvl(CallSite call) {
   return resolved;
 }
 
+// Java's Math.pow, which differs from C's pow where the exponent is NaN (NaN even for a base of
+// 1) and where a base of +-1 meets an infinite exponent (NaN, not 1).
+double JavaPow(double base, double exponent) {
+  if (std::isnan(exponent)) return exponent;
+  if (std::isinf(exponent) && std::fabs(base) == 1.0) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return std::pow(base, exponent);
+}
+
 double JavaSignum(double x) {
   if (std::isnan(x) || x == 0) return x;
   return x > 0 ? 1.0 : -1.0;
 }
 
 }  // namespace
+
+std::shared_ptr<arrow::DataType> NumericCommonType(
+    const std::vector<std::shared_ptr<arrow::DataType>>& types) {
+  auto common = CommonType(types);
+  if (common == nullptr || common->id() != arrow::Type::FLOAT) return common;
+  for (const auto& type : types) {
+    if (arrow::is_integer(type->id())) return arrow::float64();
+  }
+  return common;
+}
 
 void RegisterMathFunctions(FunctionRegistry& registry) {
   const auto never = [](double) { return false; };
@@ -374,9 +334,8 @@ void RegisterMathFunctions(FunctionRegistry& registry) {
   registry.RegisterScalar("signum", UnaryDouble(JavaSignum, never, false));
   registry.RegisterScalar("sign", UnaryDouble(JavaSignum, never, false));
   registry.RegisterScalar("rint", UnaryDouble([](double x) { return std::nearbyint(x); }));
-  registry.RegisterScalar("pow", BinaryDouble([](double a, double b) { return std::pow(a, b); }));
-  registry.RegisterScalar("power",
-                          BinaryDouble([](double a, double b) { return std::pow(a, b); }));
+  registry.RegisterScalar("pow", BinaryDouble(JavaPow));
+  registry.RegisterScalar("power", BinaryDouble(JavaPow));
   registry.RegisterScalar("atan2",
                           BinaryDouble([](double y, double x) { return std::atan2(y, x); }));
   registry.RegisterScalar("hypot",
@@ -384,7 +343,6 @@ void RegisterMathFunctions(FunctionRegistry& registry) {
   registry.RegisterScalar("e", Constant(M_E));
   registry.RegisterScalar("pi", Constant(M_PI));
   registry.RegisterScalar("abs", ResolveAbs);
-  registry.RegisterScalar("pmod", ResolvePmod);
   registry.RegisterScalar("greatest", GreatestLeast(true));
   registry.RegisterScalar("least", GreatestLeast(false));
   registry.RegisterScalar("isnan", ResolveIsNan);

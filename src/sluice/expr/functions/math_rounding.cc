@@ -16,6 +16,7 @@
 #include "sluice/expr/elementwise.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/functions/math_function_groups.h"
+#include "sluice/expr/type_coercion.h"
 
 namespace sluice::expr {
 
@@ -153,7 +154,10 @@ Kernel FloatingRoundKernel(int32_t scale, bool half_even) {
     return ApplyBinary<T, arrow::Int8Type, T>(
         args[0], unused, num_rows, args[0].type(), context.pool,
         [&](C value, int8_t, C* out) {
-          *out = RoundDecimalRepresentation(value, scale, half_even);
+          // Spark rounds a float through BigDecimal(f.toDouble): the double's digits, not the
+          // float's (round(-1.55f, 1) is -1.5 since the double is -1.5499999523162842).
+          *out = static_cast<C>(
+              RoundDecimalRepresentation(static_cast<double>(value), scale, half_even));
           return RowOutcome::kValue;
         },
         [](int64_t) -> arrow::Result<arrow::Datum> { return RoundOverflow(); });
@@ -183,6 +187,17 @@ Kernel DecimalRoundingKernel(std::string function, std::shared_ptr<cp::FunctionO
                           "). If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
                           "this error, and return NULL instead.");
   };
+}
+
+// The type of a decimal rounded to `scale` digits (negative: tens, hundreds, ...): one more
+// integral digit for the carry (9.9 -> 10), at most the input's scale (RoundBase.dataType).
+std::shared_ptr<arrow::DataType> RoundedDecimalType(const arrow::Decimal128Type& decimal,
+                                                    int32_t scale) {
+  const int32_t p = decimal.precision(), s = decimal.scale();
+  const int32_t integral = p - s + 1;
+  if (scale < 0) return arrow::decimal128(std::min(std::max(integral, -scale + 1), 38), 0);
+  const int32_t new_scale = std::min(s, scale);
+  return arrow::decimal128(std::min(integral + new_scale, 38), new_scale);
 }
 
 bool IsAccepted(const arrow::DataType& type) {
@@ -228,18 +243,14 @@ ScalarResolver RoundResolver(bool half_even) {
       case arrow::Type::DECIMAL128: {
         const auto& decimal = static_cast<const arrow::Decimal128Type&>(*type);
         const int32_t p = decimal.precision(), s = decimal.scale();
-        const int32_t integral = p - s + 1;
-        if (scale < 0) {
-          type = arrow::decimal128(std::min(std::max(integral, -scale + 1), 38), 0);
-        } else {
-          const int32_t new_scale = std::min(s, scale);
-          type = arrow::decimal128(std::min(integral + new_scale, 38), new_scale);
-        }
+        type = RoundedDecimalType(decimal, scale);
         auto widened = arrow::decimal128(std::min(p + 1, 38), s);
         resolved.kernel = DecimalRoundingKernel(
             "round",
+            // Spark's HALF_UP rounds ties away from zero (-2.5 -> -3), Arrow's toward +inf.
             std::make_shared<cp::RoundOptions>(
-                scale, half_even ? cp::RoundMode::HALF_TO_EVEN : cp::RoundMode::HALF_UP),
+                scale, half_even ? cp::RoundMode::HALF_TO_EVEN
+                                 : cp::RoundMode::HALF_TOWARDS_INFINITY),
             widened, type, ansi);
         break;
       }
@@ -280,9 +291,53 @@ Kernel FloorCeilFloatingKernel(bool floor) {
   };
 }
 
+// floor(x, scale) / ceil(x, scale): x as a decimal (double as decimal(30,15), float as
+// decimal(14,7), integers at their width, strings as decimal(38,18)) rounded down / up to
+// `scale` digits, typed like round's decimal result (Spark's RoundFloor / RoundCeil).
+arrow::Result<ResolvedCall> ResolveFloorCeilWithScale(const CallSite& call, bool floor) {
+  const arrow::Scalar* scale_value = ConstantArgument(call, 1);
+  if (scale_value == nullptr || scale_value->type->id() != arrow::Type::INT32) {
+    return SparkError("NON_FOLDABLE_ARGUMENT",
+                      "The function `" + call.name +
+                          "` requires the parameter `scale` to be a foldable expression of the "
+                          "type \"INT\", but the actual argument is a non-foldable.");
+  }
+  if (!scale_value->is_valid) {
+    return SparkError("UNEXPECTED_NULL",
+                      "The `scale` must not be null. Use `coalesce` or `nvl` to replace it with "
+                      "a non-null value.");
+  }
+  const int32_t scale = static_cast<const arrow::Int32Scalar&>(*scale_value).value;
+  const auto& input = *call.args[0]->type();
+  std::shared_ptr<arrow::DataType> decimal = DecimalForIntegral(input);
+  if (input.id() == arrow::Type::DOUBLE) decimal = arrow::decimal128(30, 15);
+  if (input.id() == arrow::Type::FLOAT) decimal = arrow::decimal128(14, 7);
+  if (input.id() == arrow::Type::STRING || input.id() == arrow::Type::NA) {
+    decimal = arrow::decimal128(38, 18);
+  }
+  if (decimal == nullptr) return UnexpectedInputType(call, 0, "\"DECIMAL\"");
+  const bool ansi = call.config->ansi_enabled();
+  ResolvedCall resolved;
+  ARROW_ASSIGN_OR_RAISE(auto value, MakeCast(call.args[0], decimal, CastKind::kImplicit,
+                                             *call.config));
+  resolved.args = {value};
+  const auto& decimal_type = static_cast<const arrow::Decimal128Type&>(*decimal);
+  resolved.return_type = RoundedDecimalType(decimal_type, scale);
+  resolved.nullable = true;
+  resolved.can_fail = ansi;
+  resolved.kernel = DecimalRoundingKernel(
+      "round",
+      std::make_shared<cp::RoundOptions>(scale,
+                                         floor ? cp::RoundMode::DOWN : cp::RoundMode::UP),
+      arrow::decimal128(std::min(decimal_type.precision() + 1, 38), decimal_type.scale()),
+      resolved.return_type, ansi);
+  return resolved;
+}
+
 ScalarResolver FloorCeilResolver(bool floor) {
   return [floor](CallSite call) -> arrow::Result<ResolvedCall> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 1, "1"));
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 2, "2"));
+    if (call.args.size() == 2) return ResolveFloorCeilWithScale(call, floor);
     if (!IsAccepted(*call.args[0]->type())) {
       return UnexpectedInputType(call, 0, "(\"DECIMAL\" or \"DOUBLE\" or \"BIGINT\")");
     }

@@ -5,6 +5,7 @@
 
 #include <arrow/type.h>
 
+#include "sluice/common/base64.h"
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/functions/string_arguments.h"
@@ -15,9 +16,6 @@ namespace sluice::expr {
 namespace {
 
 using P = StringParam;
-
-constexpr char kBase64Alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 // base64(bin): standard alphabet with padding, no line breaks (Spark 4's default).
 arrow::Result<ResolvedCall> ResolveBase64(CallSite call) {
@@ -33,29 +31,9 @@ arrow::Result<ResolvedCall> ResolveBase64(CallSite call) {
                             return arrow::Status::OK();
                           }
                           const std::string_view bytes = input.View(row);
-                          const int64_t size = static_cast<int64_t>((bytes.size() + 2) / 3 * 4);
-                          char* dest = out.Extend(size);
-                          size_t i = 0;
-                          int64_t k = 0;
-                          for (; i + 2 < bytes.size(); i += 3) {
-                            const uint32_t v = (static_cast<uint8_t>(bytes[i]) << 16) |
-                                               (static_cast<uint8_t>(bytes[i + 1]) << 8) |
-                                               static_cast<uint8_t>(bytes[i + 2]);
-                            dest[k++] = kBase64Alphabet[v >> 18];
-                            dest[k++] = kBase64Alphabet[(v >> 12) & 63];
-                            dest[k++] = kBase64Alphabet[(v >> 6) & 63];
-                            dest[k++] = kBase64Alphabet[v & 63];
-                          }
-                          if (i < bytes.size()) {
-                            uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
-                            const bool two = i + 1 < bytes.size();
-                            if (two) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-                            dest[k++] = kBase64Alphabet[v >> 18];
-                            dest[k++] = kBase64Alphabet[(v >> 12) & 63];
-                            dest[k++] = two ? kBase64Alphabet[(v >> 6) & 63] : '=';
-                            dest[k++] = '=';
-                          }
-                          out.Advance(k);
+                          const int64_t size = static_cast<int64_t>(Base64Length(bytes.size()));
+                          EncodeBase64(bytes, out.Extend(size));
+                          out.Advance(size);
                           out.EndRow();
                           return arrow::Status::OK();
                         });

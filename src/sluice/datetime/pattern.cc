@@ -1,13 +1,13 @@
-#include "sluice/expr/functions/datetime_pattern.h"
+#include "sluice/datetime/pattern.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstring>
 
 #include "sluice/common/errors.h"
-#include "sluice/expr/functions/datetime_calendar.h"
+#include "sluice/datetime/calendar.h"
 
-namespace sluice::expr::datetime {
+namespace sluice::datetime {
 
 namespace {
 
@@ -787,4 +787,27 @@ bool DateTimePattern::Parse(std::string_view text, ParsedDateTime* out, std::str
   return true;
 }
 
-}  // namespace sluice::expr::datetime
+int64_t ParsedDateTime::ToUtcMicros(const TimeZone& default_zone) const {
+  const int64_t local_seconds = FloorDiv(local_micros, kMicrosPerSecond);
+  const int64_t fraction = local_micros - local_seconds * kMicrosPerSecond;
+  int64_t utc_seconds;
+  if (has_offset) {
+    utc_seconds = local_seconds - offset_seconds;
+  } else if (zone) {
+    utc_seconds = zone->LocalToUtc(local_seconds);
+  } else {
+    utc_seconds = default_zone.LocalToUtc(local_seconds);
+  }
+  return utc_seconds * kMicrosPerSecond + fraction;
+}
+
+ZoneFacts ZoneFactsAt(const TimeZone& zone, int64_t utc_micros) {
+  const int64_t utc_seconds = FloorDiv(utc_micros, kMicrosPerSecond);
+  ZoneFacts facts;
+  facts.offset_seconds = zone.OffsetAt(utc_seconds);
+  facts.id = zone.id();
+  facts.abbreviation = zone.AbbreviationAt(utc_seconds);
+  return facts;
+}
+
+}  // namespace sluice::datetime

@@ -1,10 +1,10 @@
-#include "sluice/expr/functions/datetime_parse.h"
+#include "sluice/datetime/parse.h"
 
 #include <string>
 
-#include "sluice/expr/functions/datetime_calendar.h"
+#include "sluice/datetime/calendar.h"
 
-namespace sluice::expr::datetime {
+namespace sluice::datetime {
 
 namespace {
 
@@ -181,7 +181,7 @@ std::optional<int64_t> ParseDate(std::string_view text) {
 }
 
 std::optional<int64_t> ParseTimestamp(std::string_view text, const TimeZone& zone,
-                                      int64_t now_micros) {
+                                      std::optional<int64_t> now_micros) {
   TimestampParts parts;
   if (!ParseParts(text, &parts)) return std::nullopt;
   const TimeZone* effective = &zone;
@@ -195,7 +195,8 @@ std::optional<int64_t> ParseTimestamp(std::string_view text, const TimeZone& zon
   if (!ValidTime(s)) return std::nullopt;
   int64_t days;
   if (parts.just_time) {
-    const int64_t now_seconds = FloorDiv(now_micros, kMicrosPerSecond);
+    if (!now_micros) return std::nullopt;
+    const int64_t now_seconds = FloorDiv(*now_micros, kMicrosPerSecond);
     days = FloorDiv(now_seconds + effective->OffsetAt(now_seconds), kSecondsPerDay);
   } else {
     if (!ValidDate(s[0], s[1], s[2])) return std::nullopt;
@@ -206,7 +207,7 @@ std::optional<int64_t> ParseTimestamp(std::string_view text, const TimeZone& zon
 }
 
 std::optional<int64_t> ParseTimestampNtz(std::string_view text, bool allow_zone,
-                                         int64_t now_micros) {
+                                         std::optional<int64_t> now_micros) {
   TimestampParts parts;
   if (!ParseParts(text, &parts)) return std::nullopt;
   if (parts.has_zone && (!allow_zone || FindTextZone(parts.zone) == nullptr)) return std::nullopt;
@@ -214,7 +215,8 @@ std::optional<int64_t> ParseTimestampNtz(std::string_view text, bool allow_zone,
   if (!ValidTime(s)) return std::nullopt;
   int64_t days;
   if (parts.just_time) {
-    days = FloorDiv(now_micros, kMicrosPerDay);
+    if (!now_micros) return std::nullopt;
+    days = FloorDiv(*now_micros, kMicrosPerDay);
   } else {
     if (!ValidDate(s[0], s[1], s[2])) return std::nullopt;
     days = DaysFromCivil(s[0], static_cast<int32_t>(s[1]), static_cast<int32_t>(s[2]));
@@ -222,4 +224,4 @@ std::optional<int64_t> ParseTimestampNtz(std::string_view text, bool allow_zone,
   return (days * kSecondsPerDay + s[3] * 3600 + s[4] * 60 + s[5]) * kMicrosPerSecond + s[6];
 }
 
-}  // namespace sluice::expr::datetime
+}  // namespace sluice::datetime

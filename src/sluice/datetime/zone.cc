@@ -1,4 +1,4 @@
-#include "sluice/expr/functions/datetime_zone.h"
+#include "sluice/datetime/zone.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,9 +9,9 @@
 
 #include <arrow/status.h>
 
-#include "sluice/expr/functions/datetime_calendar.h"
+#include "sluice/datetime/calendar.h"
 
-namespace sluice::expr::datetime {
+namespace sluice::datetime {
 
 namespace {
 
@@ -522,4 +522,4 @@ void ZoneOffsetCursor::RefillMicros(int64_t utc_micros) {
   Refill(FloorDiv(utc_micros, kMicrosPerSecond));
 }
 
-}  // namespace sluice::expr::datetime
+}  // namespace sluice::datetime

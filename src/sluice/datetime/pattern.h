@@ -9,9 +9,9 @@
 
 #include <arrow/result.h>
 
-#include "sluice/expr/functions/datetime_zone.h"
+#include "sluice/datetime/zone.h"
 
-namespace sluice::expr::datetime {
+namespace sluice::datetime {
 
 struct ParseState;
 
@@ -31,7 +31,14 @@ struct ParsedDateTime {
   int32_t offset_seconds = 0;
   /// Set when the text held a region id ("America/Los_Angeles").
   std::shared_ptr<const TimeZone> zone;
+
+  /// The instant (microseconds since the epoch) the text stands for: the wall-clock time read
+  /// at the text's own offset or zone, else in `default_zone`.
+  int64_t ToUtcMicros(const TimeZone& default_zone) const;
 };
+
+/// The zone facts of `zone` at the instant `utc_micros` (the views point into `zone`).
+ZoneFacts ZoneFactsAt(const TimeZone& zone, int64_t utc_micros);
 
 /// A compiled pattern such as "yyyy-MM-dd HH:mm:ss". Immutable; thread-safe.
 class DateTimePattern {
@@ -66,4 +73,4 @@ class DateTimePattern {
   bool uses_zone_ = false;
 };
 
-}  // namespace sluice::expr::datetime
+}  // namespace sluice::datetime

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace sluice::expr::datetime {
+namespace sluice::datetime {
 
 inline constexpr int64_t kMicrosPerSecond = 1000000;
 inline constexpr int64_t kMicrosPerMinute = 60 * kMicrosPerSecond;
@@ -85,4 +85,4 @@ constexpr int64_t IsoWeekBasedYear(int64_t days) {
   return CivilFromDays(days - IsoDayOfWeek(days) + 4).year;
 }
 
-}  // namespace sluice::expr::datetime
+}  // namespace sluice::datetime

@@ -10,7 +10,7 @@
 
 #include <arrow/result.h>
 
-namespace sluice::expr::datetime {
+namespace sluice::datetime {
 
 /// One time zone's rules: the UTC offset in force at every instant, and the instant a local
 /// wall-clock time stands for. Immutable and thread-safe once made.
@@ -99,4 +99,4 @@ bool ParseZoneOffset(std::string_view text, int32_t* seconds);
 /// Java's ZoneOffset id of `seconds`: "Z", "+01:00", "-08:00", "+05:30:15".
 std::string ZoneOffsetId(int32_t seconds);
 
-}  // namespace sluice::expr::datetime
+}  // namespace sluice::datetime
