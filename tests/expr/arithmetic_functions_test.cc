@@ -1,6 +1,6 @@
 // Arithmetic operators and the math functions' type rules. Expected values and types computed by
 // Apache Spark 4.0.1 (ANSI mode on).
-#include "expr/math_call_harness.h"
+#include "expr/function_call_harness.h"
 
 namespace sluice::testing {
 namespace {

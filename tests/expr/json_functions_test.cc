@@ -1,5 +1,5 @@
 // Expected values computed by Apache Spark 4.0.1 (tests/golden/cases/json.py holds more).
-#include "expr/math_call_harness.h"
+#include "expr/function_call_harness.h"
 
 namespace sluice::testing {
 namespace {

@@ -1,7 +1,7 @@
 // Expected values computed by Apache Spark 4.0.1 (ANSI mode on).
 #include <cmath>
 
-#include "expr/math_call_harness.h"
+#include "expr/function_call_harness.h"
 
 namespace sluice::testing {
 namespace {

@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 
-#include "expr/string_call_harness.h"
+#include "expr/function_call_harness.h"
 
 namespace sluice::testing {
 namespace {
 
-class StringFunctionsTest : public StringCallTest {
+class StringFunctionsTest : public FunctionCallTest {
  protected:
   static expr::BoundExprPtr S(const std::string& value) {
     std::string json = "\"";
