@@ -253,13 +253,14 @@ class HyperLogLogAccumulator final : public GroupedAccumulator {
         if (slots[k] == 0) zeros += 1.0;
       }
       const double e = alpha_m2 / z_inverse;
-      // Spark subtracts an empirical bias for e < 5m; that table is not reproduced here, so
-      // estimates in that range use the raw value (small cardinalities use linear counting,
-      // which matches Spark exactly).
+      // Spark subtracts an empirical bias from raw estimates below 5m; that table is not
+      // reproduced here. Linear counting, exact below the HLL++ thresholds (where it matches
+      // Spark), also stays the better estimate up to 2.5m, as in the original HyperLogLog, so
+      // mid-range counts are close to Spark's instead of inflated by the raw estimator's bias.
       double estimate = e;
       if (zeros > 0) {
         const double h = m * std::log(m / zeros);
-        if (h <= kThresholds[p_ - 4]) estimate = h;
+        if (h <= kThresholds[p_ - 4] || e <= 2.5 * m) estimate = h;
       }
       builder.UnsafeAppend(std::llround(estimate));
     }
