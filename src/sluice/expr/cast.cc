@@ -275,6 +275,11 @@ arrow::Status DecimalOutOfRange(std::string_view value_text, int32_t precision, 
                         "this error, and return NULL instead.");
 }
 
+arrow::Status MissingCastKernel(const arrow::DataType& from, const arrow::DataType& to) {
+  return SparkError("INTERNAL_ERROR", "No CAST kernel from \"" + TypeSql(from) + "\" to \"" +
+                                          TypeSql(to) + "\" although the cast was admitted.");
+}
+
 bool RescaleDecimal(const arrow::Decimal128& value, int32_t scale, int32_t precision,
                     int32_t new_scale, arrow::Decimal128* out) {
   arrow::Decimal128 result = value;

@@ -131,7 +131,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> NumberToTimestamp(
       return NumberToTimestamp(*wide, target, settings);
     }
     default:
-      return arrow::Status::NotImplemented("CAST to TIMESTAMP from ", input.type()->ToString());
+      return MissingCastKernel(*input.type(), *target);
   }
 }
 
@@ -262,7 +262,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> CastDatetime(
     // Legacy (ANSI off) numbers to dates: null.
     return arrow::MakeArrayOfNull(target, input.length(), settings.pool);
   }
-  return arrow::Status::NotImplemented("CAST from ", from.ToString(), " to ", target->ToString());
+  return MissingCastKernel(from, *target);
 }
 
 }  // namespace sluice::expr::cast_internal

@@ -74,6 +74,10 @@ arrow::Status Overflow(std::string_view value_sql, const arrow::DataType& from,
 /// decimal(precision, scale).
 arrow::Status DecimalOutOfRange(std::string_view value_text, int32_t precision, int32_t scale);
 
+/// INTERNAL_ERROR for a type pair that CanCast admitted but no kernel handles: an engine bug,
+/// never a user error.
+arrow::Status MissingCastKernel(const arrow::DataType& from, const arrow::DataType& to);
+
 /// Rescales `value` from `scale` to `new_scale`, rounding HALF_UP; false when the result does not
 /// fit `precision` digits.
 bool RescaleDecimal(const arrow::Decimal128& value, int32_t scale, int32_t precision,

@@ -297,7 +297,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> CastNumeric(
     case Type::DECIMAL128: return ToDecimal(input, target, settings);
     case Type::BOOL: return ToBoolean(input, settings);
     default:
-      return arrow::Status::NotImplemented("CAST to ", target->ToString());
+      return MissingCastKernel(*input.type(), *target);
   }
 }
 

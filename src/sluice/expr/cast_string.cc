@@ -97,7 +97,7 @@ arrow::Result<ValueWriter> MakeNestedWriter(const std::shared_ptr<arrow::Array>&
       });
     }
     default:
-      return arrow::Status::NotImplemented("CAST to STRING of ", array->type()->ToString());
+      return MissingCastKernel(*array->type(), arrow::StringType());
   }
 }
 
@@ -566,7 +566,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> CastFromString(
           malformed);
     }
     default:
-      return arrow::Status::NotImplemented("CAST from STRING to ", target->ToString());
+      return MissingCastKernel(arrow::StringType(), *target);
   }
 }
 

@@ -1,6 +1,8 @@
 // JSON Lines encoding, as Spark's JacksonGenerator.
 #include <cmath>
 
+#include "sluice/common/json_string.h"
+
 #include <arrow/array.h>
 #include <arrow/io/file.h>
 #include <arrow/type.h>
@@ -15,30 +17,6 @@ namespace sluice::formats {
 
 namespace {
 
-void AppendJsonString(std::string_view text, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out->push_back('"');
-  for (char c : text) {
-    switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[(c >> 4) & 15]);
-          out->push_back(kHex[c & 15]);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
 
 class JsonEncoder {
  public:

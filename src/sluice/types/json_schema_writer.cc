@@ -1,5 +1,7 @@
 // Writing half of json_schema.h.
 #include <string>
+
+#include "sluice/common/json_string.h"
 #include <string_view>
 #include <unordered_set>
 
@@ -16,33 +18,6 @@ namespace {
 
 using arrow::internal::checked_cast;
 
-/// A JSON string literal escaped as Jackson (behind Spark's json4s) escapes it: quote,
-/// backslash, the short escapes \b \f \n \r \t, other control characters as \u00XX; everything
-/// else, including non-ASCII UTF-8, verbatim.
-void AppendJsonString(std::string_view text, std::string* out) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  out->push_back('"');
-  for (char c : text) {
-    switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\b': *out += "\\b"; break;
-      case '\f': *out += "\\f"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          *out += "\\u00";
-          out->push_back(kHex[(c >> 4) & 0xF]);
-          out->push_back(kHex[c & 0xF]);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
 
 const char* JsonBool(bool value) { return value ? "true" : "false"; }
 

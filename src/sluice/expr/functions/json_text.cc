@@ -1,5 +1,7 @@
 #include "sluice/expr/functions/json_text.h"
 
+#include "sluice/common/json_string.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -299,31 +301,6 @@ JsonParseResult ParseJson(std::string_view text, const JsonParseOptions& options
   return reader.Value(out, 0) ? JsonParseResult::kOk : JsonParseResult::kMalformed;
 }
 
-void AppendJsonString(std::string_view text, std::string* out) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  out->push_back('"');
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      default:
-        if (u < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[u >> 4]);
-          out->push_back(kHex[u & 15]);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
 
 double JsonNumberValue(const JsonNode& node) {
   if (node.text == "NaN") return std::numeric_limits<double>::quiet_NaN();

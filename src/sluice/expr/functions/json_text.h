@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sluice/common/json_string.h"
+
 // A small lenient JSON reader and writer with the behaviour of the Jackson parser Spark's JSON
 // functions use: optional single quotes, NaN/Infinity, leading zeros, and the text of numbers
 // kept as written. Pure functions; thread-safe.
@@ -37,8 +39,6 @@ enum class JsonParseResult { kOk, kEmpty, kMalformed };
 /// Parses the first JSON value of `text` (leading whitespace skipped, trailing text ignored).
 JsonParseResult ParseJson(std::string_view text, const JsonParseOptions& options, JsonNode* out);
 
-/// Appends `text` as a JSON string literal, escaped as Jackson does.
-void AppendJsonString(std::string_view text, std::string* out);
 
 /// The double value of a number node (NaN and infinities included).
 double JsonNumberValue(const JsonNode& node);
