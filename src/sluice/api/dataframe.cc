@@ -253,16 +253,7 @@ arrow::Status DataFrame::printSchema() const {
 
 arrow::Result<std::string> DataFrame::explainString(bool extended) const {
   ARROW_RETURN_NOT_OK(status_);
-  std::string text = "== Analyzed Logical Plan ==\n";
-  if (extended) {
-    std::string columns;
-    for (const auto& attribute : plan_->output()) {
-      if (!columns.empty()) columns += ", ";
-      columns += attribute.name + ": " + expr::SqlTypeName(*attribute.type);
-    }
-    text += columns + "\n";
-  }
-  return text + plan_->TreeString();
+  return plan::ExplainText(*plan_, extended);
 }
 
 arrow::Status DataFrame::explain(bool extended) const {

@@ -16,6 +16,7 @@ namespace sluice {
 
 struct SessionState;
 class DataFrameWriter;
+class DataStreamWriter;
 class GroupedData;
 
 /// A distributed-table-shaped query in PySpark's shape: transformations build a new DataFrame
@@ -95,6 +96,8 @@ class DataFrame {
 
   // Output (dataframe_io.cc).
   DataFrameWriter write() const;
+  /// Streaming output of a streaming DataFrame: writeStream().format(...).start(...).
+  DataStreamWriter writeStream() const;
 
  private:
   /// A DataFrame over `plan`, or carrying its error.

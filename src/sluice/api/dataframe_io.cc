@@ -8,6 +8,7 @@
 
 #include <arrow/type.h>
 
+#include "sluice/api/data_stream_writer.h"
 #include "sluice/api/dataframe_reader.h"
 #include "sluice/api/session.h"
 #include "sluice/api/session_state.h"
@@ -305,5 +306,7 @@ arrow::Status DataFrameWriter::text(const std::string& path) { return format("te
 
 DataFrameReader SparkSession::read() const { return DataFrameReader(state_); }
 DataFrameWriter DataFrame::write() const { return DataFrameWriter(*this); }
+
+DataStreamWriter DataFrame::writeStream() const { return DataStreamWriter(*this); }
 
 }  // namespace sluice

@@ -7,6 +7,7 @@
 #include <arrow/compute/initialize.h>
 #include <arrow/table.h>
 
+#include "sluice/api/data_stream_reader.h"
 #include "sluice/api/session_state.h"
 #include "sluice/common/errors.h"
 #include "sluice/plan/relation.h"
@@ -93,6 +94,26 @@ DataFrame SparkSession::range(int64_t start, int64_t end, int64_t step) const {
   if (!array.ok()) return DataFrame(state_, array.status());
   auto schema = arrow::schema({arrow::field("id", arrow::int64(), false)});
   return createDataFrame(arrow::Table::Make(schema, {*array}));
+}
+
+}  // namespace sluice
+
+namespace sluice {
+
+DataStreamReader SparkSession::readStream() const { return DataStreamReader(state_); }
+
+const std::shared_ptr<execution::StreamingQueryManager>& SparkSession::streams() const {
+  return state_->streams;
+}
+
+DataFrame SparkSession::table(const std::string& name) const {
+  auto view = state_->FindTempView(name);
+  if (view == nullptr) {
+    return DataFrame(state_, SparkError("TABLE_OR_VIEW_NOT_FOUND",
+                                        "The table or view " + QuoteIdentifier(name) +
+                                            " cannot be found. Verify the spelling."));
+  }
+  return DataFrame(state_, plan::Relation::Make(std::move(view), state_->analysis_context()));
 }
 
 }  // namespace sluice

@@ -11,11 +11,13 @@
 #include <arrow/type_fwd.h>
 
 #include "sluice/api/dataframe.h"
+#include "sluice/execution/query_manager.h"
 
 namespace sluice {
 
 struct SessionState;
 class DataFrameReader;
+class DataStreamReader;
 
 /// The session's settings, as PySpark's spark.conf.
 class RuntimeConfig {
@@ -64,6 +66,12 @@ class SparkSession {
   DataFrame range(int64_t end) const { return range(0, end); }
   /// Batch reads of files: read().format("json").schema("...").load(path).
   DataFrameReader read() const;
+  /// Streaming reads: readStream().format("json").schema("...").load(path).
+  DataStreamReader readStream() const;
+  /// The session's streaming queries and listeners (PySpark's spark.streams).
+  const std::shared_ptr<execution::StreamingQueryManager>& streams() const;
+  /// The temporary view `name` (e.g. a memory sink's table), read as a batch DataFrame.
+  DataFrame table(const std::string& name) const;
 
   const std::shared_ptr<SessionState>& state() const { return state_; }
 

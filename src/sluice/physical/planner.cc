@@ -24,7 +24,7 @@ namespace sluice::physical {
 arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecContext& context) {
   switch (node.kind()) {
     case plan::PlanKind::kRelation:
-      return MakeScan(static_cast<const plan::Relation&>(node));
+      return MakeScan(static_cast<const plan::Relation&>(node), context);
     case plan::PlanKind::kProject: {
       ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
       return MakeProject(static_cast<const plan::Project&>(node), std::move(input), context);

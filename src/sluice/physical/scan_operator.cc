@@ -36,10 +36,23 @@ class ScanStream final : public BatchStream {
   std::string description_;
 };
 
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenSource(
+    const plan::DataSource& source, const ExecContext& context) {
+  if (!source.is_streaming()) return source.Open();
+  if (context.stream_inputs != nullptr) {
+    auto input = context.stream_inputs->find(&source);
+    if (input != context.stream_inputs->end()) return input->second();
+  }
+  // Without micro-batch inputs this is a batch action on a streaming plan: the source's
+  // Open() says so in Spark's words.
+  return source.Open();
+}
+
 }  // namespace
 
-arrow::Result<BatchStreamPtr> MakeScan(const plan::Relation& relation) {
-  ARROW_ASSIGN_OR_RAISE(auto reader, relation.source().Open());
+arrow::Result<BatchStreamPtr> MakeScan(const plan::Relation& relation,
+                                       const ExecContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, OpenSource(relation.source(), context));
   return std::make_unique<ScanStream>(std::move(reader), expr::ToSchema(relation.output()),
                                       relation.source().Describe());
 }

@@ -5,8 +5,10 @@
 
 namespace sluice::physical {
 
-/// Reads a Relation's data source, checking each batch against the planned schema so a source
+/// Reads a Relation's data source (a streaming source: its rows of the current micro-batch,
+/// from context.stream_inputs), checking each batch against the planned schema so a source
 /// that changed under the plan fails with a clear error instead of corrupting results.
-arrow::Result<BatchStreamPtr> MakeScan(const plan::Relation& relation);
+arrow::Result<BatchStreamPtr> MakeScan(const plan::Relation& relation,
+                                       const ExecContext& context);
 
 }  // namespace sluice::physical

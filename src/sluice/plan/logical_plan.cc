@@ -1,5 +1,6 @@
 #include "sluice/plan/logical_plan.h"
 
+#include "sluice/expr/call_checks.h"
 #include "sluice/plan/relation.h"
 
 namespace sluice::plan {
@@ -33,6 +34,19 @@ std::string DescribeAttributes(const expr::AttributeList& attributes) {
     text += attributes[i].name + "#" + std::to_string(attributes[i].id);
   }
   return text;
+}
+
+std::string ExplainText(const LogicalPlan& plan, bool extended) {
+  std::string text = "== Analyzed Logical Plan ==\n";
+  if (extended) {
+    std::string columns;
+    for (const auto& attribute : plan.output()) {
+      if (!columns.empty()) columns += ", ";
+      columns += attribute.name + ": " + expr::SqlTypeName(*attribute.type);
+    }
+    text += columns + "\n";
+  }
+  return text + plan.TreeString();
 }
 
 }  // namespace sluice::plan

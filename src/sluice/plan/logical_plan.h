@@ -56,6 +56,10 @@ class LogicalPlan {
   expr::AttributeList output_;
 };
 
+/// What explain() prints for a plan: a header, with `extended` the output columns and their
+/// types, then the tree.
+std::string ExplainText(const LogicalPlan& plan, bool extended);
+
 /// "name#id, other#id" for a list of attributes, as explain prints them.
 std::string DescribeAttributes(const expr::AttributeList& attributes);
 

@@ -1,0 +1,100 @@
+#include "sluice/checkpoint/atomic_file.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sluice/formats/partitioned_writer.h"
+
+namespace sluice::checkpoint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kAlreadyExists = "the file already exists";
+
+arrow::Status Errno(const std::string& what, const std::string& path) {
+  return arrow::Status::IOError(what, " ", path, ": ", std::strerror(errno));
+}
+
+arrow::Status WriteAndSync(const std::string& path, std::string_view contents) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("Cannot create", path);
+  size_t written = 0;
+  while (written < contents.size()) {
+    ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      auto status = Errno("Cannot write", path);
+      ::close(fd);
+      return status;
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    auto status = Errno("Cannot fsync", path);
+    ::close(fd);
+    return status;
+  }
+  if (::close(fd) != 0) return Errno("Cannot close", path);
+  return arrow::Status::OK();
+}
+
+}  // namespace
+
+arrow::Status SyncDirectory(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Errno("Cannot open folder", path);
+  int result = ::fsync(fd);
+  ::close(fd);
+  if (result != 0) return Errno("Cannot fsync folder", path);
+  return arrow::Status::OK();
+}
+
+arrow::Status WriteFileAtomically(const std::string& path, std::string_view contents,
+                                  bool overwrite) {
+  fs::path target(path);
+  fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  std::error_code error;
+  fs::create_directories(folder, error);
+  if (error) {
+    return arrow::Status::IOError("Cannot create folder ", folder.string(), ": ",
+                                  error.message());
+  }
+  // Hidden (leading '.') so that file listings and log readers never see a half-written file.
+  std::string temp = (folder / ("." + target.filename().string() + "." +
+                                formats::RandomUuid() + ".tmp"))
+                         .string();
+  ARROW_RETURN_NOT_OK(WriteAndSync(temp, contents));
+  unsigned flags = overwrite ? 0 : RENAME_NOREPLACE;
+  if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), flags) != 0) {
+    int rename_errno = errno;
+    ::unlink(temp.c_str());
+    if (rename_errno == EEXIST) {
+      return arrow::Status::AlreadyExists(kAlreadyExists, ": ", path);
+    }
+    errno = rename_errno;
+    return Errno("Cannot rename a file into", path);
+  }
+  return SyncDirectory(folder.string());
+}
+
+bool IsAlreadyExists(const arrow::Status& status) { return status.IsAlreadyExists(); }
+
+arrow::Result<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Errno("Cannot open", path);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return Errno("Cannot read", path);
+  return buffer.str();
+}
+
+}  // namespace sluice::checkpoint

@@ -1,0 +1,12 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace sluice::execution {
+
+/// Milliseconds since the epoch as Spark's progress reports and listener events print them:
+/// ISO 8601 in UTC with milliseconds, "2026-11-30T17:39:33.546Z".
+std::string FormatIsoTimestamp(int64_t epoch_ms);
+
+}  // namespace sluice::execution

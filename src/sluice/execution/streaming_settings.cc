@@ -1,0 +1,109 @@
+#include "sluice/execution/streaming_settings.h"
+
+#include <charconv>
+
+#include "sluice/common/durations.h"
+#include "sluice/common/errors.h"
+
+namespace sluice::execution {
+
+namespace {
+
+constexpr const char* kPrefix = "spark.sql.streaming.";
+
+arrow::Result<int64_t> IntSetting(const SessionConfig& config, const std::string& key,
+                                  int64_t default_value, int64_t minimum) {
+  auto text = config.Get(key);
+  if (!text) return default_value;
+  int64_t value = 0;
+  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (error != std::errc() || end != text->data() + text->size() || value < minimum) {
+    return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
+                      "The value '" + *text + "' in the config \"" + key +
+                          "\" is invalid. It should be an integer of at least " +
+                          std::to_string(minimum) + ".");
+  }
+  return value;
+}
+
+arrow::Result<bool> BoolSetting(const SessionConfig& config, const std::string& key,
+                                bool default_value) {
+  auto text = config.Get(key);
+  if (!text) return default_value;
+  if (*text == "true") return true;
+  if (*text == "false") return false;
+  return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
+                    "The value '" + *text + "' in the config \"" + key +
+                        "\" is invalid. It should be a boolean: true or false.");
+}
+
+arrow::Result<int64_t> TimeSetting(const SessionConfig& config, const std::string& key,
+                                   int64_t default_ms) {
+  auto text = config.Get(key);
+  if (!text) return default_ms;
+  return ParseTimeStringMs(*text, key);
+}
+
+// Spark 4.0's OffsetSeqMetadata.relevantSQLConfs with their defaults, in the order Spark 4.0.1
+// writes them into offsets/<N> (a hash map's order, reproduced so files compare equal).
+struct PinnedKey {
+  const char* key;
+  const char* default_value;
+};
+constexpr PinnedKey kPinnedKeys[] = {
+    {"spark.sql.streaming.stateStore.providerClass",
+     "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider"},
+    {"spark.sql.streaming.stateStore.rocksdb.formatVersion", "5"},
+    {"spark.sql.streaming.stateStore.encodingFormat", "unsaferow"},
+    {"spark.sql.streaming.statefulOperator.useStrictDistribution", "true"},
+    {"spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion", "2"},
+    {"spark.sql.streaming.multipleWatermarkPolicy", "min"},
+    {"spark.sql.streaming.aggregation.stateFormatVersion", "2"},
+    {"spark.sql.shuffle.partitions", nullptr},
+    {"spark.sql.streaming.join.stateFormatVersion", "2"},
+    {"spark.sql.streaming.stateStore.compression.codec", "lz4"},
+    {"spark.sql.optimizer.pruneFiltersCanPruneStreamingSubplan", "false"},
+};
+
+}  // namespace
+
+arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConfig& config) {
+  const std::string prefix = kPrefix;
+  StreamingSettings settings;
+  ARROW_ASSIGN_OR_RAISE(settings.min_batches_to_retain,
+                        IntSetting(config, prefix + "minBatchesToRetain", 100, 1));
+  ARROW_ASSIGN_OR_RAISE(settings.no_data_micro_batches,
+                        BoolSetting(config, prefix + "noDataMicroBatches.enabled", true));
+  ARROW_ASSIGN_OR_RAISE(settings.polling_delay_ms,
+                        TimeSetting(config, prefix + "pollingDelay", 10));
+  ARROW_ASSIGN_OR_RAISE(settings.no_data_progress_event_interval_ms,
+                        TimeSetting(config, prefix + "noDataProgressEventInterval", 10000));
+  ARROW_ASSIGN_OR_RAISE(settings.num_recent_progress_updates,
+                        IntSetting(config, prefix + "numRecentProgressUpdates", 100, 0));
+  ARROW_ASSIGN_OR_RAISE(settings.schema_inference,
+                        BoolSetting(config, prefix + "schemaInference", false));
+  ARROW_ASSIGN_OR_RAISE(int64_t sink_interval,
+                        IntSetting(config, prefix + "fileSink.log.compactInterval", 10, 1));
+  ARROW_ASSIGN_OR_RAISE(int64_t source_interval,
+                        IntSetting(config, prefix + "fileSource.log.compactInterval", 10, 1));
+  settings.file_sink_compact_interval = static_cast<int32_t>(sink_interval);
+  settings.file_source_compact_interval = static_cast<int32_t>(source_interval);
+  settings.checkpoint_root = config.Get(prefix + "checkpointLocation").value_or("");
+  return settings;
+}
+
+checkpoint::PinnedConf PinnedConfOf(const SessionConfig& config) {
+  checkpoint::PinnedConf pinned;
+  for (const auto& entry : kPinnedKeys) {
+    auto value = config.Get(entry.key);
+    pinned.emplace_back(entry.key, value ? *value : std::string(entry.default_value));
+  }
+  return pinned;
+}
+
+arrow::Status RestorePinnedConf(const checkpoint::PinnedConf& pinned, SessionConfig* config) {
+  for (const auto& [key, value] : pinned) ARROW_RETURN_NOT_OK(config->Set(key, value));
+  return arrow::Status::OK();
+}
+
+}  // namespace sluice::execution

@@ -1,0 +1,48 @@
+// The spark.sql.streaming.* settings the micro-batch engine reads, parsed once per query start
+// (the spec, section 9).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <arrow/result.h>
+
+#include "sluice/checkpoint/offset_seq.h"
+#include "sluice/common/session_config.h"
+
+namespace sluice::execution {
+
+/// Typed streaming settings with Spark's defaults. A value.
+struct StreamingSettings {
+  /// spark.sql.streaming.minBatchesToRetain
+  int64_t min_batches_to_retain = 100;
+  /// spark.sql.streaming.noDataMicroBatches.enabled
+  bool no_data_micro_batches = true;
+  /// spark.sql.streaming.pollingDelay: the default trigger's wait when there was no data.
+  int64_t polling_delay_ms = 10;
+  /// spark.sql.streaming.noDataProgressEventInterval: the idle event's throttle.
+  int64_t no_data_progress_event_interval_ms = 10000;
+  /// spark.sql.streaming.numRecentProgressUpdates
+  int64_t num_recent_progress_updates = 100;
+  /// spark.sql.streaming.schemaInference
+  bool schema_inference = false;
+  /// spark.sql.streaming.fileSink.log.compactInterval
+  int32_t file_sink_compact_interval = 10;
+  /// spark.sql.streaming.fileSource.log.compactInterval
+  int32_t file_source_compact_interval = 10;
+  /// spark.sql.streaming.checkpointLocation: the parent of per-query checkpoints; empty: none.
+  std::string checkpoint_root;
+
+  /// Reads the settings; an invalid value fails naming its key.
+  static arrow::Result<StreamingSettings> FromConfig(const SessionConfig& config);
+};
+
+/// The settings a checkpoint pins on its first batch (Spark's OffsetSeqMetadata.relevantSQLConfs),
+/// with the session's values, in the order Spark writes them.
+checkpoint::PinnedConf PinnedConfOf(const SessionConfig& config);
+
+/// Applies pinned settings read from a checkpoint over `config` (a restarted query keeps the
+/// values its checkpoint was started with).
+arrow::Status RestorePinnedConf(const checkpoint::PinnedConf& pinned, SessionConfig* config);
+
+}  // namespace sluice::execution

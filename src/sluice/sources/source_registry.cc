@@ -1,0 +1,29 @@
+#include "sluice/sources/source_registry.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "sluice/common/errors.h"
+
+namespace sluice::sources {
+
+namespace {
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+}  // namespace
+
+arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvider(
+    const SourceRequest& request) {
+  std::string name = Lower(request.format);
+  return SparkError("DATA_SOURCE_NOT_FOUND",
+                    "Failed to find the data source: " + request.format +
+                        ". Streaming sources: json, csv, parquet, orc, text, rate, "
+                        "rate-micro-batch, socket.");
+}
+
+}  // namespace sluice::sources
