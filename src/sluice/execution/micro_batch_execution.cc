@@ -206,7 +206,8 @@ arrow::Result<bool> MicroBatchExecution::RunTrigger(int64_t trigger_start_ms,
   if (!has_batch) {
     state_->SetStatus("Waiting for data to arrive", false, false);
     state_->MarkNoNewData();
-    ReportIdle(trigger_start_ms);
+    // A trigger that runs to the end of the data (once, availableNow) stops instead of idling.
+    if (spec_.trigger.kind == Trigger::Kind::kProcessingTime) ReportIdle(trigger_start_ms);
     return false;
   }
   ARROW_RETURN_NOT_OK(RunBatch(timings));

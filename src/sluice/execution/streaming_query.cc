@@ -16,7 +16,7 @@ namespace {
 arrow::Status StreamFailed(const std::string& id, const std::string& run_id,
                            const arrow::Status& cause) {
   return SparkError("STREAM_FAILED", "Query [id = " + id + ", runId = " + run_id +
-                                         "] terminated with exception: " + cause.ToString());
+                                         "] terminated with exception: " + cause.message());
 }
 
 }  // namespace
@@ -56,22 +56,21 @@ void StreamingQuery::RunLoop() {
   bool crashed = execution_->crashed();
   bool clean = status.ok();
   execution_->Close(clean);
-  arrow::Status error = clean || crashed ? arrow::Status::OK() : StreamFailed(id_, run_id_, status);
-  if (crashed) {
-    // A kill: no terminated event, as none would be sent by a dead process. The error says
-    // where the query died so a test can tell.
-    error = status;
-  }
-  state_->MarkTerminated(error);
+  // A kill keeps its own error, saying where the query died, and sends no terminated event,
+  // as a dead process would send none.
+  arrow::Status error = crashed ? status
+                                : (clean ? arrow::Status::OK() : StreamFailed(id_, run_id_, status));
+  // Spark's order: leave the manager, tell the listeners, then wake awaitTermination.
   manager_->Unregister(id_, error);
   if (!crashed) {
     QueryTerminatedEvent event{id_, run_id_, std::nullopt, std::nullopt};
     if (!clean) {
-      event.exception = status.ToString();
+      event.exception = status.message();
       event.error_class_on_exception = ErrorClassOf(status);
     }
     manager_->Post(event);
   }
+  state_->MarkTerminated(error);
 }
 
 arrow::Status StreamingQuery::awaitTermination() const {
