@@ -7,7 +7,9 @@ namespace sluice::plan {
 std::shared_ptr<const Relation> Relation::Make(std::shared_ptr<const DataSource> source,
                                                const AnalysisContext& context) {
   expr::AttributeList output;
-  for (const auto& field : source->schema()->fields()) {
+  // Held here: a source may return a fresh schema, which must outlive the loop.
+  const auto schema = source->schema();
+  for (const auto& field : schema->fields()) {
     output.push_back({field->name(), field->type(), field->nullable(), context.ids->Next(), {}});
   }
   return std::make_shared<Relation>(std::move(source), std::move(output));
