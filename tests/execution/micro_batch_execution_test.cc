@@ -1,5 +1,6 @@
 // The micro-batch loop end to end: memory source to memory sink through the StreamTest DSL.
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -110,6 +111,44 @@ TEST_F(MicroBatchExecutionTest, OnceAndAvailableNowStopByThemselves) {
                   AddData(input, {"[3]"}), StartStream(available_now),
                   AssertOnQuery("availableNow stops", terminated),
                   CheckAnswer({"[1]", "[2]", "[3]"})});
+}
+
+}  // namespace
+}  // namespace sluice::testing
+
+namespace sluice::testing {
+namespace {
+
+TEST_F(MicroBatchExecutionTest, PurgesLogEntriesBeyondMinBatchesToRetain) {
+  ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.minBatchesToRetain", "2").ok());
+  auto input = MemoryStream("a INT");
+  auto df = spark_->readStream().load(input);
+  TestStream(df, {AddData(input, {"[1]"}), CheckAnswer({"[1]"}), AddData(input, {"[2]"}),
+                  CheckAnswer({"[1]", "[2]"}), AddData(input, {"[3]"}),
+                  CheckAnswer({"[1]", "[2]", "[3]"}), AddData(input, {"[4]"}),
+                  CheckAnswer({"[1]", "[2]", "[3]", "[4]"}), StopStream()});
+  for (const char* log : {"offsets", "commits"}) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(checkpoint_ + "/" + log)) {
+      std::string name = entry.path().filename().string();
+      if (name[0] != '.') names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"2", "3"})) << log;
+  }
+  // The retained entries are enough to resume.
+  TestStream(df, {StartStream(), AddData(input, {"[5]"}),
+                  CheckAnswer({"[1]", "[2]", "[3]", "[4]", "[5]"})});
+}
+
+TEST_F(MicroBatchExecutionTest, ExplainShowsThePlanOfTheQuery) {
+  auto input = MemoryStream("a INT");
+  auto df = spark_->readStream().load(input).filter(F::col("a") > 1);
+  TestStream(df, {AssertOnQuery("explain", [&](StreamingQuery& query) {
+    std::string text = query.explainString();
+    EXPECT_NE(text.find("Filter"), std::string::npos) << text;
+    EXPECT_NE(text.find(input->Describe()), std::string::npos) << text;
+  })});
 }
 
 }  // namespace
