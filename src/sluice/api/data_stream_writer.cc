@@ -12,6 +12,7 @@
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/formats/partitioned_writer.h"
 #include "sluice/plan/streaming_checker.h"
+#include "sluice/sinks/foreach/foreach_sink.h"
 #include "sluice/sinks/memory/memory_sink.h"
 #include "sluice/sinks/sink_registry.h"
 
@@ -184,6 +185,8 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start() const {
     spec.sink = sinks::MakeMemorySink(std::move(table));
   } else if (format == "foreachBatch") {
     spec.sink = MakeForeachBatchSink(session, foreach_batch_);
+  } else if (format == "foreach") {
+    spec.sink = sinks::MakeForeachSink(foreach_writer_);
   } else {
     sinks::SinkRequest request;
     request.format = format;

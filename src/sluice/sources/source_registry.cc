@@ -4,6 +4,9 @@
 #include <cctype>
 
 #include "sluice/common/errors.h"
+#include "sluice/sources/rate/rate_per_micro_batch_source.h"
+#include "sluice/sources/rate/rate_source.h"
+#include "sluice/sources/socket/socket_source.h"
 
 namespace sluice::sources {
 
@@ -20,6 +23,9 @@ std::string Lower(std::string text) {
 arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvider(
     const SourceRequest& request) {
   std::string name = Lower(request.format);
+  if (name == "rate") return MakeRateSourceProvider(request.options);
+  if (name == "rate-micro-batch") return MakeRatePerMicroBatchSourceProvider(request.options);
+  if (name == "socket") return MakeSocketSourceProvider(request.options);
   return SparkError("DATA_SOURCE_NOT_FOUND",
                     "Failed to find the data source: " + request.format +
                         ". Streaming sources: json, csv, parquet, orc, text, rate, "
