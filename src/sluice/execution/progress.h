@@ -92,9 +92,4 @@ struct StreamingQueryStatus {
   std::string PrettyJson() const;
 };
 
-/// Spark's text of an instant in a progress report (the trigger's start, the event-time
-/// statistics, the watermark): UTC with milliseconds, "2024-01-01T00:00:05.666Z", the year as
-/// java.time's "yyyy" prints it (the year of the era, "+10000" past 9999).
-std::string FormatProgressTimestamp(int64_t epoch_millis);
-
 }  // namespace sluice::execution
