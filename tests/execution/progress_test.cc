@@ -482,3 +482,18 @@ TEST(StreamingQueryProgressTest, TimestampsAsJavaTimePrintsThem) {
 
 }  // namespace
 }  // namespace sluice::execution
+
+namespace sluice::execution {
+namespace {
+
+TEST(IsoTimestampTest, PrintsTheYearOfTheEraAsJava) {
+  EXPECT_EQ(FormatIsoTimestamp(1796060373546), "2026-11-30T17:39:33.546Z");
+  EXPECT_EQ(FormatIsoTimestamp(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(FormatIsoTimestamp(-1), "1969-12-31T23:59:59.999Z");
+  // java.time.Instant.ofEpochMilli(-100000000000000L) formatted with yyyy: 1200 (BC).
+  EXPECT_EQ(FormatIsoTimestamp(-100000000000000), "1200-02-15T14:13:20.000Z");
+  EXPECT_EQ(FormatIsoTimestamp(253402300800000), "+10000-01-01T00:00:00.000Z");
+}
+
+}  // namespace
+}  // namespace sluice::execution

@@ -194,6 +194,7 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start() const {
     auto path = options_.find("path");
     if (path != options_.end()) request.path = path->second;
     request.partition_by = partition_by_;
+    request.output_mode = mode;
     request.schema = schema;
     request.format_context = spec.format_context;
     request.file_sink_compact_interval = settings.file_sink_compact_interval;

@@ -82,7 +82,9 @@ arrow::Status BatchLog::PurgeBefore(int64_t threshold) const {
 }
 
 std::string WithVersionLine(int version, std::string_view body) {
-  std::string out = "v" + std::to_string(version) + "\n";
+  // An empty log entry is the version line alone, without a newline, as Spark writes it.
+  std::string out = "v" + std::to_string(version);
+  if (!body.empty()) out += '\n';
   out.append(body);
   return out;
 }

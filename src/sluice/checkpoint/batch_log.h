@@ -38,7 +38,8 @@ class BatchLog {
   std::string directory_;
 };
 
-/// "v<version>\n" + body: the framing of every versioned log file.
+/// "v<version>\n" + body (just "v<version>" when the body is empty): the framing of every
+/// versioned log file.
 std::string WithVersionLine(int version, std::string_view body);
 
 /// Splits a versioned log file into its lines after the version line, checking the version is

@@ -7,6 +7,7 @@
 
 #include "sluice/checkpoint/batch_log.h"
 #include "sluice/checkpoint/compactible_log.h"
+#include "sluice/checkpoint/file_uri.h"
 #include "sluice/common/json_string.h"
 
 namespace sluice::checkpoint {
@@ -57,21 +58,6 @@ arrow::Result<SinkFileStatus> ParseSinkFileStatus(std::string_view json,
   return status;
 }
 
-std::string FileUri(std::string_view local_path) {
-  std::error_code error;
-  fs::path absolute = fs::absolute(fs::path(local_path), error).lexically_normal();
-  return "file://" + absolute.string();
-}
-
-std::string LocalPathOfUri(std::string_view uri) {
-  constexpr std::string_view kScheme = "file:";
-  if (uri.substr(0, kScheme.size()) != kScheme) return std::string(uri);
-  uri.remove_prefix(kScheme.size());
-  // file:///abs -> /abs; file:/abs -> /abs.
-  while (uri.size() >= 2 && uri[0] == '/' && uri[1] == '/') uri.remove_prefix(1);
-  return std::string(uri);
-}
-
 bool HasSinkManifest(const std::string& folder) {
   std::error_code error;
   return fs::is_directory(fs::path(folder) / kSinkMetadataFolder, error);
@@ -95,7 +81,8 @@ arrow::Result<std::optional<std::vector<std::string>>> CommittedSinkFiles(
   for (const auto& status : statuses) {
     if (status.action != "add" || deleted.count(status.path) || status.is_dir) continue;
     if (!seen.insert(status.path).second) continue;
-    files.push_back(LocalPathOfUri(status.path));
+    ARROW_ASSIGN_OR_RAISE(auto local, LocalPathOfFileUri(status.path));
+    files.push_back(std::move(local));
   }
   return std::optional<std::vector<std::string>>(std::move(files));
 }

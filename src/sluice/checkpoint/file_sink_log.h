@@ -21,7 +21,7 @@ inline constexpr int kDefaultSinkCompactInterval = 10;
 
 /// One line of the manifest: Spark's SinkFileStatus, fields in Spark's order.
 struct SinkFileStatus {
-  /// A fully qualified URI: "file:///abs/path/part-...".
+  /// A fully qualified URI: "file:///abs/path/part-..." (see file_uri.h).
   std::string path;
   int64_t size = 0;
   bool is_dir = false;
@@ -38,11 +38,6 @@ std::string SinkFileStatusToJson(const SinkFileStatus& status);
 /// Parses one manifest line; MALFORMED_LOG_FILE naming `log_path` when it is not one.
 arrow::Result<SinkFileStatus> ParseSinkFileStatus(std::string_view json,
                                                   const std::string& log_path);
-
-/// The URI Spark records for a local file: "file://" + absolute path (so "file:///tmp/x").
-std::string FileUri(std::string_view local_path);
-/// The local path of a "file:" URI (or of a plain path).
-std::string LocalPathOfUri(std::string_view uri);
 
 /// True when `folder` holds a file sink manifest.
 bool HasSinkManifest(const std::string& folder);

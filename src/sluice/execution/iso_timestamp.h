@@ -6,7 +6,8 @@
 namespace sluice::execution {
 
 /// Milliseconds since the epoch as Spark's progress reports and listener events print them:
-/// ISO 8601 in UTC with milliseconds, "2026-11-30T17:39:33.546Z".
+/// ISO 8601 in UTC with milliseconds, "2026-11-30T17:39:33.546Z", the year as java.time's
+/// "yyyy" prints it (the year of the era; "+10000" past 9999).
 std::string FormatIsoTimestamp(int64_t epoch_ms);
 
 }  // namespace sluice::execution

@@ -12,6 +12,7 @@
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
 
+#include "sluice/checkpoint/file_sink_log.h"
 #include "sluice/common/errors.h"
 #include "sluice/datetime/parse.h"
 #include "sluice/formats/file_format.h"
@@ -132,15 +133,9 @@ std::vector<std::string> ExpandGlob(const std::string& absolute) {
   return current;
 }
 
-struct FoundFile {
-  std::string path;
-  // key=value folders between the root and the file, outermost first
-  std::vector<std::pair<std::string, std::string>> partitions;
-};
-
+/// Collects the data files under `directory`, sorted by path, skipping hidden names.
 void Walk(const fs::path& directory, const FileSourceOptions& options,
-          std::vector<std::pair<std::string, std::string>>& partitions,
-          std::vector<FoundFile>& found, arrow::Status& status) {
+          std::vector<std::string>& found, arrow::Status& status) {
   std::error_code error;
   std::vector<fs::directory_entry> entries;
   for (const auto& entry : fs::directory_iterator(directory, error)) entries.push_back(entry);
@@ -155,22 +150,48 @@ void Walk(const fs::path& directory, const FileSourceOptions& options,
     std::string name = entry.path().filename().string();
     if (IsHiddenPathName(name)) continue;
     if (entry.is_directory(error)) {
-      size_t equals = name.find('=');
-      bool partition = !options.recursive_file_lookup && equals != std::string::npos &&
-                       equals > 0;
-      if (partition) {
-        partitions.emplace_back(UnescapePathName(name.substr(0, equals)), name.substr(equals + 1));
-      }
-      Walk(entry.path(), options, partitions, found, status);
-      if (partition) partitions.pop_back();
+      Walk(entry.path(), options, found, status);
       if (!status.ok()) return;
-    } else {
-      if (!options.path_glob_filter.empty() && !GlobMatch(options.path_glob_filter, name)) {
-        continue;
-      }
-      found.push_back({entry.path().string(), partitions});
+    } else if (options.path_glob_filter.empty() || GlobMatch(options.path_glob_filter, name)) {
+      found.push_back(entry.path().string());
     }
   }
+}
+
+/// The key=value folders between `root` and `file`, outermost first (none when `file` is not
+/// below `root`).
+std::vector<std::pair<std::string, std::string>> PartitionFolders(const std::string& root,
+                                                                  const std::string& file) {
+  std::vector<std::pair<std::string, std::string>> partitions;
+  fs::path relative = fs::path(file).lexically_relative(fs::path(root));
+  if (relative.empty() || *relative.begin() == "..") return partitions;
+  fs::path folders = relative.parent_path();
+  for (const auto& component : folders) {
+    std::string name = component.string();
+    size_t equals = name.find('=');
+    if (equals == std::string::npos || equals == 0) continue;
+    partitions.emplace_back(UnescapePathName(name.substr(0, equals)), name.substr(equals + 1));
+  }
+  return partitions;
+}
+
+/// The files a file sink committed to `folder` (its _spark_metadata manifest), sorted, as
+/// Spark's MetadataLogFileIndex reads them: files of failed or uncommitted batches stay
+/// invisible.
+arrow::Result<std::vector<std::string>> ManifestFiles(const std::string& folder,
+                                                      const FileSourceOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(auto committed, checkpoint::CommittedSinkFiles(folder));
+  std::vector<std::string> files;
+  if (!committed) return files;
+  for (auto& file : *committed) {
+    std::string name = fs::path(file).filename().string();
+    if (!options.path_glob_filter.empty() && !GlobMatch(options.path_glob_filter, name)) {
+      continue;
+    }
+    files.push_back(std::move(file));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 bool ParseInt64(std::string_view text, int64_t* value) {
@@ -422,8 +443,9 @@ arrow::Result<FileListing> ListFiles(std::string_view path, const FileSourceOpti
                                      const std::shared_ptr<arrow::Schema>& user_schema,
                                      std::string_view time_zone) {
   std::string local = LocalPath(path);
+  bool glob = HasGlob(local);
   std::vector<std::string> roots;
-  if (HasGlob(local)) {
+  if (glob) {
     roots = ExpandGlob(local);
   } else {
     std::error_code error;
@@ -432,32 +454,51 @@ arrow::Result<FileListing> ListFiles(std::string_view path, const FileSourceOpti
   if (roots.empty()) {
     return SparkError("PATH_NOT_FOUND", "Path does not exist: " + QualifiedPath(local) + ".");
   }
-  std::vector<FoundFile> found;
+  std::vector<RootedFile> found;
   for (const std::string& root : roots) {
     std::error_code error;
-    if (fs::is_directory(root, error)) {
-      std::vector<std::pair<std::string, std::string>> partitions;
-      arrow::Status status;
-      Walk(root, options, partitions, found, status);
-      ARROW_RETURN_NOT_OK(status);
-    } else {
-      found.push_back({root, {}});
+    if (!fs::is_directory(root, error)) {
+      found.push_back({root, root});
+      continue;
     }
+    std::vector<std::string> files;
+    // Spark trusts a file sink's manifest only for a plain (non-glob) folder path.
+    if (!glob && checkpoint::HasSinkManifest(root)) {
+      ARROW_ASSIGN_OR_RAISE(files, ManifestFiles(root, options));
+    } else {
+      arrow::Status status;
+      Walk(root, options, files, status);
+      ARROW_RETURN_NOT_OK(status);
+    }
+    for (auto& file : files) found.push_back({root, std::move(file)});
   }
+  return DiscoverPartitions(found, options, user_schema, time_zone);
+}
 
+arrow::Result<FileListing> DiscoverPartitions(const std::vector<RootedFile>& files,
+                                              const FileSourceOptions& options,
+                                              const std::shared_ptr<arrow::Schema>& user_schema,
+                                              std::string_view time_zone) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> folders;
+  folders.reserve(files.size());
+  for (const auto& file : files) {
+    folders.push_back(options.recursive_file_lookup
+                          ? std::vector<std::pair<std::string, std::string>>{}
+                          : PartitionFolders(file.root, file.path));
+  }
   FileListing listing;
   // Partition columns: the names of the first file; every file must have the same ones.
   std::vector<std::string> names;
-  if (!found.empty()) {
-    for (const auto& [key, value] : found[0].partitions) names.push_back(key);
+  if (!files.empty()) {
+    for (const auto& [key, value] : folders[0]) names.push_back(key);
   }
-  for (const auto& file : found) {
-    bool same = file.partitions.size() == names.size();
-    for (size_t i = 0; same && i < names.size(); ++i) same = file.partitions[i].first == names[i];
+  for (size_t f = 0; f < files.size(); ++f) {
+    bool same = folders[f].size() == names.size();
+    for (size_t i = 0; same && i < names.size(); ++i) same = folders[f][i].first == names[i];
     if (!same) {
       std::string detail;
-      for (const auto& other : {found[0], file}) {
-        detail += "\n\t" + QualifiedPath(other.path);
+      for (const auto* other : {&files[0], &files[f]}) {
+        detail += "\n\t" + QualifiedPath(other->path);
       }
       return SparkError("CONFLICTING_DIRECTORY_STRUCTURES",
                         "Conflicting directory structures detected. Suspicious paths:" + detail +
@@ -483,18 +524,18 @@ arrow::Result<FileListing> ListFiles(std::string_view path, const FileSourceOpti
       type = user_field->type();
     } else {
       type = arrow::null();
-      for (const auto& file : found) type = Wider(type, InferPartitionValueType(file.partitions[i].second));
+      for (const auto& file : folders) type = Wider(type, InferPartitionValueType(file[i].second));
       if (type->id() == arrow::Type::NA) type = arrow::utf8();
     }
     fields.push_back(arrow::field(user_field ? user_field->name() : names[i], type, true));
   }
   listing.partition_schema = arrow::schema(fields);
-  for (auto& file : found) {
+  for (size_t f = 0; f < files.size(); ++f) {
     std::vector<std::shared_ptr<arrow::Scalar>> values;
     for (size_t i = 0; i < names.size(); ++i) {
-      values.push_back(PartitionScalar(file.partitions[i].second, fields[i]->type(), *zone));
+      values.push_back(PartitionScalar(folders[f][i].second, fields[i]->type(), *zone));
     }
-    listing.files.push_back(std::move(file.path));
+    listing.files.push_back(files[f].path);
     listing.partition_values.push_back(std::move(values));
   }
   return listing;

@@ -45,12 +45,31 @@ struct FileListing {
 };
 
 /// Lists the files of `path`: a file, a folder (recursively, skipping hidden names), or a glob
-/// (*, ?, [..], {a,b}) in any component. Fails with PATH_NOT_FOUND when nothing exists.
+/// (*, ?, [..], {a,b}) in any component. A folder written by a file sink (a plain path holding
+/// _spark_metadata) yields only the files its manifest commits, as Spark reads it; a corrupt
+/// manifest is an error naming its log file. Fails with PATH_NOT_FOUND when nothing exists.
 /// `user_schema` (may be null) fixes the types of partition columns it names; `time_zone`
 /// interprets timestamp partition values.
 arrow::Result<FileListing> ListFiles(std::string_view path, const FileSourceOptions& options,
                                      const std::shared_ptr<arrow::Schema>& user_schema,
                                      std::string_view time_zone);
+
+/// A data file and the folder it belongs to: the key=value folders between the two are its
+/// partition values.
+struct RootedFile {
+  std::string root;
+  std::string path;
+};
+
+/// Partition discovery over files already found (ListFiles' second half; also the streaming
+/// file source's batches and a file sink's manifest): columns from the key=value folders of
+/// each file below its root (none under recursiveFileLookup), typed by `user_schema` where it
+/// names them, else inferred across all files. Files keep their order. Fails with
+/// CONFLICTING_DIRECTORY_STRUCTURES when files disagree on the partition columns.
+arrow::Result<FileListing> DiscoverPartitions(const std::vector<RootedFile>& files,
+                                              const FileSourceOptions& options,
+                                              const std::shared_ptr<arrow::Schema>& user_schema,
+                                              std::string_view time_zone);
 
 /// The type Spark infers for one partition folder value (already unescaped): int, bigint,
 /// decimal(p,0), double, timestamp, date, string; null for __HIVE_DEFAULT_PARTITION__.

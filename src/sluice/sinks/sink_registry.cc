@@ -1,9 +1,11 @@
 #include "sluice/sinks/sink_registry.h"
 
+#include <cctype>
 #include <iostream>
 
 #include "sluice/common/errors.h"
 #include "sluice/sinks/console/console_sink.h"
+#include "sluice/sinks/file/file_stream_sink.h"
 #include "sluice/sinks/noop/noop_sink.h"
 
 namespace sluice::sinks {
@@ -20,6 +22,23 @@ arrow::Result<std::unique_ptr<StreamSink>> MakeStreamSink(const SinkRequest& req
                            request.format_context.session_time_zone);
   }
   if (request.format == "noop") return MakeNoopSink();
+  auto file_format = formats::ParseFileFormat(request.format);
+  if (file_format.ok()) {
+    if (request.path.empty()) {
+      return SparkError("_LEGACY_ERROR_TEMP_2047", "'path' is not specified.");
+    }
+    if (request.output_mode != OutputMode::kAppend) {
+      std::string mode = OutputModeName(request.output_mode);
+      for (char& c : mode) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return SparkError("STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE",
+                        "Invalid streaming output mode: " + mode +
+                            ". This output mode is not supported in Data Source " +
+                            request.format + ".");
+    }
+    return MakeFileStreamSink(*file_format, request.options, request.path, request.partition_by,
+                              request.schema, request.format_context,
+                              request.file_sink_compact_interval);
+  }
   return SparkError("DATA_SOURCE_NOT_FOUND",
                     "Failed to find the data source: " + request.format +
                         ". Streaming sinks: parquet, json, csv, orc, text, console, memory, "

@@ -23,6 +23,7 @@ struct SinkRequest {
   /// The output folder of file sinks (start(path) or the "path" option).
   std::string path;
   std::vector<std::string> partition_by;
+  OutputMode output_mode = OutputMode::kAppend;
   /// The schema of the rows the query writes.
   std::shared_ptr<arrow::Schema> schema;
   formats::FormatContext format_context;
@@ -35,7 +36,9 @@ struct SinkRequest {
 bool SinkNeedsNoCheckpoint(const std::string& format);
 
 /// The sink named by request.format. DATA_SOURCE_NOT_FOUND for an unknown name;
-/// _LEGACY_ERROR_TEMP_2047 when a file sink has no path; bad options fail naming the option.
+/// _LEGACY_ERROR_TEMP_2047 when a file sink has no path; STREAMING_OUTPUT_MODE.
+/// UNSUPPORTED_DATASOURCE for a file sink in another mode than append; bad options fail
+/// naming the option.
 arrow::Result<std::unique_ptr<StreamSink>> MakeStreamSink(const SinkRequest& request);
 
 }  // namespace sluice::sinks

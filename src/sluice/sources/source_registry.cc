@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "sluice/common/errors.h"
+#include "sluice/sources/file/file_stream_source.h"
 #include "sluice/sources/rate/rate_per_micro_batch_source.h"
 #include "sluice/sources/rate/rate_source.h"
 #include "sluice/sources/socket/socket_source.h"
@@ -23,6 +24,19 @@ std::string Lower(std::string text) {
 arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvider(
     const SourceRequest& request) {
   std::string name = Lower(request.format);
+  auto file_format = formats::ParseFileFormat(name);
+  if (file_format.ok()) {
+    std::string path = request.path;
+    if (path.empty()) {
+      auto option = request.options.find("path");
+      if (option == request.options.end()) {
+        return SparkError("_LEGACY_ERROR_TEMP_2047", "'path' is not specified.");
+      }
+      path = option->second;
+    }
+    return MakeFileStreamSourceProvider(*file_format, request.options, path, request.schema,
+                                        request.format_context, request.schema_inference);
+  }
   if (name == "rate") return MakeRateSourceProvider(request.options);
   if (name == "rate-micro-batch") return MakeRatePerMicroBatchSourceProvider(request.options);
   if (name == "socket") return MakeSocketSourceProvider(request.options);

@@ -1,0 +1,61 @@
+#include "sluice/sources/file/file_batch_reader.h"
+
+#include <filesystem>
+
+#include <arrow/array/util.h>
+#include <arrow/scalar.h>
+
+#include "sluice/common/errors.h"
+#include "sluice/checkpoint/file_uri.h"
+
+namespace sluice::sources {
+
+arrow::Status FileNotExistError(const std::string& local_path) {
+  return SparkError("FAILED_READ_FILE.FILE_NOT_EXIST",
+                    "Encountered error while reading file " + checkpoint::FileUri(local_path) +
+                        ". File does not exist. It is possible the underlying files have been "
+                        "updated.\nYou can explicitly invalidate the cache in Spark by running "
+                        "'REFRESH TABLE tableName' command in SQL or by recreating the "
+                        "Dataset/DataFrame involved.");
+}
+
+arrow::Result<bool> FileBatchReader::OpenNext() {
+  while (next_file_ < files_.size()) {
+    const BatchFile& file = files_[next_file_++];
+    std::error_code error;
+    if (!std::filesystem::exists(file.local_path, error)) {
+      if (ignore_missing_files_) continue;
+      return FileNotExistError(file.local_path);
+    }
+    ARROW_ASSIGN_OR_RAISE(current_, reader_->OpenFile(file.local_path, data_schema_));
+    current_file_ = &file;
+    return true;
+  }
+  return false;
+}
+
+arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) {
+  *batch = nullptr;
+  while (true) {
+    if (current_ == nullptr) {
+      ARROW_ASSIGN_OR_RAISE(bool opened, OpenNext());
+      if (!opened) return arrow::Status::OK();
+    }
+    std::shared_ptr<arrow::RecordBatch> data;
+    ARROW_RETURN_NOT_OK(current_->ReadNext(&data));
+    if (data == nullptr) {
+      current_ = nullptr;
+      continue;
+    }
+    if (data->num_rows() == 0 && data->num_columns() > 0) continue;
+    arrow::ArrayVector columns = data->columns();
+    for (const auto& value : current_file_->partition_values) {
+      ARROW_ASSIGN_OR_RAISE(auto column, arrow::MakeArrayFromScalar(*value, data->num_rows()));
+      columns.push_back(std::move(column));
+    }
+    *batch = arrow::RecordBatch::Make(schema_, data->num_rows(), std::move(columns));
+    return arrow::Status::OK();
+  }
+}
+
+}  // namespace sluice::sources

@@ -1,0 +1,57 @@
+// The rows of one streaming file batch: the batch's files read one after the other through
+// the format reader, in bounded memory, with their partition values appended.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <arrow/record_batch.h>
+#include <arrow/type_fwd.h>
+
+#include "sluice/formats/file_format.h"
+
+namespace sluice::sources {
+
+/// One file of a batch and its partition values (one scalar per partition column).
+struct BatchFile {
+  std::string local_path;
+  std::vector<std::shared_ptr<arrow::Scalar>> partition_values;
+};
+
+/// Reads `files` in order as batches of `schema` (= `data_schema` + the partition columns).
+/// A file that no longer exists when its turn comes fails with FAILED_READ_FILE.FILE_NOT_EXIST
+/// naming it, or is skipped when `ignore_missing_files` (spark.sql.files.ignoreMissingFiles).
+/// Not thread-safe; one reader per scan.
+class FileBatchReader final : public arrow::RecordBatchReader {
+ public:
+  FileBatchReader(std::shared_ptr<const formats::FormatReader> reader,
+                  std::vector<BatchFile> files, std::shared_ptr<arrow::Schema> data_schema,
+                  std::shared_ptr<arrow::Schema> schema, bool ignore_missing_files)
+      : reader_(std::move(reader)),
+        files_(std::move(files)),
+        data_schema_(std::move(data_schema)),
+        schema_(std::move(schema)),
+        ignore_missing_files_(ignore_missing_files) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override;
+
+ private:
+  /// Opens the next file into current_; false when there are no more files.
+  arrow::Result<bool> OpenNext();
+
+  std::shared_ptr<const formats::FormatReader> reader_;
+  std::vector<BatchFile> files_;
+  std::shared_ptr<arrow::Schema> data_schema_;
+  std::shared_ptr<arrow::Schema> schema_;
+  bool ignore_missing_files_;
+  size_t next_file_ = 0;
+  std::shared_ptr<arrow::RecordBatchReader> current_;
+  const BatchFile* current_file_ = nullptr;
+};
+
+/// Spark's FAILED_READ_FILE.FILE_NOT_EXIST for `local_path`.
+arrow::Status FileNotExistError(const std::string& local_path);
+
+}  // namespace sluice::sources

@@ -1,0 +1,44 @@
+// The noop sink reads every row (Spark reports them as numOutputRows) and writes nothing.
+#include "sluice/sinks/noop/noop_sink.h"
+
+#include <gtest/gtest.h>
+
+#include "sinks/file_sink_test_support.h"
+
+namespace sluice::sinks {
+namespace {
+
+TEST(NoopSinkTest, DrainsEveryBatchAndCountsItsRows) {
+  auto schema = arrow::schema({arrow::field("a", arrow::int64())});
+  auto sink = MakeNoopSink();
+  EXPECT_EQ(sink->Describe(), "org.apache.spark.sql.execution.datasources.noop.NoopTable$");
+  testing::InMemoryBatchStream stream(
+      schema, {testing::MakeBatch(schema, {"[1, 2, 3]"}), testing::MakeBatch(schema, {"[]"}),
+               testing::MakeBatch(schema, {"[4]"})});
+  ASSERT_TRUE(sink->AddBatch(0, stream, OutputMode::kComplete).ok());
+  EXPECT_EQ(stream.pulled(), 3u);
+  EXPECT_EQ(sink->last_output_rows(), 4);
+
+  testing::InMemoryBatchStream empty(schema, {});
+  ASSERT_TRUE(sink->AddBatch(1, empty, OutputMode::kAppend).ok());
+  EXPECT_EQ(sink->last_output_rows(), 0);
+}
+
+TEST(NoopSinkTest, AFailingInputFailsTheBatch) {
+  class FailingStream final : public physical::BatchStream {
+   public:
+    const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
+    arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+      return arrow::Status::Invalid("upstream failed");
+    }
+
+   private:
+    std::shared_ptr<arrow::Schema> schema_ = arrow::schema({});
+  } failing;
+  auto sink = MakeNoopSink();
+  arrow::Status added = sink->AddBatch(0, failing, OutputMode::kAppend);
+  EXPECT_EQ(added.message(), "upstream failed");
+}
+
+}  // namespace
+}  // namespace sluice::sinks
