@@ -1,0 +1,49 @@
+// Trigger intervals as users write them, and the ones Spark refuses.
+#include <gtest/gtest.h>
+
+#include "sluice/common/durations.h"
+#include "sluice/execution/trigger.h"
+#include "support/session_fixture.h"
+
+namespace sluice::execution {
+namespace {
+
+TEST(TriggerParseTest, ProcessingTimeTakesIntervalTexts) {
+  for (const auto& [text, ms] : std::vector<std::pair<std::string, int64_t>>{
+           {"2 seconds", 2000}, {"1 minute", 60000}, {"interval 10 seconds", 10000},
+           {"1 minute 30 seconds", 90000}, {"500 milliseconds", 500}, {"0 seconds", 0},
+           {"1 hour", 3600000}, {"2 days", 172800000}}) {
+    auto trigger = Trigger::ProcessingTime(text);
+    ASSERT_TRUE(trigger.ok()) << text << ": " << trigger.status().ToString();
+    EXPECT_EQ(trigger->interval_ms, ms) << text;
+    EXPECT_EQ(trigger->kind, Trigger::Kind::kProcessingTime);
+  }
+}
+
+TEST(TriggerParseTest, RefusesWhatSparkRefuses) {
+  EXPECT_TRUE(testing::HasErrorClass(Trigger::ProcessingTime("").status(),
+                                     "INVALID_INTERVAL_FORMAT.INPUT_IS_EMPTY"));
+  EXPECT_TRUE(testing::HasErrorClass(Trigger::ProcessingTime("1 month").status(),
+                                     "INVALID_INTERVAL_FORMAT.INVALID_UNIT"));
+  EXPECT_TRUE(testing::HasErrorClass(Trigger::ProcessingTime("-5 seconds").status(),
+                                     "INVALID_INTERVAL_FORMAT.INVALID_VALUE"));
+  EXPECT_TRUE(testing::HasErrorClass(Trigger::ProcessingTime("5 fortnights").status(),
+                                     "INVALID_INTERVAL_FORMAT.INVALID_UNIT"));
+  EXPECT_EQ(Trigger::ProcessingTime(2000).ToString(), "ProcessingTimeTrigger(2000)");
+  EXPECT_EQ(Trigger::Once().ToString(), "OneTimeTrigger");
+  EXPECT_EQ(Trigger::AvailableNow().ToString(), "AvailableNowTrigger");
+}
+
+TEST(TimeStringTest, ParsesSparkConfigurationTimes) {
+  EXPECT_EQ(*ParseTimeStringMs("10ms", "k"), 10);
+  EXPECT_EQ(*ParseTimeStringMs("10s", "k"), 10000);
+  EXPECT_EQ(*ParseTimeStringMs("7d", "k"), 7 * 86400000LL);
+  EXPECT_EQ(*ParseTimeStringMs("15", "k"), 15);
+  EXPECT_EQ(*ParseTimeStringMs("2", "k", 1000), 2000);
+  auto bad = ParseTimeStringMs("ten seconds", "spark.sql.streaming.pollingDelay");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("spark.sql.streaming.pollingDelay"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice::execution
