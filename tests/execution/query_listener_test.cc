@@ -141,3 +141,27 @@ TEST_F(QueryListenerTest, ProgressCountsRowsPerSourceAndTheSink) {
 
 }  // namespace
 }  // namespace sluice::testing
+
+namespace sluice::testing {
+namespace {
+
+TEST_F(QueryListenerTest, AQueryRunsOnWhenItsHandleIsDropped) {
+  auto input = MemoryStream("a INT");
+  {
+    auto started = spark_->readStream().load(input).writeStream().format("memory").queryName(
+        "unattended").start();
+    ASSERT_TRUE(started.ok());
+  }
+  ASSERT_TRUE(input->AddData(Table("a INT", {"[7]"})).ok());
+  auto active = spark_->streams()->active();
+  ASSERT_EQ(active.size(), 1u);
+  ASSERT_TRUE(active[0]->processAllAvailable().ok());
+  auto rows = spark_->table("unattended").collect();
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ(RowsOf(**rows), std::vector<std::string>{"[7]"});
+  ASSERT_TRUE(active[0]->stop().ok());
+  EXPECT_TRUE(spark_->streams()->active().empty());
+}
+
+}  // namespace
+}  // namespace sluice::testing

@@ -11,7 +11,7 @@ std::vector<std::shared_ptr<StreamingQuery>> StreamingQueryManager::active() con
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::shared_ptr<StreamingQuery>> queries;
   for (const auto& [id, entry] : active_) {
-    if (auto query = entry.query.lock()) queries.push_back(std::move(query));
+    queries.push_back(entry.query);
   }
   return queries;
 }
@@ -19,7 +19,7 @@ std::vector<std::shared_ptr<StreamingQuery>> StreamingQueryManager::active() con
 std::shared_ptr<StreamingQuery> StreamingQueryManager::get(const std::string& id) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = active_.find(id);
-  return it == active_.end() ? nullptr : it->second.query.lock();
+  return it == active_.end() ? nullptr : it->second.query;
 }
 
 arrow::Status StreamingQueryManager::awaitAnyTermination() {
@@ -90,9 +90,14 @@ arrow::Status StreamingQueryManager::Register(const std::shared_ptr<StreamingQue
 }
 
 void StreamingQueryManager::Unregister(const std::string& id, const arrow::Status& error) {
+  std::shared_ptr<StreamingQuery> released;  // dropped outside the lock
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    active_.erase(id);
+    auto it = active_.find(id);
+    if (it != active_.end()) {
+      released = std::move(it->second.query);
+      active_.erase(it);
+    }
     if (!last_terminated_) last_terminated_ = error;
   }
   terminated_changed_.notify_all();

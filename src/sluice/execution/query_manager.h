@@ -19,6 +19,8 @@ namespace sluice::execution {
 class StreamingQuery;
 
 /// One per session. Thread-safe: queries register and post events from their own threads.
+/// Holds its active queries, so a query runs until it stops even when the caller dropped its
+/// handle (as Spark's spark.streams does).
 class StreamingQueryManager {
  public:
   /// The queries running now.
@@ -50,7 +52,7 @@ class StreamingQueryManager {
 
  private:
   struct Active {
-    std::weak_ptr<StreamingQuery> query;
+    std::shared_ptr<StreamingQuery> query;
     std::optional<std::string> name;
   };
   mutable std::mutex mutex_;

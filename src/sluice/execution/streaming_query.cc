@@ -41,14 +41,20 @@ arrow::Result<std::shared_ptr<StreamingQuery>> StreamingQuery::Start(
   }
   manager->Post(QueryStartedEvent{query->id_, query->run_id_, query->name_,
                                   FormatIsoTimestamp(start_ms)});
-  // The loop holds only a weak reference: dropping the last handle stops the query.
-  query->thread_ = std::thread([raw = query.get()] { raw->RunLoop(); });
+  // The thread holds the query until its loop ends; the manager holds it while it is active.
+  query->thread_ = std::thread([self = query] { self->RunLoop(); });
   return query;
 }
 
 StreamingQuery::~StreamingQuery() {
   state_->cancel().Cancel();
-  if (thread_.joinable()) thread_.join();
+  if (!thread_.joinable()) return;
+  // The last reference may be the loop thread's own, released as the thread ends.
+  if (thread_.get_id() == std::this_thread::get_id()) {
+    thread_.detach();
+  } else {
+    thread_.join();
+  }
 }
 
 void StreamingQuery::RunLoop() {

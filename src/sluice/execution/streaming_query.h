@@ -21,7 +21,8 @@ class MicroBatchExecution;
 class StreamingQueryManager;
 
 /// A running query: its batch loop runs on a thread of its own. Thread-safe; the handle may be
-/// shared. Destroying the last handle stops the query.
+/// shared. The query runs until stop(), its trigger ends it, or a batch fails, whether or not
+/// the caller keeps the handle (spark.streams keeps it while it is active).
 class StreamingQuery : public std::enable_shared_from_this<StreamingQuery> {
  public:
   /// Opens the checkpoint (refusing one in use), recovers from it, starts the sources, posts
