@@ -1,9 +1,10 @@
-// Scratch folders and row rendering for the file format tests.
+// Row rendering and file reading for the file format tests; the scratch folder they write in
+// is support/scratch_dir.h.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -12,62 +13,22 @@
 #include <arrow/table.h>
 #include <gtest/gtest.h>
 
+#include "support/scratch_dir.h"
+#include "support/table_rows.h"
+
 namespace sluice::testing {
-
-/// A fresh folder under the system temp folder, removed with everything in it at the end.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::random_device device;
-    path_ = std::filesystem::temp_directory_path() /
-            ("sluice-formats-" + std::to_string(device()) + std::to_string(device()));
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code error;
-    std::filesystem::remove_all(path_, error);
-  }
-  std::string path() const { return path_.string(); }
-  std::string operator/(const std::string& relative) const { return (path_ / relative).string(); }
-
-  /// Writes `content` to `relative` (creating folders).
-  std::string Write(const std::string& relative, const std::string& content) const {
-    auto file = path_ / relative;
-    std::filesystem::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary);
-    out << content;
-    return file.string();
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 /// One string per row, cells joined by '|', null cells as "null", strings bare.
 inline std::vector<std::string> Rows(const arrow::Table& table) {
-  std::vector<std::string> rows;
-  auto combined = table.CombineChunksToBatch();
-  if (!combined.ok()) {
-    ADD_FAILURE() << combined.status().ToString();
-    return rows;
-  }
-  const auto& batch = **combined;
-  for (int64_t r = 0; r < batch.num_rows(); ++r) {
-    std::string row;
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      if (c > 0) row += "|";
-      auto scalar = batch.column(c)->GetScalar(r).ValueOrDie();
-      if (!scalar->is_valid) {
-        row += "null";
-      } else if (scalar->type->id() == arrow::Type::STRING) {
-        row += static_cast<const arrow::StringScalar&>(*scalar).view();
-      } else {
-        row += scalar->ToString();
-      }
+  auto cell = [](const arrow::Array& column, int64_t row) -> std::string {
+    auto scalar = column.GetScalar(row).ValueOrDie();
+    if (!scalar->is_valid) return "null";
+    if (scalar->type->id() == arrow::Type::STRING) {
+      return std::string(static_cast<const arrow::StringScalar&>(*scalar).view());
     }
-    rows.push_back(row);
-  }
-  return rows;
+    return scalar->ToString();
+  };
+  return RenderRows(table, {cell, "|"});
 }
 
 /// The names of the files directly in `folder`, sorted.

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "sluice/sources/rate/rate_rows.h"
-#include "sinks/file_sink_test_support.h"
+#include "support/batch_stream_fixture.h"
 
 namespace sluice::sinks {
 namespace {
@@ -171,16 +171,8 @@ TEST(ConsoleSinkTest, PrintsNothingWhenTheBatchFails) {
   std::ostringstream out;
   auto sink = MakeConsoleSink({}, &out, kZone);
   ASSERT_TRUE(sink.ok());
-  class FailingStream final : public physical::BatchStream {
-   public:
-    const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
-    arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-      return arrow::Status::Invalid("upstream failed");
-    }
-
-   private:
-    std::shared_ptr<arrow::Schema> schema_ = sources::RateSchema();
-  } failing;
+  testing::InMemoryBatchStream failing(sources::RateSchema(), {},
+                                       arrow::Status::Invalid("upstream failed"));
   EXPECT_FALSE((*sink)->AddBatch(0, failing, OutputMode::kAppend).ok());
   EXPECT_EQ(out.str(), "");
 }

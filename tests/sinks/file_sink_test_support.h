@@ -1,5 +1,5 @@
-// Feeding the streaming file sink from memory and reading back what it committed, for the file
-// sink tests.
+// Reading back what the streaming file sink committed, for the file sink tests (feeding it:
+// support/batch_stream_fixture.h).
 #pragma once
 
 #include <algorithm>
@@ -11,7 +11,6 @@
 #include <vector>
 
 #include <arrow/array/util.h>
-#include <arrow/json/from_string.h>
 #include <arrow/record_batch.h>
 #include <arrow/result.h>
 #include <arrow/scalar.h>
@@ -21,7 +20,7 @@
 #include "sluice/checkpoint/file_sink_log.h"
 #include "sluice/formats/file_format.h"
 #include "sluice/formats/partition_discovery.h"
-#include "sluice/physical/batch_stream.h"
+#include "support/batch_stream_fixture.h"
 
 /// Asserts that an arrow::Status expression is OK, printing it otherwise.
 #ifndef ASSERT_OK
@@ -33,39 +32,6 @@
 #endif
 
 namespace sluice::testing {
-
-/// A BatchStream over record batches held in memory; counts how many it handed out, so a
-/// test can tell whether a sink read its input at all.
-class InMemoryBatchStream final : public physical::BatchStream {
- public:
-  InMemoryBatchStream(std::shared_ptr<arrow::Schema> schema,
-                      std::vector<std::shared_ptr<arrow::RecordBatch>> batches)
-      : schema_(std::move(schema)), batches_(std::move(batches)) {}
-
-  const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
-  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-    if (next_ == batches_.size()) return nullptr;
-    return batches_[next_++];
-  }
-  size_t pulled() const { return next_; }
-
- private:
-  std::shared_ptr<arrow::Schema> schema_;
-  std::vector<std::shared_ptr<arrow::RecordBatch>> batches_;
-  size_t next_ = 0;
-};
-
-/// A record batch of `schema` from one JSON array literal per column.
-inline std::shared_ptr<arrow::RecordBatch> MakeBatch(
-    const std::shared_ptr<arrow::Schema>& schema, const std::vector<std::string>& json_columns) {
-  arrow::ArrayVector columns;
-  for (int i = 0; i < schema->num_fields(); ++i) {
-    columns.push_back(
-        arrow::json::ArrayFromJSONString(schema->field(i)->type(), json_columns.at(i))
-            .ValueOrDie());
-  }
-  return arrow::RecordBatch::Make(schema, columns.empty() ? 0 : columns[0]->length(), columns);
-}
 
 /// The rows a manifest-aware reader sees in a file sink's output `folder`: the files
 /// checkpoint::CommittedSinkFiles lists, decoded with the format's reader, with the values of

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "sluice/common/errors.h"
-#include "sinks/file_sink_test_support.h"
+#include "support/batch_stream_fixture.h"
 
 namespace sluice::sinks {
 namespace {
@@ -121,18 +121,9 @@ TEST(ForeachSinkTest, ACloseErrorFailsABatchThatHadNone) {
 }
 
 TEST(ForeachSinkTest, AnInputFailureAbortsTheWriter) {
-  class FailingAfterOneBatch final : public physical::BatchStream {
-   public:
-    const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
-    arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-      if (calls_++ == 0) return testing::MakeBatch(schema_, {"[5]", "[\"e\"]"});
-      return SparkError("DIVIDE_BY_ZERO", "Division by zero.");
-    }
-
-   private:
-    std::shared_ptr<arrow::Schema> schema_ = ValueSchema();
-    int calls_ = 0;
-  } failing;
+  testing::InMemoryBatchStream failing(
+      ValueSchema(), {testing::MakeBatch(ValueSchema(), {"[5]", "[\"e\"]"})},
+      SparkError("DIVIDE_BY_ZERO", "Division by zero."));
   auto writer = std::make_shared<RecordingWriter>();
   auto sink = MakeForeachSink(writer);
   arrow::Status status = sink->AddBatch(2, failing, OutputMode::kAppend);

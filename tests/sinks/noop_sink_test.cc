@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sinks/file_sink_test_support.h"
+#include "support/batch_stream_fixture.h"
 
 namespace sluice::sinks {
 namespace {
@@ -25,16 +25,8 @@ TEST(NoopSinkTest, DrainsEveryBatchAndCountsItsRows) {
 }
 
 TEST(NoopSinkTest, AFailingInputFailsTheBatch) {
-  class FailingStream final : public physical::BatchStream {
-   public:
-    const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
-    arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-      return arrow::Status::Invalid("upstream failed");
-    }
-
-   private:
-    std::shared_ptr<arrow::Schema> schema_ = arrow::schema({});
-  } failing;
+  testing::InMemoryBatchStream failing(arrow::schema({}), {},
+                                       arrow::Status::Invalid("upstream failed"));
   auto sink = MakeNoopSink();
   arrow::Status added = sink->AddBatch(0, failing, OutputMode::kAppend);
   EXPECT_EQ(added.message(), "upstream failed");

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "sluice/sources/rate/rate_rows.h"
+#include "sources/source_test_support.h"
 
 namespace sluice::sources {
 namespace {
@@ -37,30 +38,21 @@ Read ReadAll(const std::shared_ptr<arrow::RecordBatchReader>& reader) {
 }
 
 std::string ErrorOf(const formats::OptionMap& options) {
-  auto provider = MakeRatePerMicroBatchSourceProvider(options);
-  return provider.ok() ? "no error" : provider.status().message();
+  return testing::ErrorMessageOf(MakeRatePerMicroBatchSourceProvider(options));
 }
 
 std::unique_ptr<StreamSource> Start(const formats::OptionMap& options) {
-  auto provider = MakeRatePerMicroBatchSourceProvider(options);
-  EXPECT_TRUE(provider.ok()) << provider.status().ToString();
-  auto source = (*provider)->CreateSource(SourceContext{});
-  EXPECT_TRUE(source.ok()) << source.status().ToString();
-  return std::move(*source);
+  return testing::StartSource(MakeRatePerMicroBatchSourceProvider(options));
 }
 
 std::string Latest(StreamSource& source, const std::optional<std::string>& start,
                    ReadLimitMode mode = ReadLimitMode::kRespectLimits) {
-  auto offset = source.LatestOffset(start, mode);
-  EXPECT_TRUE(offset.ok()) << offset.status().ToString();
-  return offset->value_or("null");
+  return testing::LatestOffsetText(source, start, mode);
 }
 
 Read Batch(StreamSource& source, const std::optional<std::string>& start,
            const std::string& end) {
-  auto reader = source.GetBatch(start, end);
-  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
-  return ReadAll(*reader);
+  return ReadAll(testing::BatchReader(source, start, end));
 }
 
 const formats::OptionMap kSparkRun = {{"rowsPerBatch", "7"},

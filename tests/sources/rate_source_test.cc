@@ -15,8 +15,8 @@
 #include "sluice/common/clock.h"
 #include "sluice/common/errors.h"
 #include "sluice/sources/rate/rate_rows.h"
-#include "sluice/sources/rate/typed_options.h"
-#include "formats/format_test_support.h"
+#include "sources/source_test_support.h"
+#include "support/scratch_dir.h"
 
 namespace sluice::sources {
 namespace {
@@ -41,8 +41,7 @@ Rows ReadRows(const std::shared_ptr<arrow::RecordBatchReader>& reader) {
 }
 
 std::string ErrorOf(const formats::OptionMap& options) {
-  auto provider = MakeRateSourceProvider(options);
-  return provider.ok() ? "no error" : provider.status().message();
+  return testing::ErrorMessageOf(MakeRateSourceProvider(options));
 }
 
 TEST(RateSourceOptionsTest, RejectsBadValuesWithSparksMessages) {
@@ -62,27 +61,6 @@ TEST(RateSourceOptionsTest, RejectsBadValuesWithSparksMessages) {
   EXPECT_EQ(ErrorOf({{"rampUpTime", "1500ms"}, {"rowsPerSecond", "+7"}}), "no error");
 }
 
-TEST(RateSourceOptionsTest, ReadsDurationsAsSparksTimeStringAsSec) {
-  EXPECT_EQ(*TimeStringAsSeconds("5s", "t"), 5);
-  EXPECT_EQ(*TimeStringAsSeconds("1500ms", "t"), 1);
-  EXPECT_EQ(*TimeStringAsSeconds("999999us", "t"), 0);
-  EXPECT_EQ(*TimeStringAsSeconds(" 2MIN ", "t"), 120);
-  EXPECT_EQ(*TimeStringAsSeconds("3m", "t"), 180);
-  EXPECT_EQ(*TimeStringAsSeconds("1h", "t"), 3600);
-  EXPECT_EQ(*TimeStringAsSeconds("2d", "t"), 172800);
-  EXPECT_EQ(*TimeStringAsSeconds("10", "t"), 10);
-  EXPECT_EQ(*TimeStringAsSeconds("-1500ms", "t"), -1);
-  const std::string expected_prefix =
-      "Time must be specified as seconds (s), milliseconds (ms), microseconds (us), minutes (m "
-      "or min), hour (h), or day (d). E.g. 50s, 100ms, or 250us.\n";
-  EXPECT_EQ(TimeStringAsSeconds("abc", "rampUpTime").status().message(),
-            expected_prefix + "Failed to parse time string: abc (option 'rampUpTime')");
-  EXPECT_EQ(TimeStringAsSeconds("5 s", "rampUpTime").status().message(),
-            expected_prefix + "Failed to parse time string: 5 s (option 'rampUpTime')");
-  EXPECT_EQ(TimeStringAsSeconds("5years", "rampUpTime").status().message(),
-            expected_prefix + "Invalid suffix: \"years\" (option 'rampUpTime')");
-}
-
 // Spark's own example in RateStreamProvider.valueAtSecond: rowsPerSecond 10, ramp-up 4s.
 TEST(RateSourceRowsTest, ValueAtSecondRampsUpThenStaysAtTheRate) {
   std::vector<int64_t> values;
@@ -96,30 +74,22 @@ TEST(RateSourceRowsTest, ValueAtSecondRampsUpThenStaysAtTheRate) {
 class RateSourceTest : public ::testing::Test {
  protected:
   std::unique_ptr<StreamSource> Start(const formats::OptionMap& options) {
-    auto provider = MakeRateSourceProvider(options);
-    EXPECT_TRUE(provider.ok()) << provider.status().ToString();
     SourceContext context;
     context.metadata_path = scratch_ / "sources/0";
     context.clock = &clock_;
-    auto source = (*provider)->CreateSource(context);
-    EXPECT_TRUE(source.ok()) << source.status().ToString();
-    return std::move(*source);
+    return testing::StartSource(MakeRateSourceProvider(options), context);
   }
 
   std::string Latest(StreamSource& source, const std::optional<std::string>& start) {
-    auto offset = source.LatestOffset(start, ReadLimitMode::kRespectLimits);
-    EXPECT_TRUE(offset.ok()) << offset.status().ToString();
-    return offset->value_or("null");
+    return testing::LatestOffsetText(source, start);
   }
 
   Rows Batch(StreamSource& source, const std::optional<std::string>& start,
              const std::string& end) {
-    auto reader = source.GetBatch(start, end);
-    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
-    return ReadRows(*reader);
+    return ReadRows(testing::BatchReader(source, start, end));
   }
 
-  testing::ScratchDir scratch_;
+  sluice::testing::ScratchDir scratch_;
   ManualClock clock_{10'000};
 };
 

@@ -4,11 +4,6 @@
 // closes, and Spark's option errors.
 #include "sluice/sources/socket/socket_source.h"
 
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -18,65 +13,15 @@
 
 #include "sluice/common/clock.h"
 #include "sluice/common/errors.h"
+#include "sources/source_test_support.h"
+#include "support/loopback_server.h"
 
 namespace sluice::sources {
 namespace {
 
 constexpr auto kPatience = std::chrono::seconds(10);
 
-/// A one-connection TCP server on 127.0.0.1 with a port the system picks.
-class LoopbackServer {
- public:
-  LoopbackServer() {
-    listener_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(address);
-    EXPECT_EQ(bind(listener_, reinterpret_cast<sockaddr*>(&address), length), 0);
-    EXPECT_EQ(listen(listener_, 1), 0);
-    EXPECT_EQ(getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length), 0);
-    port_ = ntohs(address.sin_port);
-  }
-  ~LoopbackServer() {
-    CloseConnection();
-    if (listener_ >= 0) close(listener_);
-  }
-
-  int port() const { return port_; }
-
-  /// Waits (boundedly) for the source to connect.
-  bool Accept() {
-    pollfd ready{listener_, POLLIN, 0};
-    if (poll(&ready, 1, static_cast<int>(kPatience / std::chrono::milliseconds(1))) != 1) {
-      return false;
-    }
-    connection_ = accept(listener_, nullptr, nullptr);
-    return connection_ >= 0;
-  }
-  void Send(const std::string& bytes) {
-    ASSERT_EQ(send(connection_, bytes.data(), bytes.size(), 0),
-              static_cast<ssize_t>(bytes.size()));
-  }
-  void CloseConnection() {
-    if (connection_ >= 0) close(connection_);
-    connection_ = -1;
-  }
-  /// True once the peer closed its end (recv sees the end of the stream).
-  bool PeerClosed() {
-    pollfd ready{connection_, POLLIN, 0};
-    if (poll(&ready, 1, static_cast<int>(kPatience / std::chrono::milliseconds(1))) != 1) {
-      return false;
-    }
-    char byte;
-    return recv(connection_, &byte, 1, 0) == 0;
-  }
-
- private:
-  int listener_ = -1;
-  int connection_ = -1;
-  int port_ = 0;
-};
+using sluice::testing::LoopbackServer;
 
 struct Lines {
   std::vector<std::string> values;
@@ -88,19 +33,13 @@ class SocketSourceTest : public ::testing::Test {
   std::unique_ptr<StreamSource> Start(formats::OptionMap options) {
     options.emplace("host", "127.0.0.1");
     options.emplace("port", std::to_string(server_.port()));
-    auto provider = MakeSocketSourceProvider(options);
-    EXPECT_TRUE(provider.ok()) << provider.status().ToString();
     SourceContext context;
     context.clock = &clock_;
-    auto source = (*provider)->CreateSource(context);
-    EXPECT_TRUE(source.ok()) << source.status().ToString();
-    return std::move(*source);
+    return testing::StartSource(MakeSocketSourceProvider(options), context);
   }
 
   std::string Latest(StreamSource& source, const std::optional<std::string>& start) {
-    auto offset = source.LatestOffset(start, ReadLimitMode::kRespectLimits);
-    EXPECT_TRUE(offset.ok()) << offset.status().ToString();
-    return offset->value_or("null");
+    return testing::LatestOffsetText(source, start);
   }
 
   // Polls (boundedly) until the reading thread has buffered up to offset `expected`.
@@ -116,10 +55,7 @@ class SocketSourceTest : public ::testing::Test {
   Lines Batch(StreamSource& source, const std::optional<std::string>& start,
               const std::string& end) {
     Lines lines;
-    auto reader = source.GetBatch(start, end);
-    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
-    if (!reader.ok()) return lines;
-    auto table = (*reader)->ToTable();
+    auto table = testing::BatchReader(source, start, end)->ToTable();
     EXPECT_TRUE(table.ok());
     auto batch = (*table)->CombineChunksToBatch().ValueOrDie();
     const auto& values = static_cast<const arrow::StringArray&>(*batch->column(0));
@@ -138,8 +74,7 @@ class SocketSourceTest : public ::testing::Test {
 };
 
 std::string ErrorOf(const formats::OptionMap& options) {
-  auto provider = MakeSocketSourceProvider(options);
-  return provider.ok() ? "no error" : provider.status().message();
+  return testing::ErrorMessageOf(MakeSocketSourceProvider(options));
 }
 
 TEST(SocketSourceOptionsTest, RejectsBadOptionsWithSparksMessages) {
@@ -168,7 +103,7 @@ TEST_F(SocketSourceTest, ReadsLinesAsSparkDoes) {
   EXPECT_TRUE(Batch(*source, std::nullopt, "-1").values.empty());
   ASSERT_TRUE(server_.Accept());
 
-  server_.Send("hello\nworld\n");
+  ASSERT_TRUE(server_.Send("hello\nworld\n"));
   ASSERT_TRUE(AwaitOffset(*source, "-1", "1"));
   EXPECT_EQ(source->ReportLatestOffset(), "1");
   Lines batch1 = Batch(*source, "-1", "1");
@@ -177,7 +112,7 @@ TEST_F(SocketSourceTest, ReadsLinesAsSparkDoes) {
   ASSERT_TRUE(source->Commit("-1").ok());
 
   clock_.Advance(1500);
-  server_.Send("a\r\nb\n\nlast-no-newline-\xC3\xBCtf");
+  ASSERT_TRUE(server_.Send("a\r\nb\n\nlast-no-newline-\xC3\xBCtf"));
   ASSERT_TRUE(AwaitOffset(*source, "1", "4"));  // the last line waits for its end
   server_.CloseConnection();
   ASSERT_TRUE(AwaitOffset(*source, "1", "5"));
@@ -192,7 +127,7 @@ TEST_F(SocketSourceTest, CommitForgetsTheLinesItCovers) {
   auto source = Start({});
   ASSERT_TRUE(Batch(*source, std::nullopt, "-1").values.empty());
   ASSERT_TRUE(server_.Accept());
-  server_.Send("one\rtwo\nthree\n");
+  ASSERT_TRUE(server_.Send("one\rtwo\nthree\n"));
   ASSERT_TRUE(AwaitOffset(*source, "-1", "2"));
   EXPECT_EQ(Batch(*source, "-1", "2").values,
             (std::vector<std::string>{"one", "two", "three"}));
@@ -209,7 +144,7 @@ TEST_F(SocketSourceTest, DealsLinesIntoSparksPartitions) {
   auto source = Start({{"numPartitions", "2"}});
   ASSERT_TRUE(Batch(*source, std::nullopt, "-1").values.empty());
   ASSERT_TRUE(server_.Accept());
-  server_.Send("a\nb\nc\nd\ne\n");
+  ASSERT_TRUE(server_.Send("a\nb\nc\nd\ne\n"));
   ASSERT_TRUE(AwaitOffset(*source, "-1", "4"));
   EXPECT_EQ(Batch(*source, "-1", "4").values,
             (std::vector<std::string>{"a", "c", "e", "b", "d"}));
@@ -219,7 +154,7 @@ TEST_F(SocketSourceTest, ReplacesBytesThatAreNotUtf8) {
   auto source = Start({});
   ASSERT_TRUE(Batch(*source, std::nullopt, "-1").values.empty());
   ASSERT_TRUE(server_.Accept());
-  server_.Send("a\xFF" "b\xE2\x82" "c\n");
+  ASSERT_TRUE(server_.Send("a\xFF" "b\xE2\x82" "c\n"));
   ASSERT_TRUE(AwaitOffset(*source, "-1", "0"));
   EXPECT_EQ(Batch(*source, "-1", "0").values,
             (std::vector<std::string>{"a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c"}));
@@ -232,7 +167,7 @@ TEST_F(SocketSourceTest, AvailableNowEndsWhereTheStartFoundIt) {
   ASSERT_TRUE(source->PrepareForAvailableNow().ok());
   ASSERT_TRUE(Batch(*source, std::nullopt, "-1").values.empty());
   ASSERT_TRUE(server_.Accept());
-  server_.Send("late\n");
+  ASSERT_TRUE(server_.Send("late\n"));
   // Wait until the line is buffered, then check that the offset still ignores it.
   const auto deadline = std::chrono::steady_clock::now() + kPatience;
   while (Batch(*source, "-1", "0").values.empty() && std::chrono::steady_clock::now() < deadline) {

@@ -44,8 +44,8 @@ std::string TimestampText(int64_t micros, bool utc) {
   const int64_t in_day = micros - days * 86400000000LL;
   char buffer[64];
   std::snprintf(buffer, sizeof(buffer), "T%02" PRId64 ":%02" PRId64 ":%02" PRId64 ".%06" PRId64 "%s",
-                in_day / 3600000000LL, in_day / 60000000LL % 60, in_day / 1000000LL % 60,
-                in_day % 1000000LL, utc ? "Z" : "");
+                in_day / int64_t{3600000000}, in_day / int64_t{60000000} % 60,
+                in_day / int64_t{1000000} % 60, in_day % int64_t{1000000}, utc ? "Z" : "");
   return DateText(days) + buffer;
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <thread>
 
 #include <arrow/json/from_string.h>
@@ -13,10 +12,9 @@
 #include "sluice/formats/partitioned_writer.h"
 #include "sluice/types/ddl_parser.h"
 #include "support/canonical_values.h"
+#include "support/table_rows.h"
 
 namespace sluice::testing {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -40,16 +38,13 @@ void WaitUntilWaitingOrStopped(StreamTest& test) {
 
 void StreamTest::SetUp() {
   SessionTest::SetUp();
-  checkpoint_ = (fs::temp_directory_path() / ("sluice-stream-test-" + formats::RandomUuid()))
-                    .string();
+  checkpoint_ = scratch_dir_ / "checkpoint";
   query_name_ = "stream_test_" + formats::RandomUuid().substr(0, 8);
 }
 
 void StreamTest::TearDown() {
   if (query_) (void)query_->stop();
   query_.reset();
-  std::error_code error;
-  fs::remove_all(checkpoint_, error);
 }
 
 std::shared_ptr<sources::MemoryStream> StreamTest::MemoryStream(const std::string& ddl_schema) {
@@ -130,22 +125,7 @@ void StreamTest::TestStream(const DataFrame& df, const std::vector<StreamAction>
 }
 
 std::vector<std::string> RowsOf(const arrow::Table& table) {
-  std::vector<std::string> rows;
-  auto combined = table.CombineChunksToBatch();
-  if (!combined.ok()) {
-    ADD_FAILURE() << combined.status().ToString();
-    return rows;
-  }
-  const auto& batch = **combined;
-  for (int64_t row = 0; row < batch.num_rows(); ++row) {
-    std::string text = "[";
-    for (int column = 0; column < batch.num_columns(); ++column) {
-      if (column > 0) text += ",";
-      text += CanonicalText(*batch.column(column), row);
-    }
-    rows.push_back(text + "]");
-  }
-  return rows;
+  return RenderRows(table, {CanonicalText, ",", "[", "]"});
 }
 
 StreamAction AddData(const std::shared_ptr<sources::MemoryStream>& source,

@@ -18,6 +18,7 @@
 #include "sluice/common/clock.h"
 #include "sluice/sinks/memory/memory_sink.h"
 #include "sluice/sources/memory/memory_stream.h"
+#include "support/scratch_dir.h"
 #include "support/session_fixture.h"
 
 namespace sluice::testing {
@@ -58,6 +59,7 @@ class StreamTest : public SessionTest {
   DataFrame df_{nullptr, arrow::Status::OK()};
   std::string output_mode_;
   std::string query_name_;
+  /// The query's checkpoint folder, inside scratch_dir_ (not created before the query starts).
   std::string checkpoint_;
   std::shared_ptr<StreamingQuery> query_;
   /// The memory sink's table, kept across restarts as Spark's StreamTest keeps its sink.
@@ -65,6 +67,8 @@ class StreamTest : public SessionTest {
   std::shared_ptr<ManualClock> clock_;
   /// Rows seen by the last CheckAnswer/CheckNewAnswer, for CheckNewAnswer.
   size_t rows_checked_ = 0;
+  /// Removed with everything in it when the test ends.
+  ScratchDir scratch_dir_;
 
   void Start(const StartOptions& options);
   /// Waits until the running query has processed what its trigger allows now.

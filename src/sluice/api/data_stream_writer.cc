@@ -1,12 +1,11 @@
 // DataStreamWriter: gathers a query's sink, trigger and checkpoint, then starts it.
 #include "sluice/api/data_stream_writer.h"
 
-#include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 #include "sluice/api/foreach_batch_sink.h"
 #include "sluice/api/session_state.h"
+#include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/execution/streaming_settings.h"
 #include "sluice/formats/partition_discovery.h"
@@ -20,22 +19,8 @@ namespace sluice {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-}  // namespace
-
-DataStreamWriter::DataStreamWriter(DataFrame df) : df_(std::move(df)) {}
-
-DataStreamWriter& DataStreamWriter::format(const std::string& sink) {
-  format_ = sink;
-  return *this;
-}
+// No format: spark.sql.sources.default, read when the query starts.
+DataStreamWriter::DataStreamWriter(DataFrame df) : WriterSettings(""), df_(std::move(df)) {}
 
 DataStreamWriter& DataStreamWriter::outputMode(const std::string& mode) {
   output_mode_ = mode;
@@ -57,34 +42,6 @@ DataStreamWriter& DataStreamWriter::trigger(const std::string& processing_time) 
 
 DataStreamWriter& DataStreamWriter::queryName(const std::string& name) {
   query_name_ = name;
-  return *this;
-}
-
-DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::string& value) {
-  options_.erase(key);
-  options_.emplace(key, value);
-  return *this;
-}
-
-DataStreamWriter& DataStreamWriter::option(const std::string& key, const char* value) {
-  return option(key, std::string(value));
-}
-
-DataStreamWriter& DataStreamWriter::option(const std::string& key, bool value) {
-  return option(key, std::string(value ? "true" : "false"));
-}
-
-DataStreamWriter& DataStreamWriter::option(const std::string& key, int64_t value) {
-  return option(key, std::to_string(value));
-}
-
-DataStreamWriter& DataStreamWriter::options(const std::map<std::string, std::string>& options) {
-  for (const auto& [key, value] : options) option(key, value);
-  return *this;
-}
-
-DataStreamWriter& DataStreamWriter::partitionBy(const std::vector<std::string>& columns) {
-  partition_by_ = columns;
   return *this;
 }
 
@@ -140,7 +97,7 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start() const {
   std::string format =
       format_.empty() ? session->config.Get("spark.sql.sources.default").value_or("parquet")
                       : format_;
-  if (format != "foreachBatch") format = Lower(format);
+  if (format != "foreachBatch") format = AsciiLower(format);
 
   execution::QuerySpec spec;
   spec.plan = df_.plan();
@@ -150,8 +107,7 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start() const {
   spec.name = query_name_;
   spec.clock = clock_ ? clock_ : std::make_shared<SystemClock>();
   spec.crash_hook = crash_hook_;
-  spec.format_context.session_time_zone = session->config.session_time_zone();
-  spec.format_context.case_sensitive = session->config.case_sensitive();
+  spec.format_context = FormatContextOf(session->config);
 
   // The checkpoint: the option, else <spark.sql.streaming.checkpointLocation>/<name or id>,
   // else a temporary folder for the sinks that need none.

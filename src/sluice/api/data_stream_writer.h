@@ -2,21 +2,19 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <arrow/result.h>
 #include <arrow/status.h>
 
+#include "sluice/api/data_source_settings.h"
 #include "sluice/api/dataframe.h"
 #include "sluice/common/clock.h"
 #include "sluice/execution/crash_point.h"
 #include "sluice/execution/streaming_query.h"
 #include "sluice/execution/trigger.h"
-#include "sluice/formats/format_options.h"
 
 namespace sluice::sinks {
 class ForeachWriter;
@@ -34,25 +32,19 @@ using ForeachBatchFunction = std::function<arrow::Status(const DataFrame& batch,
 
 /// Streaming writes, as PySpark's DataStreamWriter:
 /// df.writeStream().format("parquet").option("checkpointLocation", ckpt).trigger(...)
-///   .start(out). Builder calls never fail; start() reports every error. A value object.
-class DataStreamWriter {
+///   .start(out). Formats: parquet (the default, or spark.sql.sources.default), json, csv,
+/// orc, text, console, memory, noop. Builder calls never fail; start() reports every error.
+/// A value object.
+class DataStreamWriter : public WriterSettings<DataStreamWriter> {
  public:
   explicit DataStreamWriter(DataFrame df);
 
-  /// parquet (the default), json, csv, orc, text, console, memory, noop.
-  DataStreamWriter& format(const std::string& sink);
   /// append (the default), complete, update.
   DataStreamWriter& outputMode(const std::string& mode);
   DataStreamWriter& trigger(Trigger trigger);
   /// trigger(processingTime="2 seconds").
   DataStreamWriter& trigger(const std::string& processing_time);
   DataStreamWriter& queryName(const std::string& name);
-  DataStreamWriter& option(const std::string& key, const std::string& value);
-  DataStreamWriter& option(const std::string& key, const char* value);
-  DataStreamWriter& option(const std::string& key, bool value);
-  DataStreamWriter& option(const std::string& key, int64_t value);
-  DataStreamWriter& options(const std::map<std::string, std::string>& options);
-  DataStreamWriter& partitionBy(const std::vector<std::string>& columns);
   /// Calls `function` with every micro-batch instead of writing to a sink.
   DataStreamWriter& foreachBatch(ForeachBatchFunction function);
   /// Hands every row to `writer` (open, process, close per batch).
@@ -77,13 +69,10 @@ class DataStreamWriter {
 
  private:
   DataFrame df_;
-  std::string format_;
   std::string output_mode_ = "append";
   Trigger trigger_;
   arrow::Status trigger_error_;
   std::optional<std::string> query_name_;
-  formats::OptionMap options_;
-  std::vector<std::string> partition_by_;
   ForeachBatchFunction foreach_batch_;
   std::shared_ptr<sinks::ForeachWriter> foreach_writer_;
   std::function<std::unique_ptr<sinks::StreamSink>()> make_sink_;

@@ -1,6 +1,4 @@
 // DataFrameReader and DataFrameWriter: the API edge of the file formats.
-#include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +10,7 @@
 #include "sluice/api/dataframe_reader.h"
 #include "sluice/api/session.h"
 #include "sluice/api/session_state.h"
+#include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/file_format.h"
 #include "sluice/formats/partition_discovery.h"
@@ -19,7 +18,6 @@
 #include "sluice/physical/planner.h"
 #include "sluice/plan/file_source.h"
 #include "sluice/plan/relation.h"
-#include "sluice/types/ddl_parser.h"
 
 namespace sluice {
 
@@ -27,29 +25,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-formats::FormatContext ContextOf(const SessionState& state) {
-  formats::FormatContext context;
-  context.session_time_zone = state.config.session_time_zone();
-  context.case_sensitive = state.config.case_sensitive();
-  return context;
-}
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-std::string DoubleOption(double value) {
-  std::string text = std::to_string(value);
-  while (text.size() > 1 && text.back() == '0' && text[text.size() - 2] != '.') text.pop_back();
-  return text;
-}
-
 enum class SaveMode { kErrorIfExists, kOverwrite, kAppend, kIgnore };
 
 arrow::Result<SaveMode> ParseSaveMode(const std::string& text) {
-  std::string mode = Lower(text);
+  const std::string mode = AsciiLower(text);
   if (mode == "errorifexists" || mode == "error" || mode == "default") {
     return SaveMode::kErrorIfExists;
   }
@@ -106,55 +85,6 @@ arrow::Status Commit(const fs::path& output, const fs::path& staging,
 
 DataFrameReader::DataFrameReader(std::shared_ptr<SessionState> state) : state_(std::move(state)) {}
 
-DataFrameReader& DataFrameReader::format(const std::string& source) {
-  format_ = source;
-  return *this;
-}
-
-DataFrameReader& DataFrameReader::schema(const std::string& ddl) {
-  auto parsed = types::ParseSchema(ddl);
-  if (parsed.ok()) {
-    schema_ = *parsed;
-    schema_error_ = arrow::Status::OK();
-  } else {
-    schema_error_ = parsed.status();
-  }
-  return *this;
-}
-
-DataFrameReader& DataFrameReader::schema(std::shared_ptr<arrow::Schema> schema) {
-  schema_ = std::move(schema);
-  schema_error_ = arrow::Status::OK();
-  return *this;
-}
-
-DataFrameReader& DataFrameReader::option(const std::string& key, const std::string& value) {
-  options_.erase(key);
-  options_.emplace(key, value);
-  return *this;
-}
-
-DataFrameReader& DataFrameReader::option(const std::string& key, const char* value) {
-  return option(key, std::string(value));
-}
-
-DataFrameReader& DataFrameReader::option(const std::string& key, bool value) {
-  return option(key, std::string(value ? "true" : "false"));
-}
-
-DataFrameReader& DataFrameReader::option(const std::string& key, int64_t value) {
-  return option(key, std::to_string(value));
-}
-
-DataFrameReader& DataFrameReader::option(const std::string& key, double value) {
-  return option(key, DoubleOption(value));
-}
-
-DataFrameReader& DataFrameReader::options(const std::map<std::string, std::string>& options) {
-  for (const auto& [key, value] : options) option(key, value);
-  return *this;
-}
-
 DataFrame DataFrameReader::load() const {
   auto path = options_.find("path");
   if (path == options_.end()) {
@@ -169,7 +99,7 @@ DataFrame DataFrameReader::load(const std::string& path) const {
   if (!schema_error_.ok()) return DataFrame(state_, schema_error_);
   auto format = formats::ParseFileFormat(format_);
   if (!format.ok()) return DataFrame(state_, format.status());
-  formats::FormatContext context = ContextOf(*state_);
+  formats::FormatContext context = FormatContextOf(state_->config);
   auto reader = formats::MakeFormatReader(*format, options_, context);
   if (!reader.ok()) return DataFrame(state_, reader.status());
   auto source = plan::FileSource::Make(*reader, path, schema_, context);
@@ -177,53 +107,13 @@ DataFrame DataFrameReader::load(const std::string& path) const {
   return DataFrame(state_, plan::Relation::Make(*source, state_->analysis_context()));
 }
 
-DataFrame DataFrameReader::json(const std::string& path) { return format("json").load(path); }
-DataFrame DataFrameReader::csv(const std::string& path) { return format("csv").load(path); }
-DataFrame DataFrameReader::parquet(const std::string& path) {
-  return format("parquet").load(path);
-}
-DataFrame DataFrameReader::orc(const std::string& path) { return format("orc").load(path); }
-DataFrame DataFrameReader::text(const std::string& path) { return format("text").load(path); }
-
 // ---- DataFrameWriter ---------------------------------------------------------------------
 
-DataFrameWriter::DataFrameWriter(DataFrame df) : df_(std::move(df)) {}
-
-DataFrameWriter& DataFrameWriter::format(const std::string& source) {
-  format_ = source;
-  return *this;
-}
+DataFrameWriter::DataFrameWriter(DataFrame df)
+    : WriterSettings("parquet"), df_(std::move(df)) {}
 
 DataFrameWriter& DataFrameWriter::mode(const std::string& save_mode) {
   mode_ = save_mode;
-  return *this;
-}
-
-DataFrameWriter& DataFrameWriter::partitionBy(const std::vector<std::string>& columns) {
-  partition_by_ = columns;
-  return *this;
-}
-
-DataFrameWriter& DataFrameWriter::option(const std::string& key, const std::string& value) {
-  options_.erase(key);
-  options_.emplace(key, value);
-  return *this;
-}
-
-DataFrameWriter& DataFrameWriter::option(const std::string& key, const char* value) {
-  return option(key, std::string(value));
-}
-
-DataFrameWriter& DataFrameWriter::option(const std::string& key, bool value) {
-  return option(key, std::string(value ? "true" : "false"));
-}
-
-DataFrameWriter& DataFrameWriter::option(const std::string& key, int64_t value) {
-  return option(key, std::to_string(value));
-}
-
-DataFrameWriter& DataFrameWriter::options(const std::map<std::string, std::string>& options) {
-  for (const auto& [key, value] : options) option(key, value);
   return *this;
 }
 
@@ -241,7 +131,7 @@ arrow::Status DataFrameWriter::save(const std::string& path) const {
   ARROW_ASSIGN_OR_RAISE(SaveMode mode, ParseSaveMode(mode_));
   ARROW_ASSIGN_OR_RAISE(auto format, formats::ParseFileFormat(format_));
   const SessionState& state = *df_.session();
-  formats::FormatContext context = ContextOf(state);
+  formats::FormatContext context = FormatContextOf(state.config);
   ARROW_ASSIGN_OR_RAISE(auto writer, formats::MakeFormatWriter(format, options_, context));
   ARROW_ASSIGN_OR_RAISE(auto zone, formats::FindZone(context.session_time_zone));
 

@@ -11,9 +11,22 @@ namespace sluice::checkpoint {
 
 namespace fs = std::filesystem;
 
-namespace {
+arrow::Status WriteBatchLogFile(const std::string& path, int64_t batch_id,
+                                std::string_view contents) {
+  auto status = WriteFileAtomically(path, contents);
+  if (IsAlreadyExists(status)) {
+    return SparkError("CONCURRENT_STREAM_LOG_UPDATE",
+                      "Concurrent update to the log. Multiple streaming jobs detected for " +
+                          std::to_string(batch_id) +
+                          ". Please make sure only one streaming job runs on a specific "
+                          "checkpoint location at a time. File: " +
+                          path);
+  }
+  return status;
+}
 
-std::optional<int64_t> BatchIdOfName(std::string_view name) {
+std::optional<int64_t> BatchIdOfFileName(std::string_view name) {
+  // 18 digits at most: a longer name is not a batch id, and would overflow.
   if (name.empty() || name.size() > 18) return std::nullopt;
   int64_t id = 0;
   auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), id);
@@ -21,23 +34,12 @@ std::optional<int64_t> BatchIdOfName(std::string_view name) {
   return id;
 }
 
-}  // namespace
-
 std::string BatchLog::PathOf(int64_t batch_id) const {
   return (fs::path(directory_) / std::to_string(batch_id)).string();
 }
 
 arrow::Status BatchLog::Add(int64_t batch_id, std::string_view contents) const {
-  auto status = WriteFileAtomically(PathOf(batch_id), contents);
-  if (IsAlreadyExists(status)) {
-    return SparkError("CONCURRENT_STREAM_LOG_UPDATE",
-                      "Concurrent update to the log. Multiple streaming jobs detected for " +
-                          std::to_string(batch_id) +
-                          ". Please make sure only one streaming job runs on a specific "
-                          "checkpoint location at a time. File: " +
-                          PathOf(batch_id));
-  }
-  return status;
+  return WriteBatchLogFile(PathOf(batch_id), batch_id, contents);
 }
 
 arrow::Result<std::optional<std::string>> BatchLog::Get(int64_t batch_id) const {
@@ -53,7 +55,7 @@ arrow::Result<std::vector<int64_t>> BatchLog::BatchIds() const {
   std::error_code error;
   if (!fs::exists(directory_, error)) return ids;
   for (const auto& entry : fs::directory_iterator(directory_, error)) {
-    if (auto id = BatchIdOfName(entry.path().filename().string())) ids.push_back(*id);
+    if (auto id = BatchIdOfFileName(entry.path().filename().string())) ids.push_back(*id);
   }
   if (error) {
     return arrow::Status::IOError("Cannot list ", directory_, ": ", error.message());
@@ -83,7 +85,8 @@ arrow::Status BatchLog::PurgeBefore(int64_t threshold) const {
 
 std::string WithVersionLine(int version, std::string_view body) {
   // An empty log entry is the version line alone, without a newline, as Spark writes it.
-  std::string out = "v" + std::to_string(version);
+  std::string out = "v";
+  out += std::to_string(version);
   if (!body.empty()) out += '\n';
   out.append(body);
   return out;

@@ -38,6 +38,15 @@ class BatchLog {
   std::string directory_;
 };
 
+/// Writes the file of batch `batch_id` at `path` durably and only once: if it exists already,
+/// another query wrote it, and this fails with CONCURRENT_STREAM_LOG_UPDATE naming the batch
+/// and the file. Every log's Add goes through here.
+arrow::Status WriteBatchLogFile(const std::string& path, int64_t batch_id,
+                                std::string_view contents);
+
+/// The batch id a log file is named by ("12" -> 12); nullopt for other names.
+std::optional<int64_t> BatchIdOfFileName(std::string_view name);
+
 /// "v<version>\n" + body (just "v<version>" when the body is empty): the framing of every
 /// versioned log file.
 std::string WithVersionLine(int version, std::string_view body);

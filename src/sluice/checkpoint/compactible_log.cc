@@ -1,12 +1,10 @@
 #include "sluice/checkpoint/compactible_log.h"
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/checkpoint/batch_log.h"
-#include "sluice/common/errors.h"
 
 namespace sluice::checkpoint {
 
@@ -21,11 +19,9 @@ std::optional<std::pair<int64_t, bool>> ParseName(std::string_view name) {
   bool compact = name.size() > kCompactSuffix.size() &&
                  name.substr(name.size() - kCompactSuffix.size()) == kCompactSuffix;
   if (compact) name.remove_suffix(kCompactSuffix.size());
-  if (name.empty() || name.size() > 18) return std::nullopt;
-  int64_t id = 0;
-  auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), id);
-  if (error != std::errc() || end != name.data() + name.size() || id < 0) return std::nullopt;
-  return std::make_pair(id, compact);
+  std::optional<int64_t> id = BatchIdOfFileName(name);
+  if (!id) return std::nullopt;
+  return std::make_pair(*id, compact);
 }
 
 /// Spark's deriveCompactInterval: the largest divisor of (latest compact id + 1) that is at
@@ -117,16 +113,7 @@ arrow::Status CompactibleLog::Add(int64_t batch_id, const std::vector<std::strin
     if (i > 0) body += '\n';
     body += all[i];
   }
-  auto status = WriteFileAtomically(PathOf(batch_id), WithVersionLine(kVersion, body));
-  if (IsAlreadyExists(status)) {
-    return SparkError("CONCURRENT_STREAM_LOG_UPDATE",
-                      "Concurrent update to the log. Multiple streaming jobs detected for " +
-                          std::to_string(batch_id) +
-                          ". Please make sure only one streaming job runs on a specific "
-                          "checkpoint location at a time. File: " +
-                          PathOf(batch_id));
-  }
-  return status;
+  return WriteBatchLogFile(PathOf(batch_id), batch_id, WithVersionLine(kVersion, body));
 }
 
 arrow::Result<std::optional<std::vector<std::string>>> CompactibleLog::Get(

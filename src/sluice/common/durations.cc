@@ -1,24 +1,17 @@
 #include "sluice/common/durations.h"
 
-#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 
 namespace sluice {
 
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::string_view Trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
@@ -55,7 +48,7 @@ constexpr Unit kIntervalUnits[] = {
 
 arrow::Result<int64_t> ParseTimeStringMs(std::string_view text, std::string_view key,
                                          int64_t default_unit_ms) {
-  std::string lower = Lower(Trim(text));
+  std::string lower = AsciiLower(Trim(text));
   size_t digits = 0;
   if (!lower.empty() && lower[0] == '-') digits = 1;
   while (digits < lower.size() && std::isdigit(static_cast<unsigned char>(lower[digits]))) {
@@ -81,7 +74,7 @@ arrow::Result<int64_t> ParseTimeStringMs(std::string_view text, std::string_view
 }
 
 arrow::Result<int64_t> ParseIntervalMs(std::string_view text, std::string_view what) {
-  std::string lower = Lower(Trim(text));
+  std::string lower = AsciiLower(Trim(text));
   std::vector<std::string> words;
   size_t pos = 0;
   while (pos < lower.size()) {

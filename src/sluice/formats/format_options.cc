@@ -2,26 +2,19 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <span>
 #include <string>
 
+#include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 
 namespace sluice::formats {
 
 namespace {
 
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
-
 /// A boolean option: Spark's CSVOptions.getBool / JSONOptions wording.
 arrow::Result<bool> ParseBool(std::string_view name, std::string_view value) {
-  std::string lower = Lower(value);
+  std::string lower = AsciiLower(value);
   if (lower == "true") return true;
   if (lower == "false") return false;
   return SparkError("INVALID_OPTION_VALUE", std::string(name) +
@@ -62,7 +55,7 @@ arrow::Result<char> ParseChar(std::string_view name, std::string_view value, boo
 /// Spark's ParseMode.fromString: an unknown mode falls back to PERMISSIVE (Spark logs a
 /// warning and does the same).
 ParseMode ParseModeOf(std::string_view value) {
-  std::string lower = Lower(value);
+  std::string lower = AsciiLower(value);
   if (lower == "dropmalformed") return ParseMode::kDropMalformed;
   if (lower == "failfast") return ParseMode::kFailFast;
   return ParseMode::kPermissive;
@@ -71,7 +64,7 @@ ParseMode ParseModeOf(std::string_view value) {
 arrow::Result<Compression> ParseCompression(std::string_view value,
                                             std::span<const Compression> allowed,
                                             std::string_view allowed_text) {
-  std::string lower = Lower(value);
+  std::string lower = AsciiLower(value);
   Compression compression;
   if (lower == "none" || lower == "uncompressed") {
     compression = Compression::kNone;
@@ -98,42 +91,6 @@ arrow::Result<Compression> ParseCompression(std::string_view value,
                           "are " + std::string(allowed_text) + ".");
   }
   return compression;
-}
-
-/// One row of a format's option table: the key, its default (applied when the key is absent;
-/// nullptr means "no default, leave the struct's field unset"), the doc, and how to store it.
-template <typename Options>
-struct OptionSpec {
-  const char* name;
-  const char* default_value;
-  const char* doc;
-  arrow::Status (*apply)(std::string_view value, Options& options);
-};
-
-/// Applies every row of `table`: the user's value when given (under any case), the default
-/// otherwise. The first of several aliases present wins (sep before delimiter, as in Spark).
-template <typename Options>
-arrow::Result<Options> ApplyTable(std::span<const OptionSpec<Options>> table,
-                                  const OptionMap& given) {
-  Options options;
-  for (const auto& spec : table) {
-    auto found = given.find(std::string_view(spec.name));
-    if (found != given.end()) {
-      ARROW_RETURN_NOT_OK(spec.apply(found->second, options));
-    } else if (spec.default_value != nullptr) {
-      ARROW_RETURN_NOT_OK(spec.apply(spec.default_value, options));
-    }
-  }
-  return options;
-}
-
-template <typename Options>
-std::vector<OptionDoc> DocsOf(std::span<const OptionSpec<Options>> table) {
-  std::vector<OptionDoc> docs;
-  for (const auto& spec : table) {
-    docs.push_back({spec.name, spec.default_value == nullptr ? "" : spec.default_value, spec.doc});
-  }
-  return docs;
 }
 
 // Field accessors shared by the tables: every struct with `files` / `parse` members.
@@ -493,7 +450,7 @@ bool CaseInsensitiveLess::operator()(std::string_view a, std::string_view b) con
 }
 
 arrow::Result<FileFormat> ParseFileFormat(std::string_view name) {
-  std::string lower = Lower(name);
+  std::string lower = AsciiLower(name);
   if (lower == "json" || lower == "org.apache.spark.sql.execution.datasources.json.jsonfileformat")
     return FileFormat::kJson;
   if (lower == "csv" || lower == "org.apache.spark.sql.execution.datasources.csv.csvfileformat")
@@ -548,54 +505,54 @@ std::string_view CompressionExtension(Compression compression, FileFormat format
 std::vector<OptionDoc> DocumentedOptions(FileFormat format, bool for_write) {
   switch (format) {
     case FileFormat::kJson:
-      return for_write ? DocsOf<JsonWriteOptions>(kJsonWriteTable)
-                       : DocsOf<JsonReadOptions>(kJsonReadTable);
+      return for_write ? OptionTableDocs<JsonWriteOptions>(kJsonWriteTable)
+                       : OptionTableDocs<JsonReadOptions>(kJsonReadTable);
     case FileFormat::kCsv:
-      return for_write ? DocsOf<CsvWriteOptions>(kCsvWriteTable)
-                       : DocsOf<CsvReadOptions>(kCsvReadTable);
+      return for_write ? OptionTableDocs<CsvWriteOptions>(kCsvWriteTable)
+                       : OptionTableDocs<CsvReadOptions>(kCsvReadTable);
     case FileFormat::kParquet:
-      return for_write ? DocsOf<ParquetWriteOptions>(kParquetWriteTable)
-                       : DocsOf<ParquetReadOptions>(kParquetReadTable);
+      return for_write ? OptionTableDocs<ParquetWriteOptions>(kParquetWriteTable)
+                       : OptionTableDocs<ParquetReadOptions>(kParquetReadTable);
     case FileFormat::kOrc:
-      return for_write ? DocsOf<OrcWriteOptions>(kOrcWriteTable)
-                       : DocsOf<OrcReadOptions>(kOrcReadTable);
+      return for_write ? OptionTableDocs<OrcWriteOptions>(kOrcWriteTable)
+                       : OptionTableDocs<OrcReadOptions>(kOrcReadTable);
     case FileFormat::kText:
-      return for_write ? DocsOf<TextWriteOptions>(kTextWriteTable)
-                       : DocsOf<TextReadOptions>(kTextReadTable);
+      return for_write ? OptionTableDocs<TextWriteOptions>(kTextWriteTable)
+                       : OptionTableDocs<TextReadOptions>(kTextReadTable);
   }
   return {};
 }
 
 arrow::Result<JsonReadOptions> ParseJsonReadOptions(const OptionMap& options) {
-  return ApplyTable<JsonReadOptions>(kJsonReadTable, options);
+  return ApplyOptionTable<JsonReadOptions>(kJsonReadTable, options);
 }
 arrow::Result<CsvReadOptions> ParseCsvReadOptions(const OptionMap& options) {
   // sep wins over delimiter when both are given (the table applies delimiter first).
-  return ApplyTable<CsvReadOptions>(kCsvReadTable, options);
+  return ApplyOptionTable<CsvReadOptions>(kCsvReadTable, options);
 }
 arrow::Result<ParquetReadOptions> ParseParquetReadOptions(const OptionMap& options) {
-  return ApplyTable<ParquetReadOptions>(kParquetReadTable, options);
+  return ApplyOptionTable<ParquetReadOptions>(kParquetReadTable, options);
 }
 arrow::Result<OrcReadOptions> ParseOrcReadOptions(const OptionMap& options) {
-  return ApplyTable<OrcReadOptions>(kOrcReadTable, options);
+  return ApplyOptionTable<OrcReadOptions>(kOrcReadTable, options);
 }
 arrow::Result<TextReadOptions> ParseTextReadOptions(const OptionMap& options) {
-  return ApplyTable<TextReadOptions>(kTextReadTable, options);
+  return ApplyOptionTable<TextReadOptions>(kTextReadTable, options);
 }
 arrow::Result<JsonWriteOptions> ParseJsonWriteOptions(const OptionMap& options) {
-  return ApplyTable<JsonWriteOptions>(kJsonWriteTable, options);
+  return ApplyOptionTable<JsonWriteOptions>(kJsonWriteTable, options);
 }
 arrow::Result<CsvWriteOptions> ParseCsvWriteOptions(const OptionMap& options) {
-  return ApplyTable<CsvWriteOptions>(kCsvWriteTable, options);
+  return ApplyOptionTable<CsvWriteOptions>(kCsvWriteTable, options);
 }
 arrow::Result<ParquetWriteOptions> ParseParquetWriteOptions(const OptionMap& options) {
-  return ApplyTable<ParquetWriteOptions>(kParquetWriteTable, options);
+  return ApplyOptionTable<ParquetWriteOptions>(kParquetWriteTable, options);
 }
 arrow::Result<OrcWriteOptions> ParseOrcWriteOptions(const OptionMap& options) {
-  return ApplyTable<OrcWriteOptions>(kOrcWriteTable, options);
+  return ApplyOptionTable<OrcWriteOptions>(kOrcWriteTable, options);
 }
 arrow::Result<TextWriteOptions> ParseTextWriteOptions(const OptionMap& options) {
-  return ApplyTable<TextWriteOptions>(kTextWriteTable, options);
+  return ApplyOptionTable<TextWriteOptions>(kTextWriteTable, options);
 }
 
 }  // namespace sluice::formats

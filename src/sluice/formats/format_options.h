@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <arrow/result.h>
+#include <arrow/status.h>
 
 namespace sluice::formats {
 
@@ -168,12 +170,51 @@ struct TextWriteOptions {
   Compression compression = Compression::kNone;
 };
 
-/// One documented option of a format, for help texts and tests.
+/// One documented option of a format or connector, for help texts and tests.
 struct OptionDoc {
   std::string_view name;
   std::string_view default_value;
   std::string_view doc;
 };
+
+/// One row of an option table, the one place where a format or connector declares an option:
+/// its key, its default (applied when the key is absent; nullptr leaves the field as the
+/// struct initializes it), its doc, and how a value is checked and stored.
+template <typename Options>
+struct OptionSpec {
+  const char* name;
+  const char* default_value;
+  const char* doc;
+  arrow::Status (*apply)(std::string_view value, Options& options);
+};
+
+/// Parses `given` with `table`: each row in table order takes the user's value under its key
+/// (in any case), else its default. Of two aliases the later row wins, and a row may check
+/// what an earlier one stored. The first error stops the parse.
+template <typename Options>
+arrow::Result<Options> ApplyOptionTable(std::span<const OptionSpec<Options>> table,
+                                        const OptionMap& given) {
+  Options options;
+  for (const auto& spec : table) {
+    auto found = given.find(std::string_view(spec.name));
+    if (found != given.end()) {
+      ARROW_RETURN_NOT_OK(spec.apply(found->second, options));
+    } else if (spec.default_value != nullptr) {
+      ARROW_RETURN_NOT_OK(spec.apply(spec.default_value, options));
+    }
+  }
+  return options;
+}
+
+/// The docs of `table`'s rows, in table order ("" for no default).
+template <typename Options>
+std::vector<OptionDoc> OptionTableDocs(std::span<const OptionSpec<Options>> table) {
+  std::vector<OptionDoc> docs;
+  for (const auto& spec : table) {
+    docs.push_back({spec.name, spec.default_value == nullptr ? "" : spec.default_value, spec.doc});
+  }
+  return docs;
+}
 
 /// The options a format understands when reading (`for_write` false) or writing.
 std::vector<OptionDoc> DocumentedOptions(FileFormat format, bool for_write);

@@ -27,7 +27,9 @@ bool HasGlob(std::string_view component) {
   return component.find_first_of("*?[{") != std::string_view::npos;
 }
 
-/// Hadoop-style glob match of one path component: * ? [abc] [a-z] [^a] {x,y} and \ escapes.
+}  // namespace
+
+// Declared in the header: the file source's cleanSource check matches globs too.
 bool GlobMatch(std::string_view pattern, std::string_view name) {
   size_t p = 0, n = 0;
   while (p < pattern.size()) {
@@ -94,6 +96,8 @@ bool GlobMatch(std::string_view pattern, std::string_view name) {
   }
   return n == name.size();
 }
+
+namespace {
 
 std::vector<std::string> SplitComponents(std::string_view path) {
   std::vector<std::string> parts;

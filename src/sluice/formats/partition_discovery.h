@@ -30,6 +30,11 @@ std::string EscapePathName(std::string_view name);
 /// The inverse of EscapePathName (a malformed escape is kept as is).
 std::string UnescapePathName(std::string_view name);
 
+/// Hadoop's GlobFilter on one path component (no '/'): * ? [abc] [a-z] [^a] [!a] {x,y}
+/// (nested) and \ escapes. The one glob matcher of the engine: path globs, pathGlobFilter,
+/// and the file source's cleanSource archive check.
+bool GlobMatch(std::string_view pattern, std::string_view name);
+
 /// Spark's rule for names that are not data: starting with '_' (unless it holds '=') or '.'.
 bool IsHiddenPathName(std::string_view name);
 

@@ -1,9 +1,8 @@
 #include "sluice/plan/output_mode.h"
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 
+#include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 
 namespace sluice::plan {
@@ -21,9 +20,7 @@ const char* OutputModeName(OutputMode mode) {
 }
 
 arrow::Result<OutputMode> ParseOutputMode(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string lower = AsciiLower(text);
   if (lower == "append") return OutputMode::kAppend;
   if (lower == "complete") return OutputMode::kComplete;
   if (lower == "update") return OutputMode::kUpdate;

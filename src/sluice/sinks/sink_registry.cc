@@ -1,8 +1,8 @@
 #include "sluice/sinks/sink_registry.h"
 
-#include <cctype>
 #include <iostream>
 
+#include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/sinks/console/console_sink.h"
 #include "sluice/sinks/file/file_stream_sink.h"
@@ -28,8 +28,7 @@ arrow::Result<std::unique_ptr<StreamSink>> MakeStreamSink(const SinkRequest& req
       return SparkError("_LEGACY_ERROR_TEMP_2047", "'path' is not specified.");
     }
     if (request.output_mode != OutputMode::kAppend) {
-      std::string mode = OutputModeName(request.output_mode);
-      for (char& c : mode) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const std::string mode = AsciiLower(OutputModeName(request.output_mode));
       return SparkError("STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE",
                         "Invalid streaming output mode: " + mode +
                             ". This output mode is not supported in Data Source " +

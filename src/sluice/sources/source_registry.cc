@@ -1,8 +1,6 @@
 #include "sluice/sources/source_registry.h"
 
-#include <algorithm>
-#include <cctype>
-
+#include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/sources/file/file_stream_source.h"
 #include "sluice/sources/rate/rate_per_micro_batch_source.h"
@@ -11,19 +9,9 @@
 
 namespace sluice::sources {
 
-namespace {
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-}  // namespace
-
 arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvider(
     const SourceRequest& request) {
-  std::string name = Lower(request.format);
+  const std::string name = AsciiLower(request.format);
   auto file_format = formats::ParseFileFormat(name);
   if (file_format.ok()) {
     std::string path = request.path;

@@ -10,7 +10,7 @@
 #include "sluice/datetime/zone.h"
 #include "sluice/expr/bound_expression.h"
 #include "sluice/expr/cast.h"
-#include "sluice/sources/rate/typed_options.h"
+#include "sluice/sources/typed_options.h"
 
 namespace sluice::sinks {
 

@@ -1,37 +1,16 @@
 #include "sluice/sources/file/file_stream_options.h"
 
-#include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
-#include <span>
+#include <string>
+
+#include "sluice/common/ascii.h"
+#include "sluice/sources/typed_options.h"
 
 namespace sluice::sources {
 
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
-
-/// Java's Long.parseLong: an optional sign and decimal digits, nothing else.
-template <typename Integer>
-std::optional<Integer> ParseJavaInteger(std::string_view text) {
-  if (!text.empty() && text[0] == '+') {
-    text.remove_prefix(1);
-    if (!text.empty() && text[0] == '-') return std::nullopt;
-  }
-  if (text.empty() || text[0] == '+') return std::nullopt;
-  Integer value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
 
 /// Java's Float.parseFloat for plain decimal numbers (blanks around, an f/d suffix allowed).
 std::optional<double> ParseJavaFloat(std::string_view text) {
@@ -61,7 +40,7 @@ arrow::Status InvalidValue(std::string_view value, std::string_view option,
 }
 
 arrow::Status SetBoolean(std::string_view option, std::string_view value, bool* out) {
-  std::string lower = Lower(value);
+  const std::string lower = AsciiLower(value);
   if (lower != "true" && lower != "false") {
     return InvalidValue(value, option, "must be 'true' or 'false'");
   }
@@ -69,19 +48,10 @@ arrow::Status SetBoolean(std::string_view option, std::string_view value, bool* 
   return arrow::Status::OK();
 }
 
-/// One row of the option table: the key, its default (applied when the key is absent;
-/// nullptr leaves the field unset), the doc, and how to store a value.
-struct OptionSpec {
-  const char* name;
-  const char* default_value;
-  const char* doc;
-  arrow::Status (*apply)(std::string_view value, FileStreamOptions& options);
-};
-
-constexpr OptionSpec kOptions[] = {
+constexpr formats::OptionSpec<FileStreamOptions> kOptions[] = {
     {"maxFilesPerTrigger", nullptr, "At most this many new files per batch.",
      [](std::string_view value, FileStreamOptions& options) -> arrow::Status {
-       auto parsed = ParseJavaInteger<int32_t>(value);
+       auto parsed = ParseJavaInt(value);
        if (!parsed || *parsed <= 0) {
          return InvalidValue(value, "maxFilesPerTrigger", "must be a positive integer");
        }
@@ -91,7 +61,7 @@ constexpr OptionSpec kOptions[] = {
     {"maxBytesPerTrigger", nullptr,
      "At most this many bytes of new files per batch (at least one file).",
      [](std::string_view value, FileStreamOptions& options) -> arrow::Status {
-       auto parsed = ParseJavaInteger<int64_t>(value);
+       auto parsed = ParseJavaLong(value);
        if (!parsed || *parsed <= 0) {
          return InvalidValue(value, "maxBytesPerTrigger", "must be a positive integer");
        }
@@ -131,7 +101,7 @@ constexpr OptionSpec kOptions[] = {
      }},
     {"cleanSource", "off", "What to do with processed files: off, archive or delete.",
      [](std::string_view value, FileStreamOptions& options) -> arrow::Status {
-       std::string lower = Lower(value);
+       const std::string lower = AsciiLower(value);
        if (lower == "off") {
          options.clean_source = CleanSourceMode::kOff;
        } else if (lower == "archive") {
@@ -151,7 +121,7 @@ constexpr OptionSpec kOptions[] = {
     {"maxCachedFiles", "10000",
      "How many listed files not yet taken are kept for the next batches (0: list each time).",
      [](std::string_view value, FileStreamOptions& options) -> arrow::Status {
-       auto parsed = ParseJavaInteger<int32_t>(value);
+       auto parsed = ParseJavaInt(value);
        if (!parsed || *parsed < 0) {
          return InvalidValue(value, "maxCachedFiles",
                              "must be an integer greater than or equal to 0");
@@ -179,56 +149,7 @@ constexpr std::string_view kDisallowedOptions[] = {"modifiedbefore", "modifiedaf
 }  // namespace
 
 arrow::Result<int64_t> ParseTimeStringAsMs(std::string_view text) {
-  static constexpr std::string_view kTimeError =
-      "Time must be specified as seconds (s), milliseconds (ms), microseconds (us), minutes (m "
-      "or min), hour (h), or day (d). E.g. 50s, 100ms, or 250us.";
-  std::string lower = Lower(text);
-  std::string_view trimmed = lower;
-  while (!trimmed.empty() && static_cast<unsigned char>(trimmed.front()) <= ' ') {
-    trimmed.remove_prefix(1);
-  }
-  while (!trimmed.empty() && static_cast<unsigned char>(trimmed.back()) <= ' ') {
-    trimmed.remove_suffix(1);
-  }
-  size_t digits_end = trimmed.starts_with('-') ? 1 : 0;
-  size_t digits_start = digits_end;
-  while (digits_end < trimmed.size() &&
-         std::isdigit(static_cast<unsigned char>(trimmed[digits_end]))) {
-    ++digits_end;
-  }
-  std::string_view suffix = trimmed.substr(digits_end);
-  bool letters = std::all_of(suffix.begin(), suffix.end(),
-                             [](char c) { return c >= 'a' && c <= 'z'; });
-  if (digits_end == digits_start || !letters) {
-    return arrow::Status::Invalid(kTimeError, "\nFailed to parse time string: ", text);
-  }
-  auto value = ParseJavaInteger<int64_t>(trimmed.substr(0, digits_end));
-  if (!value) {
-    return arrow::Status::Invalid(kTimeError, "\nFor input string: \"",
-                                  trimmed.substr(0, digits_end), "\"");
-  }
-  // Milliseconds per unit, or the divisor for microseconds.
-  int64_t factor = 1;
-  if (suffix.empty() || suffix == "ms") {
-    factor = 1;
-  } else if (suffix == "us") {
-    return *value / 1000;
-  } else if (suffix == "s") {
-    factor = 1000;
-  } else if (suffix == "m" || suffix == "min") {
-    factor = 60 * 1000;
-  } else if (suffix == "h") {
-    factor = 60 * 60 * 1000;
-  } else if (suffix == "d") {
-    factor = 24 * 60 * 60 * 1000;
-  } else {
-    return arrow::Status::Invalid(kTimeError, "\nInvalid suffix: \"", suffix, "\"");
-  }
-  // TimeUnit.convert saturates instead of overflowing.
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  if (*value > kMax / factor) return kMax;
-  if (*value < -kMax / factor) return std::numeric_limits<int64_t>::min();
-  return *value * factor;
+  return ParseTimeString(text, TimeStringUnit::kMilliseconds);
 }
 
 arrow::Result<FileStreamOptions> ParseFileStreamOptions(const formats::OptionMap& options) {
@@ -238,24 +159,11 @@ arrow::Result<FileStreamOptions> ParseFileStreamOptions(const formats::OptionMap
                                     "' is not allowed in file stream sources");
     }
   }
-  FileStreamOptions parsed;
-  for (const OptionSpec& spec : kOptions) {
-    auto found = options.find(std::string_view(spec.name));
-    if (found != options.end()) {
-      ARROW_RETURN_NOT_OK(spec.apply(found->second, parsed));
-    } else if (spec.default_value != nullptr) {
-      ARROW_RETURN_NOT_OK(spec.apply(spec.default_value, parsed));
-    }
-  }
-  return parsed;
+  return formats::ApplyOptionTable<FileStreamOptions>(kOptions, options);
 }
 
 std::vector<formats::OptionDoc> FileStreamOptionDocs() {
-  std::vector<formats::OptionDoc> docs;
-  for (const OptionSpec& spec : kOptions) {
-    docs.push_back({spec.name, spec.default_value ? spec.default_value : "", spec.doc});
-  }
-  return docs;
+  return formats::OptionTableDocs<FileStreamOptions>(kOptions);
 }
 
 }  // namespace sluice::sources

@@ -15,7 +15,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/sources/file/file_admission.h"
-#include "sluice/sources/file/file_batch_reader.h"
+#include "sluice/formats/file_batch_reader.h"
 #include "sluice/sources/file/file_source_offset.h"
 #include "sluice/sources/file/file_stream_source_log.h"
 #include "sluice/checkpoint/file_uri.h"
@@ -78,7 +78,7 @@ class FileStreamSource final : public StreamSource {
   /// source path, or for a glob the folder the pattern matched.
   std::string RootOf(const std::string& local_path) const;
   /// The logged files that still exist, with their partition values.
-  arrow::Result<std::vector<BatchFile>> BatchFilesOf(const std::vector<FileEntry>& entries);
+  arrow::Result<std::vector<formats::BatchFile>> BatchFilesOf(const std::vector<FileEntry>& entries);
 
   std::shared_ptr<const FileStreamSpec> spec_;
   FileStreamOptions options_;
@@ -189,9 +189,9 @@ std::string FileStreamSource::RootOf(const std::string& local_path) const {
   return root.string();
 }
 
-arrow::Result<std::vector<BatchFile>> FileStreamSource::BatchFilesOf(
+arrow::Result<std::vector<formats::BatchFile>> FileStreamSource::BatchFilesOf(
     const std::vector<FileEntry>& entries) {
-  std::vector<BatchFile> files;
+  std::vector<formats::BatchFile> files;
   std::vector<formats::RootedFile> rooted;
   for (const auto& entry : entries) {
     auto local = checkpoint::LocalPathOfFileUri(entry.path);
@@ -200,8 +200,9 @@ arrow::Result<std::vector<BatchFile>> FileStreamSource::BatchFilesOf(
     }
     std::error_code error;
     if (!fs::exists(*local, error)) {
-      // Spark lists a batch's files as root paths, and a missing root path is skipped.
-      ARROW_LOG(WARNING) << "The root directory " << formats::QualifiedPath(*local)
+      // Spark lists a batch's files as root paths, and a missing root path is skipped with
+      // HadoopFSUtils' warning, worded as Spark 4.0.1 logs it.
+      ARROW_LOG(WARNING) << "The directory " << formats::QualifiedPath(*local)
                          << " was not found. Was it deleted very recently?";
       continue;
     }
@@ -249,7 +250,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileStreamSource::GetBa
   }
   ARROW_ASSIGN_OR_RAISE(auto entries, log_->Get(first, last));
   ARROW_ASSIGN_OR_RAISE(auto files, BatchFilesOf(entries));
-  return std::make_shared<FileBatchReader>(spec_->reader, std::move(files), spec_->data_schema,
+  return std::make_shared<formats::FileBatchReader>(spec_->reader, std::move(files), spec_->data_schema,
                                            spec_->schema, ignore_missing_files_);
 }
 

@@ -1,7 +1,6 @@
 #include "sluice/sources/file/source_cleaner.h"
 
-#include <fnmatch.h>
-
+#include <algorithm>
 #include <filesystem>
 #include <vector>
 
@@ -14,41 +13,6 @@ namespace sluice::sources {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// The alternatives of the first {a,b} group of `pattern`, expanded recursively.
-std::vector<std::string> ExpandBraces(const std::string& pattern) {
-  size_t open = pattern.find('{');
-  if (open == std::string::npos) return {pattern};
-  size_t depth = 0, close = open;
-  for (; close < pattern.size(); ++close) {
-    if (pattern[close] == '{') ++depth;
-    if (pattern[close] == '}' && --depth == 0) break;
-  }
-  if (close == pattern.size()) return {pattern};
-  std::vector<std::string> expanded;
-  std::string body = pattern.substr(open + 1, close - open - 1);
-  size_t start = 0;
-  int nested = 0;
-  for (size_t i = 0; i <= body.size(); ++i) {
-    if (i < body.size() && body[i] == '{') ++nested;
-    if (i < body.size() && body[i] == '}') --nested;
-    if (i == body.size() || (body[i] == ',' && nested == 0)) {
-      std::string alternative = pattern.substr(0, open) + body.substr(start, i - start) +
-                                pattern.substr(close + 1);
-      for (auto& each : ExpandBraces(alternative)) expanded.push_back(std::move(each));
-      start = i + 1;
-    }
-  }
-  return expanded;
-}
-
-/// Hadoop's GlobFilter on one path component: * ? [..] [^..] {a,b} and \ escapes.
-bool ComponentMatches(const std::string& pattern, const std::string& name) {
-  for (const auto& alternative : ExpandBraces(pattern)) {
-    if (::fnmatch(alternative.c_str(), name.c_str(), 0) == 0) return true;
-  }
-  return false;
-}
 
 std::vector<std::string> Components(const std::string& path) {
   std::vector<std::string> parts;
@@ -65,7 +29,7 @@ bool ArchiveMatchesSource(const std::string& source_pattern, const std::string& 
   auto archive = Components(archive_dir);
   size_t depth = std::min(source.size(), archive.size());
   for (size_t i = 0; i < depth; ++i) {
-    if (!ComponentMatches(source[i], archive[i])) return false;
+    if (!formats::GlobMatch(source[i], archive[i])) return false;
   }
   return true;
 }
@@ -105,7 +69,8 @@ bool SourceCleaner::Clean(const std::string& local_path) const {
   if (mode_ == CleanSourceMode::kDelete) {
     if (!fs::remove(local_path, error)) {
       ARROW_LOG(WARNING) << "Failed to remove " << formats::QualifiedPath(local_path)
-                         << " / skip removing file." << (error ? " " + error.message() : "");
+                         << " / skip removing file." << (error ? " " : "")
+                         << (error ? error.message() : std::string());
       return false;
     }
     return true;

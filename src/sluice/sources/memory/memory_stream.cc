@@ -1,27 +1,17 @@
 #include "sluice/sources/memory/memory_stream.h"
 
 #include <atomic>
-#include <charconv>
 
 #include <arrow/table.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/sources/long_offset.h"
 
 namespace sluice::sources {
 
 namespace {
 
 std::atomic<int> next_stream_id{0};
-
-arrow::Result<int64_t> ParseLongOffset(const std::string& text, const std::string& source) {
-  int64_t value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) {
-    return SparkError("MALFORMED_LOG_FILE", "The offset '" + text + "' logged for " + source +
-                                                " is not a number.");
-  }
-  return value;
-}
 
 /// The running source of one query over a MemoryStream.
 class MemoryStreamSource final : public StreamSource {
@@ -36,23 +26,20 @@ class MemoryStreamSource final : public StreamSource {
                                                          ReadLimitMode mode) override {
     int64_t latest = stream_->latest_offset();
     if (latest < 0) return std::nullopt;
-    return std::optional<std::string>(std::to_string(latest));
+    return std::optional<std::string>(LongOffsetJson(latest));
   }
 
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatch(
       const std::optional<std::string>& start, const std::string& end) override {
-    int64_t from = -1;
-    if (start) {
-      ARROW_ASSIGN_OR_RAISE(from, ParseLongOffset(*start, Describe()));
-    }
-    ARROW_ASSIGN_OR_RAISE(int64_t to, ParseLongOffset(end, Describe()));
-    return stream_->Read(from, to);
+    ARROW_ASSIGN_OR_RAISE(LongOffsetRange range,
+                          ParseLongOffsetRange(start, end, Describe(), /*first_start=*/-1));
+    return stream_->Read(range.start, range.end);
   }
 
   std::optional<std::string> ReportLatestOffset() const override {
     int64_t latest = stream_->latest_offset();
     if (latest < 0) return std::nullopt;
-    return std::to_string(latest);
+    return LongOffsetJson(latest);
   }
 
  private:

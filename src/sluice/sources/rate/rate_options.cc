@@ -1,6 +1,6 @@
 #include "sluice/sources/rate/rate_options.h"
 
-#include "sluice/sources/rate/typed_options.h"
+#include "sluice/sources/typed_options.h"
 
 namespace sluice::sources {
 
@@ -20,10 +20,9 @@ arrow::Result<RateOptions> ParseRateOptions(const formats::OptionMap& options) {
   if (parsed.rows_per_second <= 0) {
     return InvalidValue(parsed.rows_per_second, "rowsPerSecond", "be positive");
   }
-  if (auto it = options.find("rampUpTime"); it != options.end()) {
-    ARROW_ASSIGN_OR_RAISE(parsed.ramp_up_time_seconds,
-                          TimeStringAsSeconds(it->second, "rampUpTime"));
-  }
+  ARROW_ASSIGN_OR_RAISE(parsed.ramp_up_time_seconds,
+                        TimeStringOption(options, "rampUpTime", TimeStringUnit::kSeconds,
+                                         parsed.ramp_up_time_seconds));
   if (parsed.ramp_up_time_seconds < 0) {
     return InvalidValue(parsed.ramp_up_time_seconds, "rampUpTime", "not be negative");
   }

@@ -7,7 +7,8 @@
 
 #include "sluice/checkpoint/batch_log.h"
 #include "sluice/common/errors.h"
-#include "sluice/sources/rate/long_offset.h"
+#include "sluice/sources/arrival_source.h"
+#include "sluice/sources/long_offset.h"
 #include "sluice/sources/rate/rate_options.h"
 #include "sluice/sources/rate/rate_rows.h"
 
@@ -44,7 +45,7 @@ arrow::Result<int64_t> LoadOrRecordStartTime(const SourceContext& context) {
 }
 
 /// One query's rate source. Offsets count whole seconds since creation_ms_.
-class RateStreamSource final : public StreamSource {
+class RateStreamSource final : public ArrivalSource {
  public:
   RateStreamSource(const RateOptions& options, const Clock* clock, int64_t creation_ms)
       : options_(options),
@@ -62,37 +63,23 @@ class RateStreamSource final : public StreamSource {
            ", numPartitions=" + options_.num_partitions_text;
   }
 
-  // The source has no backlog to limit: every mode reads up to now. Batch 0 may be empty
-  // (offset 0), as in Spark. After a restart the offset never falls behind the processed one,
-  // even if the clock does.
-  arrow::Result<std::optional<std::string>> LatestOffset(const std::optional<std::string>& start,
-                                                         ReadLimitMode mode) override {
-    if (!available_now_) {
-      if (start) {
-        ARROW_ASSIGN_OR_RAISE(int64_t start_seconds, ParseLongOffset(*start, Describe()));
-        last_time_ms_ = std::max(last_time_ms_, creation_ms_ + start_seconds * 1000);
-      }
-      last_time_ms_ = std::max(last_time_ms_, clock_->NowMillis());
-      latest_ = LongOffsetJson((last_time_ms_ - creation_ms_) / 1000);
+  // Batch 0 may be empty (offset 0), as in Spark. After a restart the offset never falls
+  // behind the processed one, even if the clock does.
+  arrow::Result<std::string> ArrivedOffset(const std::optional<std::string>& start) override {
+    if (start) {
+      ARROW_ASSIGN_OR_RAISE(int64_t start_seconds, ParseLongOffset(*start, Describe()));
+      last_time_ms_ = std::max(last_time_ms_, creation_ms_ + start_seconds * 1000);
     }
-    return latest_;
-  }
-
-  // Trigger.AvailableNow: the seconds elapsed by now are all there is (Spark wraps sources
-  // like this one so that their latest offset is fetched once, at the start).
-  arrow::Status PrepareForAvailableNow() override {
-    ARROW_RETURN_NOT_OK(LatestOffset(std::nullopt, ReadLimitMode::kAll).status());
-    available_now_ = true;
-    return arrow::Status::OK();
+    last_time_ms_ = std::max(last_time_ms_, clock_->NowMillis());
+    return LongOffsetJson((last_time_ms_ - creation_ms_) / 1000);
   }
 
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatch(
       const std::optional<std::string>& start, const std::string& end) override {
-    int64_t start_seconds = 0;
-    if (start) {
-      ARROW_ASSIGN_OR_RAISE(start_seconds, ParseLongOffset(*start, Describe()));
-    }
-    ARROW_ASSIGN_OR_RAISE(int64_t end_seconds, ParseLongOffset(end, Describe()));
+    ARROW_ASSIGN_OR_RAISE(LongOffsetRange seconds,
+                          ParseLongOffsetRange(start, end, Describe(), /*first_start=*/0));
+    const int64_t start_seconds = seconds.start;
+    const int64_t end_seconds = seconds.end;
     if (start_seconds > end_seconds) {
       return SparkError("INTERNAL_ERROR", "startSeconds(" + std::to_string(start_seconds) +
                                               ") > endSeconds(" + std::to_string(end_seconds) +
@@ -119,8 +106,6 @@ class RateStreamSource final : public StreamSource {
     return MakeRateReader(range);
   }
 
-  std::optional<std::string> ReportLatestOffset() const override { return latest_; }
-
  private:
   int64_t ValueAt(int64_t seconds) const {
     return RateValueAtSecond(seconds, options_.rows_per_second, options_.ramp_up_time_seconds);
@@ -131,8 +116,6 @@ class RateStreamSource final : public StreamSource {
   const int64_t creation_ms_;
   int64_t last_time_ms_;
   const int64_t max_seconds_;
-  std::optional<std::string> latest_;
-  bool available_now_ = false;
 };
 
 class RateSourceProvider final : public StreamSourceProvider {

@@ -1,7 +1,7 @@
 #include "sluice/sources/socket/socket_options.h"
 
 #include "sluice/common/errors.h"
-#include "sluice/sources/rate/typed_options.h"
+#include "sluice/sources/typed_options.h"
 
 namespace sluice::sources {
 

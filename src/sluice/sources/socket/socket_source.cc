@@ -6,7 +6,8 @@
 #include <arrow/builder.h>
 
 #include "sluice/common/errors.h"
-#include "sluice/sources/rate/long_offset.h"
+#include "sluice/sources/arrival_source.h"
+#include "sluice/sources/long_offset.h"
 #include "sluice/sources/socket/socket_line_reader.h"
 #include "sluice/sources/socket/socket_options.h"
 #include "sluice/types/spark_types.h"
@@ -51,7 +52,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatch>> LinesBatch(
 }
 
 /// One query's socket source. Offset N stands for lines 0..N of the connection; -1 for none.
-class TextSocketSource final : public StreamSource {
+class TextSocketSource final : public ArrivalSource {
  public:
   TextSocketSource(const SocketOptions& options, const Clock* clock)
       : options_(options), clock_(clock), schema_(SocketSchema(options.include_timestamp)) {}
@@ -67,35 +68,20 @@ class TextSocketSource final : public StreamSource {
 
   // Before the first batch connects, this is -1, which differs from "nothing processed" and so
   // makes the loop run batch 0, the one that connects, as in Spark.
-  arrow::Result<std::optional<std::string>> LatestOffset(const std::optional<std::string>& start,
-                                                         ReadLimitMode mode) override {
-    if (!available_now_) {
-      const int64_t received = reader_ ? reader_->lines_received() : 0;
-      latest_ = LongOffsetJson(received - 1);
-    }
-    return latest_;
-  }
-
-  // Trigger.AvailableNow: the lines received by now are all there is (Spark wraps sources
-  // like this one so that their latest offset is fetched once, at the start).
-  arrow::Status PrepareForAvailableNow() override {
-    ARROW_RETURN_NOT_OK(LatestOffset(std::nullopt, ReadLimitMode::kAll).status());
-    available_now_ = true;
-    return arrow::Status::OK();
+  arrow::Result<std::string> ArrivedOffset(const std::optional<std::string>& start) override {
+    const int64_t received = reader_ ? reader_->lines_received() : 0;
+    return LongOffsetJson(received - 1);
   }
 
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatch(
       const std::optional<std::string>& start, const std::string& end) override {
-    int64_t from = -1;
-    if (start) {
-      ARROW_ASSIGN_OR_RAISE(from, ParseLongOffset(*start, Describe()));
-    }
-    ARROW_ASSIGN_OR_RAISE(int64_t to, ParseLongOffset(end, Describe()));
+    ARROW_ASSIGN_OR_RAISE(LongOffsetRange range,
+                          ParseLongOffsetRange(start, end, Describe(), /*first_start=*/-1));
     if (reader_ == nullptr) {
       ARROW_ASSIGN_OR_RAISE(reader_,
                             SocketLineReader::Connect(options_.host, options_.port, clock_));
     }
-    std::vector<ReceivedLine> lines = reader_->Lines(from + 1, to + 1);
+    std::vector<ReceivedLine> lines = reader_->Lines(range.start + 1, range.end + 1);
     ARROW_ASSIGN_OR_RAISE(auto batch, LinesBatch(lines, options_, schema_));
     return arrow::RecordBatchReader::Make({std::move(batch)}, schema_);
   }
@@ -111,8 +97,6 @@ class TextSocketSource final : public StreamSource {
     return arrow::Status::OK();
   }
 
-  std::optional<std::string> ReportLatestOffset() const override { return latest_; }
-
   void Stop() override {
     if (reader_ != nullptr) reader_->Stop();
   }
@@ -123,8 +107,6 @@ class TextSocketSource final : public StreamSource {
   const std::shared_ptr<arrow::Schema> schema_;
   std::unique_ptr<SocketLineReader> reader_;
   int64_t last_committed_ = -1;
-  std::optional<std::string> latest_;
-  bool available_now_ = false;
 };
 
 class SocketSourceProvider final : public StreamSourceProvider {

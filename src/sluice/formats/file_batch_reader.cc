@@ -1,4 +1,4 @@
-#include "sluice/sources/file/file_batch_reader.h"
+#include "sluice/formats/file_batch_reader.h"
 
 #include <filesystem>
 
@@ -8,7 +8,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/checkpoint/file_uri.h"
 
-namespace sluice::sources {
+namespace sluice::formats {
 
 arrow::Status FileNotExistError(const std::string& local_path) {
   return SparkError("FAILED_READ_FILE.FILE_NOT_EXIST",
@@ -58,4 +58,4 @@ arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* bat
   }
 }
 
-}  // namespace sluice::sources
+}  // namespace sluice::formats

@@ -1,4 +1,4 @@
-#include "sluice/sources/rate/long_offset.h"
+#include "sluice/sources/long_offset.h"
 
 #include <charconv>
 
@@ -21,6 +21,18 @@ arrow::Result<int64_t> ParseLongOffset(std::string_view json,
                                   "belong to this source.");
   }
   return value;
+}
+
+arrow::Result<LongOffsetRange> ParseLongOffsetRange(const std::optional<std::string>& start,
+                                                    std::string_view end,
+                                                    std::string_view source_description,
+                                                    int64_t first_start) {
+  LongOffsetRange range{first_start, 0};
+  if (start) {
+    ARROW_ASSIGN_OR_RAISE(range.start, ParseLongOffset(*start, source_description));
+  }
+  ARROW_ASSIGN_OR_RAISE(range.end, ParseLongOffset(end, source_description));
+  return range;
 }
 
 }  // namespace sluice::sources

@@ -1,5 +1,6 @@
-// The rows of one streaming file batch: the batch's files read one after the other through
-// the format reader, in bounded memory, with their partition values appended.
+// The rows of a list of data files: the files read one after the other through the format
+// reader, in bounded memory, with their partition values appended. The one file scan of both
+// the streaming file source's batches and batch reads (plan::FileSource).
 #pragma once
 
 #include <memory>
@@ -11,7 +12,7 @@
 
 #include "sluice/formats/file_format.h"
 
-namespace sluice::sources {
+namespace sluice::formats {
 
 /// One file of a batch and its partition values (one scalar per partition column).
 struct BatchFile {
@@ -25,7 +26,7 @@ struct BatchFile {
 /// Not thread-safe; one reader per scan.
 class FileBatchReader final : public arrow::RecordBatchReader {
  public:
-  FileBatchReader(std::shared_ptr<const formats::FormatReader> reader,
+  FileBatchReader(std::shared_ptr<const FormatReader> reader,
                   std::vector<BatchFile> files, std::shared_ptr<arrow::Schema> data_schema,
                   std::shared_ptr<arrow::Schema> schema, bool ignore_missing_files)
       : reader_(std::move(reader)),
@@ -41,7 +42,7 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   /// Opens the next file into current_; false when there are no more files.
   arrow::Result<bool> OpenNext();
 
-  std::shared_ptr<const formats::FormatReader> reader_;
+  std::shared_ptr<const FormatReader> reader_;
   std::vector<BatchFile> files_;
   std::shared_ptr<arrow::Schema> data_schema_;
   std::shared_ptr<arrow::Schema> schema_;
@@ -54,4 +55,4 @@ class FileBatchReader final : public arrow::RecordBatchReader {
 /// Spark's FAILED_READ_FILE.FILE_NOT_EXIST for `local_path`.
 arrow::Status FileNotExistError(const std::string& local_path);
 
-}  // namespace sluice::sources
+}  // namespace sluice::formats
