@@ -110,11 +110,13 @@ arrow::Status MicroBatchExecution::Recover() {
     if (logged->offsets.size() != providers.size()) {
       return SparkError(
           "STREAMING_CHECKPOINT_SOURCES_MISMATCH",
-          "The checkpoint " + checkpoint_->paths().root() + " was written by a query with " +
-              std::to_string(logged->offsets.size()) + " source(s), but this query has " +
+          // Spark's assertion message, then where and what to do.
+          "There are [" + std::to_string(logged->offsets.size()) +
+              "] sources in the checkpoint offsets and now there are [" +
               std::to_string(providers.size()) +
-              ". The number of sources cannot change between restarts; use a new checkpoint "
-              "location.");
+              "] sources requested by the query. Cannot continue. The number of sources "
+              "cannot change between restarts of the checkpoint " +
+              checkpoint_->paths().root() + "; use a new checkpoint location.");
     }
     ARROW_RETURN_NOT_OK(RestorePinnedConf(logged->metadata.conf, &spec_.config));
     pinned_conf_ = logged->metadata.conf;
@@ -213,6 +215,8 @@ arrow::Result<bool> MicroBatchExecution::RunTrigger(int64_t trigger_start_ms,
   ARROW_RETURN_NOT_OK(RunBatch(timings));
   timings.duration_ms["triggerExecution"] = SteadyMillis() - steady_start;
   ReportProgress(timings);
+  // A batch restarts the idle count (Spark's finishTrigger).
+  last_idle_check_ms_ = spec_.clock->NowMillis();
   last_trigger_start_ms_ = trigger_start_ms;
   ++batch_id_;
   state_->SetStatus("Waiting for data to arrive", false, false);
@@ -334,13 +338,19 @@ void MicroBatchExecution::ReportProgress(const Timings& timings) {
   manager_->Post(QueryProgressEvent{std::move(progress)});
 }
 
-void MicroBatchExecution::ReportIdle(int64_t now_ms) {
-  if (last_idle_event_ms_ >= 0 &&
-      now_ms - last_idle_event_ms_ < settings_.no_data_progress_event_interval_ms) {
+void MicroBatchExecution::ReportIdle(int64_t trigger_start_ms) {
+  int64_t now_ms = spec_.clock->NowMillis();
+  if (last_idle_check_ms_ &&
+      now_ms - *last_idle_check_ms_ < settings_.no_data_progress_event_interval_ms) {
     return;
   }
-  last_idle_event_ms_ = now_ms;
-  manager_->Post(QueryIdleEvent{checkpoint_->query_id(), run_id_, FormatIsoTimestamp(now_ms)});
+  // As Spark's updateIdleness: the first idle trigger of a run only starts the count, so a
+  // query that finds no data at start is reported idle one interval later.
+  if (last_idle_check_ms_) {
+    manager_->Post(QueryIdleEvent{checkpoint_->query_id(), run_id_,
+                                  FormatIsoTimestamp(trigger_start_ms)});
+  }
+  last_idle_check_ms_ = now_ms;
 }
 
 void MicroBatchExecution::Close(bool clean_stop) {

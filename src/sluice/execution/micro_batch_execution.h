@@ -64,7 +64,9 @@ class MicroBatchExecution {
   arrow::Status RunBatch(Timings& timings);
   /// Reports a batch's progress to the state and the listeners.
   void ReportProgress(const Timings& timings);
-  void ReportIdle(int64_t now_ms);
+  /// Posts an idle event for a trigger without data, at most once per
+  /// noDataProgressEventInterval since the last batch or the last event.
+  void ReportIdle(int64_t trigger_start_ms);
   /// True when the test hook kills the query at `point`.
   bool CrashAt(CrashPoint point) const;
 
@@ -82,7 +84,9 @@ class MicroBatchExecution {
   int64_t batch_timestamp_ms_ = 0;
   int64_t watermark_ms_ = 0;
   int64_t last_trigger_start_ms_ = -1;
-  int64_t last_idle_event_ms_ = -1;
+  /// When the last batch ended or the last idle event was due (Spark's
+  /// lastNoExecutionProgressEventTime); nullopt before either happened in this run.
+  std::optional<int64_t> last_idle_check_ms_;
   bool crashed_ = false;
 };
 
