@@ -12,6 +12,7 @@
 #include "sluice/expr/binder.h"
 #include "sluice/expr/call_checks.h"
 #include "sluice/physical/planner.h"
+#include "sluice/plan/event_time_watermark.h"
 #include "sluice/plan/filter.h"
 #include "sluice/plan/generate.h"
 #include "sluice/plan/project.h"
@@ -119,6 +120,13 @@ DataFrame DataFrame::selectExpr(const std::vector<std::string>& exprs) const {
 DataFrame DataFrame::filter(const Column& condition) const {
   if (!ok()) return *this;
   return With(plan::Filter::Make(plan_, condition.expr(), session_->analysis_context()));
+}
+
+DataFrame DataFrame::withWatermark(const std::string& event_time,
+                                   const std::string& delay_threshold) const {
+  if (!ok()) return *this;
+  return With(plan::EventTimeWatermark::Make(plan_, event_time, delay_threshold,
+                                             session_->analysis_context()));
 }
 
 DataFrame DataFrame::filter(const std::string& condition) const {

@@ -57,6 +57,10 @@ class DataFrame {
   DataFrame drop(const std::vector<std::string>& names) const;
   DataFrame alias(const std::string& name) const;
   DataFrame toDF(const std::vector<std::string>& names) const;
+  /// Marks `event_time` (a timestamp column) as the event time, with late data bounded by
+  /// `delay_threshold` ("10 minutes"). A no-op in batch queries; in a streaming query the
+  /// watermark (max event time seen - delay) advances after each batch.
+  DataFrame withWatermark(const std::string& event_time, const std::string& delay_threshold) const;
 
   // Relational operators (dataframe_relational.cc).
   DataFrame orderBy(std::vector<Column> keys) const;

@@ -51,6 +51,14 @@ void CollectSources(const plan::LogicalPlan& node,
   for (const auto& child : node.children()) CollectSources(*child, out);
 }
 
+void CollectWatermarkOperators(const plan::LogicalPlan& node,
+                               std::vector<const plan::EventTimeWatermark*>* out) {
+  if (node.kind() == plan::PlanKind::kEventTimeWatermark) {
+    out->push_back(static_cast<const plan::EventTimeWatermark*>(&node));
+  }
+  for (const auto& child : node.children()) CollectWatermarkOperators(*child, out);
+}
+
 int64_t SteadyMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -65,6 +73,8 @@ struct MicroBatchExecution::Timings {
   std::map<std::string, int64_t> duration_ms;
   bool ran_batch = false;
   std::vector<std::optional<std::string>> start_offsets;
+  /// What the withWatermark operators saw in the batch.
+  physical::EventTimeObservations event_times;
 
   /// Times `body` into duration_ms[phase] (steady time: the query clock may be manual).
   template <typename Body>
@@ -139,7 +149,9 @@ arrow::Status MicroBatchExecution::Recover() {
   }
 
   batch_id_ = recovered.resume.next_batch_id;
-  watermark_ms_ = recovered.watermark_ms;
+  CollectWatermarkOperators(*spec_.plan, &watermark_operators_);
+  watermarks_ = std::make_unique<WatermarkTracker>(settings_.max_watermark_policy,
+                                                   recovered.watermark_ms);
   if (recovered.resume.rerun) rerun_ = std::move(recovered.rerun_offsets);
   return arrow::Status::OK();
 }
@@ -199,7 +211,7 @@ arrow::Result<bool> MicroBatchExecution::RunTrigger(int64_t trigger_start_ms,
     // Re-run the uncommitted batch with exactly what the log says.
     for (size_t i = 0; i < sources_.size(); ++i) sources_[i].end = rerun_->offsets[i];
     batch_timestamp_ms_ = rerun_->metadata.batch_timestamp_ms;
-    watermark_ms_ = rerun_->metadata.batch_watermark_ms;
+    batch_watermark_ms_ = rerun_->metadata.batch_watermark_ms;
     rerun_.reset();
     has_batch = true;
   } else {
@@ -238,7 +250,8 @@ arrow::Result<bool> MicroBatchExecution::ConstructNextBatch(Timings& timings) {
 
   batch_timestamp_ms_ = spec_.clock->NowMillis();
   checkpoint::OffsetSeq seq;
-  seq.metadata.batch_watermark_ms = watermark_ms_;
+  batch_watermark_ms_ = watermarks_->watermark_ms();
+  seq.metadata.batch_watermark_ms = batch_watermark_ms_;
   seq.metadata.batch_timestamp_ms = batch_timestamp_ms_;
   seq.metadata.conf = pinned_conf_;
   for (const auto& source : sources_) seq.offsets.push_back(source.end);
@@ -280,6 +293,7 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
   context.eval.config = &spec_.config;
   context.eval.batch_timestamp_us = batch_timestamp_ms_ * 1000;
   context.stream_inputs = &inputs;
+  context.event_times = &timings.event_times;
   ARROW_ASSIGN_OR_RAISE(auto stream, timings.Time("queryPlanning", [&] {
     return physical::Execute(*spec_.plan, context);
   }));
@@ -288,8 +302,17 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
   }));
   SLUICE_CRASH_POINT(CrashPoint::kAfterAddBatch);
 
+  // The watermark moves after the batch; the next batch runs with it.
+  std::vector<int64_t> delays;
+  std::vector<const physical::EventTimeStats*> stats;
+  for (const auto* node : watermark_operators_) {
+    delays.push_back(node->delay_ms());
+    auto seen = timings.event_times.find(node);
+    stats.push_back(seen == timings.event_times.end() ? nullptr : &seen->second);
+  }
+  watermarks_->Update(delays, stats);
   checkpoint::CommitMetadata commit;
-  commit.next_batch_watermark_ms = watermark_ms_;
+  commit.next_batch_watermark_ms = watermarks_->watermark_ms();
   ARROW_RETURN_NOT_OK(timings.Time("commitOffsets", [&]() -> arrow::Status {
     ARROW_RETURN_NOT_OK(checkpoint_->WriteCommit(batch_id_, commit));
     return checkpoint_->Purge(batch_id_, settings_.min_batches_to_retain);
@@ -330,6 +353,19 @@ void MicroBatchExecution::ReportProgress(const Timings& timings) {
     entry.processed_rows_per_second = source.rows_read / processing_seconds;
     entry.metrics = source.source->Metrics();
     progress.sources.push_back(std::move(entry));
+  }
+  if (!watermark_operators_.empty()) {
+    // Spark: the batch's watermark, and the event-time statistics of the first withWatermark
+    // operator (in plan order) that saw rows; the others are not shown.
+    progress.event_time["watermark"] = FormatIsoTimestamp(batch_watermark_ms_);
+    for (const auto* node : watermark_operators_) {
+      auto seen = timings.event_times.find(node);
+      if (seen == timings.event_times.end() || seen->second.count == 0) continue;
+      progress.event_time["avg"] = FormatIsoTimestamp(static_cast<int64_t>(seen->second.avg));
+      progress.event_time["max"] = FormatIsoTimestamp(seen->second.max);
+      progress.event_time["min"] = FormatIsoTimestamp(seen->second.min);
+      break;
+    }
   }
   progress.sink.description = spec_.sink->Describe();
   progress.sink.num_output_rows = spec_.sink->last_output_rows();

@@ -16,6 +16,8 @@
 #include "sluice/execution/query_spec.h"
 #include "sluice/execution/query_state.h"
 #include "sluice/execution/streaming_settings.h"
+#include "sluice/execution/watermark_tracker.h"
+#include "sluice/plan/event_time_watermark.h"
 #include "sluice/sources/stream_source.h"
 
 namespace sluice::execution {
@@ -82,7 +84,11 @@ class MicroBatchExecution {
   /// Set when recovery found batch_id_ with offsets but no commit.
   std::optional<checkpoint::OffsetSeq> rerun_;
   int64_t batch_timestamp_ms_ = 0;
-  int64_t watermark_ms_ = 0;
+  /// The withWatermark operators of the plan, in plan order.
+  std::vector<const plan::EventTimeWatermark*> watermark_operators_;
+  std::unique_ptr<WatermarkTracker> watermarks_;
+  /// The watermark the running batch runs with (offsets/N's batchWatermarkMs).
+  int64_t batch_watermark_ms_ = 0;
   int64_t last_trigger_start_ms_ = -1;
   /// When the last batch ended or the last idle event was due (Spark's
   /// lastNoExecutionProgressEventTime); nullopt before either happened in this run.

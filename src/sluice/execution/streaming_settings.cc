@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "sluice/common/ascii.h"
 #include "sluice/common/durations.h"
 #include "sluice/common/errors.h"
 
@@ -89,6 +90,14 @@ arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConf
   settings.file_sink_compact_interval = static_cast<int32_t>(sink_interval);
   settings.file_source_compact_interval = static_cast<int32_t>(source_interval);
   settings.checkpoint_root = config.Get(prefix + "checkpointLocation").value_or("");
+  std::string policy = AsciiLower(config.Get(prefix + "multipleWatermarkPolicy").value_or("min"));
+  if (policy != "min" && policy != "max") {
+    return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
+                      "The value '" + policy + "' in the config \"" + prefix +
+                          "multipleWatermarkPolicy\" is invalid. It must be one of 'min' or "
+                          "'max'.");
+  }
+  settings.max_watermark_policy = policy == "max";
   return settings;
 }
 

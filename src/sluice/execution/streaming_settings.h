@@ -30,6 +30,9 @@ struct StreamingSettings {
   int32_t file_sink_compact_interval = 10;
   /// spark.sql.streaming.fileSource.log.compactInterval
   int32_t file_source_compact_interval = 10;
+  /// spark.sql.streaming.multipleWatermarkPolicy=max (pinned by the checkpoint); min by
+  /// default.
+  bool max_watermark_policy = false;
   /// spark.sql.streaming.checkpointLocation: the parent of per-query checkpoints; empty: none.
   std::string checkpoint_root;
 

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -11,6 +13,7 @@
 
 namespace sluice::plan {
 class DataSource;
+class LogicalPlan;
 }  // namespace sluice::plan
 
 namespace sluice::physical {
@@ -36,12 +39,35 @@ using StreamInputOpener =
 /// source read twice by a plan (a self-union) is opened twice and yields the same rows.
 using StreamInputs = std::map<const plan::DataSource*, StreamInputOpener>;
 
+/// Spark's EventTimeStats: what one withWatermark operator saw of its event times in a
+/// micro-batch, in milliseconds (the microseconds divided by 1000, truncated, as Spark does).
+struct EventTimeStats {
+  int64_t max = std::numeric_limits<int64_t>::min();
+  int64_t min = std::numeric_limits<int64_t>::max();
+  /// The running mean Spark keeps (avg += (value - avg) / count).
+  double avg = 0;
+  int64_t count = 0;
+
+  void Add(int64_t event_time_ms) {
+    max = std::max(max, event_time_ms);
+    min = std::min(min, event_time_ms);
+    ++count;
+    avg += (static_cast<double>(event_time_ms) - avg) / static_cast<double>(count);
+  }
+};
+
+/// The event-time statistics of a micro-batch, per withWatermark plan node.
+using EventTimeObservations = std::map<const plan::LogicalPlan*, EventTimeStats>;
+
 /// What operators read while running: the evaluation context of expressions and, in a
 /// micro-batch, the data of the streaming sources. Outlives the streams built with it.
 struct ExecContext {
   expr::EvalContext eval;
   /// Null for batch queries, whose sources are read whole.
   const StreamInputs* stream_inputs = nullptr;
+  /// Where withWatermark operators record their batch's event times; null in batch queries,
+  /// where withWatermark does nothing.
+  EventTimeObservations* event_times = nullptr;
 };
 
 /// Reads a stream to its end.

@@ -1,6 +1,7 @@
 #include "sluice/physical/planner.h"
 
 #include "sluice/common/errors.h"
+#include "sluice/physical/event_time_watermark_operator.h"
 #include "sluice/physical/generate_operator.h"
 #include "sluice/physical/hash_aggregate.h"
 #include "sluice/physical/hash_join.h"
@@ -10,6 +11,7 @@
 #include "sluice/physical/sort_operator.h"
 #include "sluice/physical/union_operator.h"
 #include "sluice/plan/aggregate.h"
+#include "sluice/plan/event_time_watermark.h"
 #include "sluice/plan/filter.h"
 #include "sluice/plan/generate.h"
 #include "sluice/plan/join.h"
@@ -63,6 +65,11 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
     case plan::PlanKind::kGenerate: {
       ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
       return MakeGenerate(static_cast<const plan::Generate&>(node), std::move(input), context);
+    }
+    case plan::PlanKind::kEventTimeWatermark: {
+      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      return MakeEventTimeWatermark(static_cast<const plan::EventTimeWatermark&>(node),
+                                    std::move(input), context);
     }
     case plan::PlanKind::kSubqueryAlias:
       return Execute(*node.children()[0], context);

@@ -23,6 +23,7 @@ enum class PlanKind {
   kJoin,
   kSubqueryAlias,
   kGenerate,
+  kEventTimeWatermark,
 };
 
 /// A node of a resolved logical plan: every node is analyzed when it is built (by its `Make`),
