@@ -8,6 +8,7 @@
 #include "sluice/api/functions.h"
 #include "sluice/api/session_state.h"
 #include "sluice/api/show_format.h"
+#include "sluice/api/time_window_rewrite.h"
 #include "sluice/common/errors.h"
 #include "sluice/expr/binder.h"
 #include "sluice/expr/call_checks.h"
@@ -104,11 +105,17 @@ DataFrame DataFrame::select(std::vector<Column> columns) const {
   // A select list of aggregates is a global aggregation, as in Spark.
   if (aggregates) return agg(std::move(columns));
   auto context = session_->analysis_context();
+  // window(time, ...) expands the rows into their time windows below the projection.
+  auto windowed = PlanTimeWindows(plan_, std::move(exprs), context);
+  if (!windowed.ok()) return DataFrame(session_, windowed.status());
+  auto& [input, projected] = *windowed;
   // A generator (explode, posexplode, inline) in the select list becomes a Generate node.
-  for (const auto& e : exprs) {
-    if (plan::IsGeneratorCall(*e)) return With(plan::ProjectWithGenerator(plan_, exprs, context));
+  for (const auto& e : projected) {
+    if (plan::IsGeneratorCall(*e)) {
+      return With(plan::ProjectWithGenerator(input, projected, context));
+    }
   }
-  return With(plan::Project::Make(plan_, exprs, context));
+  return With(plan::Project::Make(input, projected, context));
 }
 
 DataFrame DataFrame::selectExpr(const std::vector<std::string>& exprs) const {

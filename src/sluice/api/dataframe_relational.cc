@@ -5,6 +5,7 @@
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
 #include "sluice/api/session_state.h"
+#include "sluice/api/time_window_rewrite.h"
 #include "sluice/common/errors.h"
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/join.h"
@@ -106,8 +107,16 @@ DataFrame DataFrame::agg(std::vector<Column> aggregates) const {
 
 DataFrame GroupedData::agg(std::vector<Column> aggregates) const {
   if (!input_.ok()) return input_;
-  auto node = plan::Aggregate::Make(input_.plan(), ExprsOf(keys_), ExprsOf(aggregates),
-                                    input_.session()->analysis_context(), true);
+  const auto context = input_.session()->analysis_context();
+  // window(time, ...) among the keys or aggregates groups by the rows' time windows.
+  std::vector<expr::ExprPtr> exprs = ExprsOf(keys_);
+  for (const auto& aggregate : aggregates) exprs.push_back(aggregate.expr());
+  auto windowed = PlanTimeWindows(input_.plan(), std::move(exprs), context);
+  if (!windowed.ok()) return DataFrame(input_.session(), windowed.status());
+  std::vector<expr::ExprPtr> keys(windowed->exprs.begin(), windowed->exprs.begin() + keys_.size());
+  std::vector<expr::ExprPtr> values(windowed->exprs.begin() + keys_.size(), windowed->exprs.end());
+  auto node = plan::Aggregate::Make(windowed->child, std::move(keys), std::move(values), context,
+                                    true);
   if (!node.ok()) return DataFrame(input_.session(), node.status());
   return DataFrame(input_.session(), plan::PlanPtr(*std::move(node)));
 }

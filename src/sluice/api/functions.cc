@@ -90,6 +90,14 @@ Column format_string(const std::string& format, std::vector<Column> columns) {
   return Call("format_string", std::move(columns));
 }
 Column current_timestamp() { return Call("current_timestamp", {}); }
+Column window(const Column& time, const std::string& window_duration) {
+  return Call("window", {time, lit(window_duration)});
+}
+Column window(const Column& time, const std::string& window_duration,
+              const std::string& slide_duration, const std::string& start_time) {
+  return Call("window", {time, lit(window_duration), lit(slide_duration), lit(start_time)});
+}
+Column window_time(const Column& window_column) { return Call("window_time", {window_column}); }
 Column current_date() { return Call("current_date", {}); }
 Column to_timestamp(const Column& value) { return Call("to_timestamp", {value}); }
 Column to_timestamp(const Column& value, const std::string& format) {

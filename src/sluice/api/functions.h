@@ -38,6 +38,17 @@ Column lpad(const Column& str, int length, const std::string& pad);
 Column rpad(const Column& str, int length, const std::string& pad);
 Column format_string(const std::string& format, std::vector<Column> columns);
 Column current_timestamp();
+/// The time window [start, end) containing each row's `time` (timestamp or timestamp_ntz), as a
+/// struct<start, end> column named `window`. Durations are interval strings ("10 minutes");
+/// windows start at multiples of `slide_duration` (default: the window duration, tumbling
+/// windows) shifted by `start_time`. A sliding window (slide shorter than the window) puts each
+/// row into every window containing its time; rows with a null time are dropped. Usable in
+/// select / withColumn and as a groupBy key, as in Spark.
+Column window(const Column& time, const std::string& window_duration);
+Column window(const Column& time, const std::string& window_duration,
+              const std::string& slide_duration, const std::string& start_time = "0 seconds");
+/// The event time of a window column produced by window(): its end minus one microsecond.
+Column window_time(const Column& window_column);
 Column current_date();
 Column to_timestamp(const Column& value);
 Column to_timestamp(const Column& value, const std::string& format);

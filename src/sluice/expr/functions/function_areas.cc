@@ -11,6 +11,7 @@ void RegisterBuiltinFunctions(FunctionRegistry& registry) {
   RegisterStringFunctions(registry);
   RegisterRegexFunctions(registry);
   RegisterDatetimeFunctions(registry);
+  RegisterTimeWindowFunctions(registry);
   RegisterMathFunctions(registry);
   RegisterHashFunctions(registry);
   RegisterCollectionFunctions(registry);

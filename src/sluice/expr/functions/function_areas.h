@@ -13,6 +13,8 @@ void RegisterPredicateFunctions(FunctionRegistry& registry);
 void RegisterStringFunctions(FunctionRegistry& registry);
 void RegisterRegexFunctions(FunctionRegistry& registry);
 void RegisterDatetimeFunctions(FunctionRegistry& registry);
+/// window_time and the internal form of window() (datetime_window.cc).
+void RegisterTimeWindowFunctions(FunctionRegistry& registry);
 void RegisterMathFunctions(FunctionRegistry& registry);
 void RegisterHashFunctions(FunctionRegistry& registry);
 void RegisterCollectionFunctions(FunctionRegistry& registry);

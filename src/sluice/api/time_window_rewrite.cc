@@ -1,0 +1,137 @@
+#include "sluice/api/time_window_rewrite.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <utility>
+
+#include <arrow/scalar.h>
+
+#include "sluice/common/errors.h"
+#include "sluice/plan/generate.h"
+
+namespace sluice {
+
+namespace {
+
+using expr::Expr;
+using expr::ExprKind;
+using expr::ExprPtr;
+
+bool IsWindowCall(const Expr& e) {
+  if (e.kind() != ExprKind::kCall) return false;
+  const auto& name = static_cast<const expr::Call&>(e).name();
+  return name.size() == 6 && std::equal(name.begin(), name.end(), "window", [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == b;
+         });
+}
+
+// Every window(...) call in `e` (not inside another window call).
+void CollectWindowCalls(const ExprPtr& e, std::vector<ExprPtr>& found) {
+  if (IsWindowCall(*e)) {
+    found.push_back(e);
+    return;
+  }
+  for (const auto& child : e->children()) CollectWindowCalls(child, found);
+}
+
+// `e` with every window call replaced by `replacement`. Rebuilds the expression kinds a window
+// call can sit under; others are returned as they are.
+ExprPtr ReplaceWindowCalls(const ExprPtr& e, const ExprPtr& replacement) {
+  if (IsWindowCall(*e)) return replacement;
+  std::vector<ExprPtr> children;
+  bool changed = false;
+  for (const auto& child : e->children()) {
+    children.push_back(ReplaceWindowCalls(child, replacement));
+    changed = changed || children.back() != child;
+  }
+  if (!changed) return e;
+  switch (e->kind()) {
+    case ExprKind::kCall: {
+      const auto& call = static_cast<const expr::Call&>(*e);
+      return std::make_shared<expr::Call>(call.name(), std::move(children), call.distinct());
+    }
+    case ExprKind::kAlias:
+      return std::make_shared<expr::Alias>(children[0],
+                                           static_cast<const expr::Alias&>(*e).name());
+    case ExprKind::kCast: {
+      const auto& cast = static_cast<const expr::Cast&>(*e);
+      return std::make_shared<expr::Cast>(children[0], cast.type(), cast.is_try());
+    }
+    case ExprKind::kExtract:
+      return std::make_shared<expr::Extract>(children[0], children[1]);
+    case ExprKind::kSortOrder: {
+      const auto& order = static_cast<const expr::SortOrder&>(*e);
+      return std::make_shared<expr::SortOrder>(children[0], order.ascending(),
+                                               order.nulls_first());
+    }
+    case ExprKind::kCaseWhen: {
+      const auto& case_when = static_cast<const expr::CaseWhen&>(*e);
+      std::vector<std::pair<ExprPtr, ExprPtr>> branches;
+      for (size_t i = 0; i < case_when.num_branches(); ++i) {
+        branches.emplace_back(children[2 * i], children[2 * i + 1]);
+      }
+      ExprPtr otherwise = case_when.otherwise() ? children.back() : nullptr;
+      return std::make_shared<expr::CaseWhen>(std::move(branches), std::move(otherwise));
+    }
+    default:
+      return e;
+  }
+}
+
+// The arguments of the internal __time_windows(time, window, slide, start): the slide defaults
+// to the window duration, the start time to 0.
+arrow::Result<std::vector<ExprPtr>> WindowArguments(const Expr& call) {
+  std::vector<ExprPtr> args = call.children();
+  if (args.size() < 2 || args.size() > 4) {
+    return SparkError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                      "The `window` requires [2, 3, 4] parameters but the actual number is " +
+                          std::to_string(args.size()) + ".");
+  }
+  if (args.size() == 2) args.push_back(args[1]);
+  if (args.size() == 3) args.push_back(expr::Lit(arrow::MakeScalar(int64_t{0})));
+  return args;
+}
+
+}  // namespace
+
+arrow::Result<TimeWindowedInput> PlanTimeWindows(plan::PlanPtr child,
+                                                 std::vector<ExprPtr> exprs,
+                                                 const plan::AnalysisContext& context) {
+  std::vector<ExprPtr> calls;
+  for (const auto& e : exprs) CollectWindowCalls(e, calls);
+  if (calls.empty()) return TimeWindowedInput{std::move(child), std::move(exprs)};
+  for (const auto& call : calls) {
+    if (call->ToString() != calls[0]->ToString()) {
+      return SparkError("UNSUPPORTED_EXPR_FOR_OPERATOR",
+                        "Multiple time/session window expressions would result in a cartesian "
+                        "product of rows, therefore they are currently not supported: " +
+                            calls[0]->ToString() + ", " + call->ToString() + ".");
+    }
+  }
+  // `*` is expanded against the input before the window column joins it, as Spark resolves
+  // the star before it plans the window.
+  std::vector<ExprPtr> expanded;
+  for (auto& e : exprs) {
+    if (e->kind() == ExprKind::kStar && static_cast<const expr::Star&>(*e).target().empty()) {
+      for (const auto& attribute : child->output()) {
+        expanded.push_back(std::make_shared<expr::ColumnRef>(
+            std::vector<std::string>{attribute.name}, attribute.id));
+      }
+    } else {
+      expanded.push_back(std::move(e));
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto args, WindowArguments(*calls[0]));
+  auto windows = expr::CallFunction("__time_windows", std::move(args));
+  auto generator =
+      std::make_shared<expr::Alias>(expr::CallFunction("explode", {std::move(windows)}), "window");
+  ARROW_ASSIGN_OR_RAISE(auto generate, plan::Generate::Make(std::move(child), generator, context));
+  const auto& window = generate->output().back();
+  auto reference =
+      std::make_shared<expr::ColumnRef>(std::vector<std::string>{window.name}, window.id);
+  for (auto& e : expanded) e = ReplaceWindowCalls(e, reference);
+  return TimeWindowedInput{std::move(generate), std::move(expanded)};
+}
+
+}  // namespace sluice

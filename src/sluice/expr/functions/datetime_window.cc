@@ -1,0 +1,329 @@
+// Spark's time windows: window(time, windowDuration[, slideDuration[, startTime]]) and
+// window_time(window). Spark does not evaluate window() as a scalar: its analyzer expands every
+// row into the windows containing its time (TimeWindowing). The API layer does the same by
+// exploding `__time_windows(...)`, the internal function defined here, below the projection or
+// aggregation that uses the window (api/time_window_rewrite.cc).
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include <arrow/array/builder_nested.h>
+#include <arrow/array/builder_primitive.h>
+
+#include "sluice/expr/functions/datetime_function_support.h"
+
+namespace sluice::expr {
+
+namespace {
+
+using namespace datetime_functions;  // NOLINT: the shared vocabulary of the date functions
+
+// The parts of an interval text that window durations may use; months are refused.
+struct IntervalParts {
+  int64_t months = 0;
+  int64_t micros = 0;
+};
+
+// Spark's IntervalUtils.stringToInterval for the "<number> <unit> ..." form: an optional
+// `interval` keyword, then signed numbers each followed by a unit (singular or plural);
+// seconds may have a fraction. Anything else is CANNOT_PARSE_INTERVAL.
+arrow::Result<IntervalParts> ParseInterval(std::string_view text) {
+  auto invalid = [&] {
+    return SparkError("CANNOT_PARSE_INTERVAL",
+                      "Unable to parse '" + std::string(text) +
+                          "'. Please ensure that the value provided is in a valid format for "
+                          "defining an interval. You can reference the documentation for the "
+                          "correct format. If the issue persists, please double check that the "
+                          "input value is not null or empty and try again.");
+  };
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!word.empty()) words.push_back(std::move(word));
+      word.clear();
+    } else {
+      word.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+  }
+  if (!word.empty()) words.push_back(std::move(word));
+  size_t i = !words.empty() && words[0] == "interval" ? 1 : 0;
+  if (i >= words.size() || (words.size() - i) % 2 != 0) return invalid();
+  IntervalParts parts;
+  for (; i < words.size(); i += 2) {
+    std::string unit = words[i + 1];
+    if (unit.size() > 1 && unit.back() == 's') unit.pop_back();
+    const std::string& number = words[i];
+    const bool fraction_allowed = unit == "second";
+    size_t pos = number[0] == '-' || number[0] == '+' ? 1 : 0;
+    const bool negative = number[0] == '-';
+    int64_t whole = 0;
+    int64_t fraction_micros = 0;
+    size_t digits = 0;
+    for (; pos < number.size() && std::isdigit(static_cast<unsigned char>(number[pos])); ++pos) {
+      if (__builtin_mul_overflow(whole, 10, &whole) ||
+          __builtin_add_overflow(whole, number[pos] - '0', &whole)) {
+        return invalid();
+      }
+      ++digits;
+    }
+    if (pos < number.size() && number[pos] == '.' && fraction_allowed) {
+      int64_t scale = 100'000;
+      for (++pos; pos < number.size() && std::isdigit(static_cast<unsigned char>(number[pos]));
+           ++pos, ++digits) {
+        if (scale == 0) return invalid();  // more than microsecond precision
+        fraction_micros += (number[pos] - '0') * scale;
+        scale /= 10;
+      }
+    }
+    if (digits == 0 || pos != number.size()) return invalid();
+    if (negative) {
+      whole = -whole;
+      fraction_micros = -fraction_micros;
+    }
+    int64_t unit_micros = 0;
+    if (unit == "year") {
+      parts.months += whole * 12;
+      continue;
+    } else if (unit == "month") {
+      parts.months += whole;
+      continue;
+    } else if (unit == "week") {
+      unit_micros = 7 * kMicrosPerDay;
+    } else if (unit == "day") {
+      unit_micros = kMicrosPerDay;
+    } else if (unit == "hour") {
+      unit_micros = int64_t{3600} * kMicrosPerSecond;
+    } else if (unit == "minute") {
+      unit_micros = 60 * kMicrosPerSecond;
+    } else if (unit == "second") {
+      unit_micros = kMicrosPerSecond;
+    } else if (unit == "millisecond") {
+      unit_micros = 1000;
+    } else if (unit == "microsecond") {
+      unit_micros = 1;
+    } else {
+      return invalid();
+    }
+    int64_t micros = 0;
+    if (__builtin_mul_overflow(whole, unit_micros, &micros) ||
+        __builtin_add_overflow(parts.micros, micros + fraction_micros, &parts.micros)) {
+      return invalid();
+    }
+  }
+  return parts;
+}
+
+// A duration argument of window(): an integer or long literal (microseconds) or an interval
+// string literal, as Spark's TimeWindow.parseExpression accepts.
+arrow::Result<int64_t> DurationArgument(const CallSite& call, size_t index) {
+  const arrow::Scalar* value = ConstantArgument(call, index);
+  const auto id = call.args[index]->type()->id();
+  if (value == nullptr || !value->is_valid ||
+      (id != Type::STRING && id != Type::INT32 && id != Type::INT64)) {
+    return SparkError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                      "The duration and time inputs to window must be an integer, long or "
+                      "string literal: " + call.args[index]->sql() + " in " + CallSql(call) +
+                          ".");
+  }
+  if (id == Type::INT32) return int64_t{static_cast<const arrow::Int32Scalar&>(*value).value};
+  if (id == Type::INT64) return static_cast<const arrow::Int64Scalar&>(*value).value;
+  const std::string text = static_cast<const arrow::StringScalar&>(*value).ToString();
+  ARROW_ASSIGN_OR_RAISE(auto parts, ParseInterval(text));
+  // Spark's TimeWindow.getIntervalInMicroSeconds refuses calendar months.
+  if (parts.months != 0) {
+    return SparkError("INVALID_INTERVAL_FORMAT.INVALID_UNIT",
+                      "Intervals greater than a month is not supported (" + text + ").");
+  }
+  return parts.micros;
+}
+
+struct WindowSpec {
+  int64_t window = 0;
+  int64_t slide = 0;
+  int64_t start = 0;
+};
+
+// The checks of Spark's TimeWindow.checkInputDataTypes, worded as Spark words them; the call is
+// named with its durations in microseconds, as Spark prints it.
+arrow::Status CheckWindowSpec(const CallSite& call, const WindowSpec& spec) {
+  const std::string sql = "\"window(" + call.args[0]->sql() + ", " + std::to_string(spec.window) +
+                          ", " + std::to_string(spec.slide) + ", " + std::to_string(spec.start) +
+                          ")\"";
+  auto mismatch = [&](const std::string& sub_class, const std::string& reason) {
+    return SparkError("DATATYPE_MISMATCH." + sub_class,
+                      "Cannot resolve " + sql + " due to data type mismatch: " + reason);
+  };
+  auto out_of_range = [&](const char* name, int64_t value) {
+    return mismatch("VALUE_OUT_OF_RANGE", std::string("The `") + name +
+                                              "` must be between (0, 9223372036854775807] "
+                                              "(current value = " +
+                                              std::to_string(value) + "L).");
+  };
+  if (spec.window <= 0) return out_of_range("window_duration", spec.window);
+  if (spec.slide <= 0) return out_of_range("slide_duration", spec.slide);
+  if (spec.slide > spec.window) {
+    return mismatch("PARAMETER_CONSTRAINT_VIOLATION",
+                    "The `slide_duration`(" + std::to_string(spec.slide) +
+                        "L) must be <= the `window_duration`(" + std::to_string(spec.window) +
+                        "L).");
+  }
+  const int64_t abs_start = spec.start < 0 ? -spec.start : spec.start;
+  if (abs_start >= spec.slide) {
+    return mismatch("PARAMETER_CONSTRAINT_VIOLATION",
+                    "The `abs(start_time)`(" + std::to_string(abs_start) +
+                        "L) must be < the `slide_duration`(" + std::to_string(spec.slide) + "L).");
+  }
+  return arrow::Status::OK();
+}
+
+// The time column: timestamp or timestamp_ntz as is; a string, date or null is implicitly cast
+// to timestamp, as Spark's AnyTimestampType input coercion does.
+arrow::Result<BoundExprPtr> TimeArgument(const CallSite& call) {
+  const auto id = call.args[0]->type()->id();
+  if (id == Type::TIMESTAMP) return call.args[0];
+  if (id == Type::STRING || id == Type::DATE32 || id == Type::NA) {
+    return ArgAs(call, 0, Timestamp());
+  }
+  return UnexpectedInputType(call, 0,
+                             "(\"(TIMESTAMP OR TIMESTAMP WITHOUT TIME ZONE)\" or "
+                             "\"STRUCT<start: TIMESTAMP, end: TIMESTAMP>\" or "
+                             "\"STRUCT<start: TIMESTAMP_NTZ, end: TIMESTAMP_NTZ>\")");
+}
+
+// struct<start, end> of the time column's type, with nullable fields as in Spark.
+std::shared_ptr<arrow::DataType> WindowStructType(const std::shared_ptr<arrow::DataType>& time) {
+  return arrow::struct_({arrow::field("start", time), arrow::field("end", time)});
+}
+
+// The windows containing each time, latest start first (Spark's Expand order): with
+// lastStart = t - floorMod(t - startTime, slide), the candidates are lastStart - i * slide for
+// i < ceil(window / slide), kept when t < start + window. A null time has no windows (null list,
+// which explode drops, as Spark filters such rows out).
+arrow::Result<arrow::Datum> ExpandWindows(const arrow::Datum& input, int64_t num_rows,
+                                          const WindowSpec& spec,
+                                          const std::shared_ptr<arrow::DataType>& list_type,
+                                          arrow::MemoryPool* pool) {
+  const auto& value_type = static_cast<const arrow::ListType&>(*list_type).value_type();
+  const auto& time_type = value_type->field(0)->type();
+  auto starts = std::make_shared<arrow::TimestampBuilder>(time_type, pool);
+  auto ends = std::make_shared<arrow::TimestampBuilder>(time_type, pool);
+  auto structs = std::make_shared<arrow::StructBuilder>(
+      value_type, pool, std::vector<std::shared_ptr<arrow::ArrayBuilder>>{starts, ends});
+  arrow::ListBuilder lists(pool, structs, list_type);
+  const int64_t candidates = (spec.window + spec.slide - 1) / spec.slide;
+  NumericInput<arrow::TimestampType> times(input);
+  const int64_t rows = input.is_scalar() ? 1 : num_rows;
+  ARROW_RETURN_NOT_OK(lists.Reserve(rows));
+  // A tiny slide may give a row very many windows; reserve for the usual few.
+  const int64_t expected = rows * std::min<int64_t>(candidates, 16);
+  ARROW_RETURN_NOT_OK(structs->Reserve(expected));
+  ARROW_RETURN_NOT_OK(starts->Reserve(expected));
+  ARROW_RETURN_NOT_OK(ends->Reserve(expected));
+  for (int64_t row = 0; row < rows; ++row) {
+    if (!times.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(lists.AppendNull());
+      continue;
+    }
+    ARROW_RETURN_NOT_OK(lists.Append());
+    const int64_t t = times.Value(row);
+    const int64_t last_start = t - FloorMod(t - spec.start, spec.slide);
+    for (int64_t i = 0; i < candidates; ++i) {
+      const int64_t window_start = last_start - i * spec.slide;
+      const int64_t window_end = window_start + spec.window;
+      if (t >= window_end) continue;
+      ARROW_RETURN_NOT_OK(structs->Append());
+      ARROW_RETURN_NOT_OK(starts->Append(window_start));
+      ARROW_RETURN_NOT_OK(ends->Append(window_end));
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto array, lists.Finish());
+  if (input.is_scalar()) {
+    ARROW_ASSIGN_OR_RAISE(auto value, array->GetScalar(0));
+    return arrow::Datum(std::move(value));
+  }
+  return arrow::Datum(std::move(array));
+}
+
+// __time_windows(time, window, slide, start): the list of windows containing each time. Its
+// element is nullable only for sliding windows, matching the nullability Spark gives the window
+// column (a projection for tumbling windows, an Expand for sliding ones).
+arrow::Result<ResolvedCall> ResolveTimeWindows(CallSite call) {
+  ARROW_RETURN_NOT_OK(CheckArgCount(call, 4, 4, "4"));
+  ARROW_ASSIGN_OR_RAISE(auto time, TimeArgument(call));
+  WindowSpec spec;
+  ARROW_ASSIGN_OR_RAISE(spec.window, DurationArgument(call, 1));
+  ARROW_ASSIGN_OR_RAISE(spec.slide, DurationArgument(call, 2));
+  ARROW_ASSIGN_OR_RAISE(spec.start, DurationArgument(call, 3));
+  ARROW_RETURN_NOT_OK(CheckWindowSpec(call, spec));
+  const bool tumbling = spec.window == spec.slide;
+  auto list_type = arrow::list(arrow::field("element", WindowStructType(time->type()), !tumbling));
+  ResolvedCall resolved;
+  resolved.args = {time, call.args[1], call.args[2], call.args[3]};
+  resolved.return_type = list_type;
+  resolved.nullable = time->nullable();
+  resolved.kernel = [spec, list_type](const std::vector<arrow::Datum>& args,
+                                      const EvalContext& context,
+                                      int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    return ExpandWindows(args[0], num_rows, spec, list_type, context.pool);
+  };
+  return resolved;
+}
+
+// window_time(w): the last microsecond of a window, w.end - 1, of the window's time type.
+arrow::Result<ResolvedCall> ResolveWindowTime(CallSite call) {
+  ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 1, "1"));
+  const auto& type = *call.args[0]->type();
+  if (type.id() != Type::STRUCT) return UnexpectedInputType(call, 0, "\"STRUCT\"");
+  const auto& fields = static_cast<const arrow::StructType&>(type).fields();
+  const bool window_shape = fields.size() == 2 && fields[0]->name() == "start" &&
+                            fields[1]->name() == "end" &&
+                            fields[0]->type()->id() == Type::TIMESTAMP &&
+                            fields[1]->type()->Equals(*fields[0]->type());
+  // Spark accepts only a column produced by window() (it checks a metadata marker we do not
+  // carry); a struct of another shape cannot be one.
+  if (!window_shape) {
+    return SparkError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                      "The input is not a correct window column: " + CallSql(call));
+  }
+  auto time_type = fields[1]->type();
+  ResolvedCall resolved;
+  resolved.args = {call.args[0]};
+  resolved.return_type = time_type;
+  resolved.nullable = true;
+  resolved.kernel = [time_type](const std::vector<arrow::Datum>& args, const EvalContext& context,
+                                int64_t /*num_rows*/) -> arrow::Result<arrow::Datum> {
+    // The end field as an array (or a one-row array for a scalar struct).
+    std::shared_ptr<arrow::Array> structs;
+    if (args[0].is_scalar()) {
+      ARROW_ASSIGN_OR_RAISE(structs, arrow::MakeArrayFromScalar(*args[0].scalar(), 1,
+                                                                context.pool));
+    } else {
+      structs = args[0].make_array();
+    }
+    const auto& struct_array = static_cast<const arrow::StructArray&>(*structs);
+    ARROW_ASSIGN_OR_RAISE(auto ends, struct_array.GetFlattenedField(1, context.pool));
+    ARROW_ASSIGN_OR_RAISE(
+        auto result,
+        (MapUnary<arrow::TimestampType, arrow::TimestampType>(
+            arrow::Datum(ends), ends->length(), time_type, context.pool,
+            [](int64_t end, int64_t* out) -> arrow::Result<bool> {
+              *out = end - 1;
+              return true;
+            })));
+    if (!args[0].is_scalar()) return result;
+    ARROW_ASSIGN_OR_RAISE(auto value, result.make_array()->GetScalar(0));
+    return arrow::Datum(std::move(value));
+  };
+  return resolved;
+}
+
+}  // namespace
+
+void RegisterTimeWindowFunctions(FunctionRegistry& registry) {
+  registry.RegisterScalar("__time_windows", ResolveTimeWindows);
+  registry.RegisterScalar("window_time", ResolveWindowTime);
+}
+
+}  // namespace sluice::expr
