@@ -1,0 +1,203 @@
+#include "sluice/state/arena_hash_table.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <arrow/util/hashing.h>
+#include <arrow/util/logging.h>
+
+namespace sluice::state {
+
+namespace {
+
+// A slot packs a record's address (low 48 bits: user-space addresses on x86-64 and AArch64
+// fit) with the top 16 bits of its key's hash, so a probe compares tags before touching memory.
+constexpr int kAddressBits = 48;
+constexpr uint64_t kAddressMask = (uint64_t{1} << kAddressBits) - 1;
+static_assert(sizeof(void*) == 8, "slots pack 48-bit addresses");
+
+constexpr size_t kInitialSlots = 16;
+// Blocks start small so the many tiny stores of a query (operators x partitions) stay tiny,
+// and double up to a size where one allocation per block is negligible.
+constexpr size_t kFirstBlockBytes = 64 * 1024;
+constexpr size_t kLargestBlockBytes = 8 * 1024 * 1024;
+
+}  // namespace
+
+ArenaHashTable::ArenaHashTable() : slots_(kInitialSlots, kEmpty), mask_(kInitialSlots - 1) {}
+
+const char* ArenaHashTable::RecordOf(uint64_t slot) {
+  return reinterpret_cast<const char*>(static_cast<uintptr_t>(slot & kAddressMask));
+}
+
+std::string_view ArenaHashTable::KeyOf(const char* record) {
+  uint32_t key_length;
+  std::memcpy(&key_length, record, sizeof(key_length));
+  return {record + kRecordHeader, key_length};
+}
+
+std::string_view ArenaHashTable::ValueOf(const char* record) {
+  uint32_t key_length, value_length;
+  std::memcpy(&key_length, record, sizeof(key_length));
+  std::memcpy(&value_length, record + sizeof(uint32_t), sizeof(value_length));
+  return {record + kRecordHeader + key_length, value_length};
+}
+
+size_t ArenaHashTable::RecordSize(const char* record) {
+  return kRecordHeader + KeyOf(record).size() + ValueOf(record).size();
+}
+
+uint64_t ArenaHashTable::HashOf(std::string_view key) {
+  return arrow::internal::ComputeStringHash<0>(key.data(), static_cast<int64_t>(key.size()));
+}
+
+uint64_t ArenaHashTable::MakeSlot(uint64_t hash, const char* record) {
+  auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(record));
+  ARROW_CHECK_EQ(address & ~kAddressMask, 0u) << "a state record address exceeds 48 bits";
+  return (hash & ~kAddressMask) | address;
+}
+
+size_t ArenaHashTable::Probe(std::string_view key, uint64_t hash) const {
+  uint64_t tag = hash & ~kAddressMask;
+  size_t index = hash & mask_;
+  while (true) {
+    uint64_t slot = slots_[index];
+    if (slot == kEmpty) return index;
+    if ((slot & ~kAddressMask) == tag && KeyOf(RecordOf(slot)) == key) return index;
+    index = (index + 1) & mask_;
+  }
+}
+
+std::optional<std::string_view> ArenaHashTable::Find(std::string_view key) const {
+  uint64_t slot = slots_[Probe(key, HashOf(key))];
+  if (slot == kEmpty) return std::nullopt;
+  return ValueOf(RecordOf(slot));
+}
+
+char* ArenaHashTable::Allocate(size_t bytes) {
+  if (blocks_.empty() || blocks_.back().capacity - blocks_.back().used < bytes) {
+    size_t next = blocks_.empty() ? kFirstBlockBytes
+                                  : std::min(blocks_.back().capacity * 2, kLargestBlockBytes);
+    size_t capacity = std::max(next, bytes);
+    blocks_.push_back(Block{std::make_unique<char[]>(capacity), capacity, 0});
+    block_bytes_ += static_cast<int64_t>(capacity);
+  }
+  Block& block = blocks_.back();
+  char* at = block.data.get() + block.used;
+  block.used += bytes;
+  return at;
+}
+
+char* ArenaHashTable::AppendRecord(std::string_view key, std::string_view value) {
+  size_t size = kRecordHeader + key.size() + value.size();
+  char* record = Allocate(size);
+  record_bytes_ += static_cast<int64_t>(size);
+  auto key_length = static_cast<uint32_t>(key.size());
+  auto value_length = static_cast<uint32_t>(value.size());
+  std::memcpy(record, &key_length, sizeof(key_length));
+  std::memcpy(record + sizeof(uint32_t), &value_length, sizeof(value_length));
+  std::memcpy(record + kRecordHeader, key.data(), key.size());
+  if (!value.empty()) std::memcpy(record + kRecordHeader + key.size(), value.data(), value.size());
+  return record;
+}
+
+void ArenaHashTable::Upsert(std::string_view key, std::string_view value) {
+  uint64_t hash = HashOf(key);
+  size_t index = Probe(key, hash);
+  uint64_t slot = slots_[index];
+  if (slot != kEmpty) {
+    const char* record = RecordOf(slot);
+    std::string_view old_value = ValueOf(record);
+    if (old_value.size() == value.size()) {
+      // The record lives in a block this table owns; only the const view makes it const.
+      if (!value.empty()) {
+        std::memcpy(const_cast<char*>(old_value.data()), value.data(), value.size());
+      }
+      return;
+    }
+    garbage_bytes_ += static_cast<int64_t>(RecordSize(record));
+    record_bytes_ -= static_cast<int64_t>(RecordSize(record));
+    slots_[index] = MakeSlot(hash, AppendRecord(key, value));
+    CompactIfWasteful();
+    return;
+  }
+  slots_[index] = MakeSlot(hash, AppendRecord(key, value));
+  ++size_;
+  // Linear probing stays short below three quarters full.
+  if (static_cast<size_t>(size_) * 4 > slots_.size() * 3) Grow();
+}
+
+bool ArenaHashTable::Erase(std::string_view key) {
+  size_t hole = Probe(key, HashOf(key));
+  if (slots_[hole] == kEmpty) return false;
+  garbage_bytes_ += static_cast<int64_t>(RecordSize(RecordOf(slots_[hole])));
+  record_bytes_ -= static_cast<int64_t>(RecordSize(RecordOf(slots_[hole])));
+  --size_;
+  // Backward-shift: move later entries of the cluster into the hole when their home slot
+  // does not lie cyclically in (hole, current], so every entry stays reachable from its home.
+  size_t current = hole;
+  while (true) {
+    current = (current + 1) & mask_;
+    uint64_t slot = slots_[current];
+    if (slot == kEmpty) break;
+    size_t home = HashOf(KeyOf(RecordOf(slot))) & mask_;
+    bool home_in_between = ((current - home) & mask_) < ((current - hole) & mask_);
+    if (!home_in_between) {
+      slots_[hole] = slot;
+      hole = current;
+    }
+  }
+  slots_[hole] = kEmpty;
+  CompactIfWasteful();
+  return true;
+}
+
+void ArenaHashTable::Grow() {
+  std::vector<uint64_t> old = std::move(slots_);
+  slots_.assign(old.size() * 2, kEmpty);
+  mask_ = slots_.size() - 1;
+  for (uint64_t slot : old) {
+    if (slot == kEmpty) continue;
+    size_t index = HashOf(KeyOf(RecordOf(slot))) & mask_;
+    while (slots_[index] != kEmpty) index = (index + 1) & mask_;
+    slots_[index] = slot;
+  }
+}
+
+void ArenaHashTable::CompactIfWasteful() {
+  // Copying costs about the live bytes, so compact only once garbage outweighs them: the
+  // amortized cost per change stays constant and memory at most doubles.
+  if (garbage_bytes_ < static_cast<int64_t>(kFirstBlockBytes) ||
+      garbage_bytes_ * 2 < block_bytes_) {
+    return;
+  }
+  std::vector<Block> old = std::move(blocks_);
+  blocks_.clear();
+  block_bytes_ = 0;
+  garbage_bytes_ = 0;
+  record_bytes_ = 0;
+  for (uint64_t& slot : slots_) {
+    if (slot == kEmpty) continue;
+    const char* record = RecordOf(slot);
+    uint64_t tag = slot & ~kAddressMask;
+    char* copy = AppendRecord(KeyOf(record), ValueOf(record));
+    slot = tag | static_cast<uint64_t>(reinterpret_cast<uintptr_t>(copy));
+  }
+}
+
+void ArenaHashTable::Clear() {
+  slots_.assign(kInitialSlots, kEmpty);
+  mask_ = kInitialSlots - 1;
+  size_ = 0;
+  blocks_.clear();
+  block_bytes_ = 0;
+  garbage_bytes_ = 0;
+  record_bytes_ = 0;
+}
+
+int64_t ArenaHashTable::memory_used_bytes() const {
+  return static_cast<int64_t>(slots_.size() * sizeof(uint64_t)) + block_bytes_ +
+         static_cast<int64_t>(blocks_.capacity() * sizeof(Block));
+}
+
+}  // namespace sluice::state

@@ -1,0 +1,91 @@
+// A byte-string hash map that keeps its entries in a few large blocks instead of one heap
+// object per entry: the in-memory state store's storage.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace sluice::state {
+
+/// Maps byte-string keys to byte-string values. Each entry is one record (key length, value
+/// length, key, value) bump-allocated in an arena of large blocks; the index is an
+/// open-addressing table (linear probing, backward-shift removal, no tombstones) of 8-byte
+/// slots, each holding the record's address and 16 bits of its key's hash so most probes
+/// never touch a record. Space of overwritten and removed records is reclaimed by compacting
+/// the arena once it holds more garbage than live bytes.
+/// Not thread-safe. Views it returns stay valid until the next Upsert, Erase or Clear.
+class ArenaHashTable {
+ public:
+  ArenaHashTable();
+  ArenaHashTable(const ArenaHashTable&) = delete;
+  ArenaHashTable& operator=(const ArenaHashTable&) = delete;
+
+  /// Number of entries.
+  int64_t size() const { return size_; }
+
+  /// The value of `key`, or nullopt.
+  std::optional<std::string_view> Find(std::string_view key) const;
+
+  /// Sets the value of `key`. A value of the same length as the old one is overwritten in
+  /// place; otherwise a new record is appended.
+  void Upsert(std::string_view key, std::string_view value);
+
+  /// Removes `key`; returns whether it was present.
+  bool Erase(std::string_view key);
+
+  /// Removes every entry and releases the memory.
+  void Clear();
+
+  /// Calls `visit(key, value)` for every entry, in slot order. `visit` must not modify the
+  /// table.
+  template <typename Visit>
+  void ForEach(Visit&& visit) const {
+    for (uint64_t slot : slots_) {
+      if (slot != kEmpty) visit(KeyOf(RecordOf(slot)), ValueOf(RecordOf(slot)));
+    }
+  }
+
+  /// Bytes held: the slot array and the arena blocks (live records and garbage).
+  int64_t memory_used_bytes() const;
+
+  /// Bytes of the live records: 8 bytes of lengths plus the key and value of each entry.
+  int64_t record_bytes() const { return record_bytes_; }
+
+ private:
+  static constexpr uint64_t kEmpty = 0;
+  static constexpr size_t kRecordHeader = 2 * sizeof(uint32_t);
+
+  static const char* RecordOf(uint64_t slot);
+  static std::string_view KeyOf(const char* record);
+  static std::string_view ValueOf(const char* record);
+  static uint64_t HashOf(std::string_view key);
+  static uint64_t MakeSlot(uint64_t hash, const char* record);
+  static size_t RecordSize(const char* record);
+
+  /// The slot index holding `key`, or the empty slot where it would go.
+  size_t Probe(std::string_view key, uint64_t hash) const;
+  char* AppendRecord(std::string_view key, std::string_view value);
+  char* Allocate(size_t bytes);
+  void Grow();
+  void CompactIfWasteful();
+
+  struct Block {
+    std::unique_ptr<char[]> data;
+    size_t capacity = 0;
+    size_t used = 0;
+  };
+
+  std::vector<uint64_t> slots_;
+  size_t mask_ = 0;
+  int64_t size_ = 0;
+  std::vector<Block> blocks_;
+  int64_t block_bytes_ = 0;
+  /// Bytes of records that are no longer referenced (overwritten or removed).
+  int64_t garbage_bytes_ = 0;
+  int64_t record_bytes_ = 0;
+};
+
+}  // namespace sluice::state

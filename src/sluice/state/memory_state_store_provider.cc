@@ -1,0 +1,321 @@
+#include "sluice/state/memory_state_store_provider.h"
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+#include "sluice/checkpoint/atomic_file.h"
+#include "sluice/common/errors.h"
+#include "sluice/state/state_file_format.h"
+
+namespace sluice::state {
+
+namespace fs = std::filesystem;
+
+/// One version of a MemoryStateStoreProvider's store, changed in place in the provider's
+/// table. The first change of each key in this version records the key's previous value in
+/// `changes_`: its keys are the delta's keys, its values undo the version on Abort.
+class MemoryStateStore final : public StateStore {
+ public:
+  MemoryStateStore(MemoryStateStoreProvider* provider, int64_t version)
+      : provider_(provider), version_(version) {}
+
+  ~MemoryStateStore() override {
+    if (open_) Abort();
+  }
+
+  int64_t version() const override { return version_; }
+
+  std::optional<std::string_view> Get(std::string_view key) const override {
+    return provider_->table_.Find(key);
+  }
+
+  arrow::Status Put(std::string_view key, std::string_view value) override {
+    ARROW_RETURN_NOT_OK(CheckOpen("Put"));
+    RememberPrevious(key);
+    provider_->table_.Upsert(key, value);
+    ++metrics_.num_updated_rows;
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Remove(std::string_view key) override {
+    ARROW_RETURN_NOT_OK(CheckOpen("Remove"));
+    if (!provider_->table_.Find(key)) return arrow::Status::OK();
+    RememberPrevious(key);
+    provider_->table_.Erase(key);
+    ++metrics_.num_removed_rows;
+    return arrow::Status::OK();
+  }
+
+  void ForEach(const std::function<void(std::string_view, std::string_view)>& visit)
+      const override {
+    provider_->table_.ForEach(visit);
+  }
+
+  arrow::Result<int64_t> Commit() override {
+    ARROW_RETURN_NOT_OK(CheckOpen("Commit"));
+    auto start = std::chrono::steady_clock::now();
+    int64_t bytes_written = 0;
+    arrow::Status status = provider_->CommitVersion(version_ + 1, changes_, &bytes_written);
+    if (!status.ok()) {
+      commit_failed_ = true;
+      return status;
+    }
+    metrics_.commit_time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count();
+    metrics_.checkpoint_bytes_written = bytes_written;
+    changes_.Clear();
+    Close();
+    committed_ = true;
+    return version_ + 1;
+  }
+
+  void Abort() override {
+    if (!open_) return;
+    if (commit_failed_) {
+      // Some files of the next version may be on disk; reloading from the folder is the one
+      // way to be sure the memory matches what the next open expects.
+      provider_->table_.Clear();
+      provider_->loaded_version_ = -1;
+      changes_.Clear();
+      Close();
+      return;
+    }
+    ArenaHashTable& table = provider_->table_;
+    changes_.ForEach([&](std::string_view key, std::string_view previous) {
+      if (previous[0] == kPresent) {
+        table.Upsert(key, previous.substr(1));
+      } else {
+        table.Erase(key);
+      }
+    });
+    changes_.Clear();
+    Close();
+  }
+
+  bool committed() const override { return committed_; }
+
+  StateStoreMetrics metrics() const override {
+    StateStoreMetrics metrics = metrics_;
+    metrics.num_keys = provider_->table_.size();
+    metrics.memory_used_bytes =
+        provider_->table_.memory_used_bytes() + (open_ ? changes_.memory_used_bytes() : 0);
+    return metrics;
+  }
+
+ private:
+  static constexpr char kAbsent = 0;
+  static constexpr char kPresent = 1;
+
+  arrow::Status CheckOpen(const char* operation) const {
+    if (open_) return arrow::Status::OK();
+    return arrow::Status::Invalid(operation, " on ", provider_->Describe(), " version ",
+                                  version_, " after it was ",
+                                  committed_ ? "committed" : "aborted");
+  }
+
+  void RememberPrevious(std::string_view key) {
+    if (changes_.Find(key)) return;
+    std::optional<std::string_view> previous = provider_->table_.Find(key);
+    scratch_.assign(1, previous ? kPresent : kAbsent);
+    if (previous) scratch_.append(*previous);
+    changes_.Upsert(key, scratch_);
+  }
+
+  void Close() {
+    open_ = false;
+    provider_->store_open_ = false;
+  }
+
+  MemoryStateStoreProvider* provider_;
+  int64_t version_;
+  ArenaHashTable changes_;
+  std::string scratch_;
+  StateStoreMetrics metrics_;
+  bool open_ = true;
+  bool committed_ = false;
+  bool commit_failed_ = false;
+};
+
+namespace {
+
+/// The versions of the delta and snapshot files in a folder, and the hidden temp files that
+/// interrupted writes left; other names are ignored.
+struct FolderListing {
+  std::set<int64_t> deltas;
+  std::set<int64_t> snapshots;
+  std::vector<fs::path> temp_files;
+};
+
+arrow::Result<FolderListing> ListFolder(const std::string& folder) {
+  FolderListing listing;
+  std::error_code error;
+  if (!fs::exists(folder, error)) return listing;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error)) {
+    std::string name = it->path().filename().string();
+    if (auto parsed = ParseStateFileName(name)) {
+      (parsed->kind == StateFileKind::kDelta ? listing.deltas : listing.snapshots)
+          .insert(parsed->version);
+    } else if (name.size() > 4 && name.front() == '.' && name.ends_with(".tmp")) {
+      listing.temp_files.push_back(it->path());
+    }
+  }
+  if (error) return arrow::Status::IOError("Cannot list ", folder, ": ", error.message());
+  return listing;
+}
+
+/// The newest snapshot at or below `version`, or 0 (the empty version 0) when none.
+int64_t BaseSnapshot(const FolderListing& listing, int64_t version) {
+  auto it = listing.snapshots.upper_bound(version);
+  return it == listing.snapshots.begin() ? 0 : *std::prev(it);
+}
+
+}  // namespace
+
+MemoryStateStoreProvider::MemoryStateStoreProvider(std::string folder, StateStoreId id,
+                                                   StateStoreConf conf)
+    : folder_(std::move(folder)), id_(std::move(id)), conf_(conf) {}
+
+arrow::Result<std::unique_ptr<MemoryStateStoreProvider>> MemoryStateStoreProvider::Make(
+    std::string folder, StateStoreId id, StateStoreConf conf) {
+  if (conf.min_deltas_for_snapshot < 1) {
+    return arrow::Status::Invalid(
+        "spark.sql.streaming.stateStore.minDeltasForSnapshot must be at least 1: ",
+        conf.min_deltas_for_snapshot);
+  }
+  if (conf.min_versions_to_retain < 1) {
+    return arrow::Status::Invalid("spark.sql.streaming.minBatchesToRetain must be at least 1: ",
+                                  conf.min_versions_to_retain);
+  }
+  return std::unique_ptr<MemoryStateStoreProvider>(
+      new MemoryStateStoreProvider(std::move(folder), std::move(id), conf));
+}
+
+std::string MemoryStateStoreProvider::Describe() const {
+  return "MemoryStateStoreProvider[" + id_.ToString() + ", dir=" + folder_ + "]";
+}
+
+std::string MemoryStateStoreProvider::PathOf(int64_t version, StateFileKind kind) const {
+  return folder_ + "/" + StateFileName(version, kind);
+}
+
+arrow::Result<std::unique_ptr<StateStore>> MemoryStateStoreProvider::GetStore(
+    int64_t version) {
+  if (version < 0) {
+    return arrow::Status::Invalid("A state store version cannot be negative: ", version);
+  }
+  if (store_open_) {
+    return arrow::Status::Invalid("A store of ", Describe(),
+                                  " is still open; commit or abort it first");
+  }
+  ARROW_RETURN_NOT_OK(Load(version));
+  store_open_ = true;
+  return std::make_unique<MemoryStateStore>(this, version);
+}
+
+arrow::Status MemoryStateStoreProvider::Load(int64_t version) {
+  if (version == loaded_version_) return arrow::Status::OK();
+  ARROW_ASSIGN_OR_RAISE(FolderListing listing, ListFolder(folder_));
+  int64_t base = BaseSnapshot(listing, version);
+  for (int64_t delta = base + 1; delta <= version; ++delta) {
+    if (!listing.deltas.count(delta)) {
+      std::string path = PathOf(delta, StateFileKind::kDelta);
+      return SparkError("CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS",
+                        "An error occurred during loading state. Error reading delta file " +
+                            path + " of " + Describe() + ": " + path + " does not exist.");
+    }
+  }
+  table_.Clear();
+  loaded_version_ = -1;
+  arrow::Status status = arrow::Status::OK();
+  if (base > 0) status = ReadFileInto(base, StateFileKind::kSnapshot);
+  for (int64_t delta = base + 1; status.ok() && delta <= version; ++delta) {
+    status = ReadFileInto(delta, StateFileKind::kDelta);
+  }
+  if (!status.ok()) {
+    table_.Clear();
+    return status;
+  }
+  loaded_version_ = version;
+  last_snapshot_version_ = base;
+  return arrow::Status::OK();
+}
+
+arrow::Status MemoryStateStoreProvider::ReadFileInto(int64_t version, StateFileKind kind) {
+  std::string path = PathOf(version, kind);
+  ARROW_ASSIGN_OR_RAISE(std::string contents, checkpoint::ReadWholeFile(path));
+  return ReadStateFile(contents, path, Describe(), kind, version,
+                       [&](std::string_view key, std::optional<std::string_view> value) {
+                         if (value) {
+                           table_.Upsert(key, *value);
+                         } else {
+                           table_.Erase(key);
+                         }
+                       });
+}
+
+arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version,
+                                                      const ArenaHashTable& changes,
+                                                      int64_t* bytes_written) {
+  auto write = [&](const std::string& path, std::string contents) -> arrow::Status {
+    *bytes_written += static_cast<int64_t>(contents.size());
+    // Overwriting is right: a batch re-run after a crash writes the same version again.
+    arrow::Status status = checkpoint::WriteFileAtomically(path, contents, /*overwrite=*/true);
+    if (status.ok()) return status;
+    return ExternalError("CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT",
+                         "Error writing state store files for provider " + Describe() +
+                             ". Cannot perform commit during state checkpoint. " +
+                             status.message());
+  };
+  StateFileWriter delta(StateFileKind::kDelta, version);
+  changes.ForEach([&](std::string_view key, std::string_view previous) {
+    if (auto current = table_.Find(key)) {
+      delta.Put(key, *current);
+    } else if (previous[0] != 0) {
+      delta.Remove(key);
+    }  // else absent before and after: nothing changed.
+  });
+  ARROW_RETURN_NOT_OK(write(PathOf(version, StateFileKind::kDelta), delta.Finish()));
+  if (version - last_snapshot_version_ >= conf_.min_deltas_for_snapshot) {
+    StateFileWriter snapshot(StateFileKind::kSnapshot, version);
+    // Records in the file have the layout of records in the arena; reserving their exact size
+    // spares the doubling growth that would briefly hold twice the snapshot in memory.
+    snapshot.Reserve(static_cast<size_t>(table_.record_bytes()) + kStateFileTrailerSize);
+    table_.ForEach([&](std::string_view key, std::string_view value) {
+      snapshot.Put(key, value);
+    });
+    ARROW_RETURN_NOT_OK(write(PathOf(version, StateFileKind::kSnapshot), snapshot.Finish()));
+    last_snapshot_version_ = version;
+  }
+  loaded_version_ = version;
+  return Cleanup(version);
+}
+
+arrow::Status MemoryStateStoreProvider::Cleanup(int64_t newest_version) {
+  ARROW_ASSIGN_OR_RAISE(FolderListing listing, ListFolder(folder_));
+  int64_t oldest_retained = std::max<int64_t>(0, newest_version - conf_.min_versions_to_retain + 1);
+  // Loading any retained version reads a snapshot at or above this one, then later deltas.
+  int64_t base = BaseSnapshot(listing, oldest_retained);
+  std::vector<fs::path> obsolete;
+  for (int64_t version : listing.snapshots) {
+    if (version < base) obsolete.push_back(PathOf(version, StateFileKind::kSnapshot));
+  }
+  for (int64_t version : listing.deltas) {
+    if (version <= base) obsolete.push_back(PathOf(version, StateFileKind::kDelta));
+  }
+  // Files are written synchronously within Commit, so no write is under way: every temp file
+  // is the remains of a process killed mid-write.
+  obsolete.insert(obsolete.end(), listing.temp_files.begin(), listing.temp_files.end());
+  for (const fs::path& path : obsolete) {
+    std::error_code error;
+    fs::remove(path, error);
+    if (error) {
+      return arrow::Status::IOError("Cannot delete ", path.string(), ": ", error.message());
+    }
+  }
+  return arrow::Status::OK();
+}
+
+}  // namespace sluice::state

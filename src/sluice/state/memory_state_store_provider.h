@@ -1,0 +1,69 @@
+// The default state store provider: every entry in memory, each version made durable as a
+// delta file of the keys it changed, with a periodic snapshot of all entries (the scheme of
+// Spark's HDFSBackedStateStoreProvider, with compact storage).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <arrow/result.h>
+#include <arrow/status.h>
+
+#include "sluice/state/arena_hash_table.h"
+#include "sluice/state/state_file_format.h"
+#include "sluice/state/state_store.h"
+
+namespace sluice::state {
+
+/// Keeps the newest loaded version of one store in an ArenaHashTable. A store opened at the
+/// loaded version starts at once; any other retained version is read from the folder (the
+/// newest snapshot at or below it, then the deltas after it). Commit of version v writes
+/// <v>.delta; when min_deltas_for_snapshot deltas have been written since the last snapshot it
+/// also writes <v>.snapshot, synchronously within Commit (so a snapshot never races a later
+/// version's changes; its cost is paid once every min_deltas_for_snapshot batches), then
+/// deletes the files no version among the newest min_versions_to_retain needs, and hidden temp
+/// files left by interrupted writes. Every file is written with WriteFileAtomically.
+/// Not thread-safe; one store open at a time.
+class MemoryStateStoreProvider final : public StateStoreProvider {
+ public:
+  /// A provider for the store `id` whose files live in `folder` (see StateStoreFolder). Does
+  /// no I/O; the folder is created by the first commit.
+  static arrow::Result<std::unique_ptr<MemoryStateStoreProvider>> Make(std::string folder,
+                                                                       StateStoreId id,
+                                                                       StateStoreConf conf);
+
+  arrow::Result<std::unique_ptr<StateStore>> GetStore(int64_t version) override;
+  const std::string& folder() const override { return folder_; }
+
+  /// The version held in memory, or -1 when none is.
+  int64_t loaded_version() const { return loaded_version_; }
+
+ private:
+  friend class MemoryStateStore;
+
+  MemoryStateStoreProvider(std::string folder, StateStoreId id, StateStoreConf conf);
+
+  /// Makes `version` the one held in memory, reading files unless it already is.
+  arrow::Status Load(int64_t version);
+  arrow::Status ReadFileInto(int64_t version, StateFileKind kind);
+  /// Writes the files of version `version` (the loaded one + 1) whose changed keys are the
+  /// keys of `changes`, then cleans up; `bytes_written` receives the files' total size.
+  arrow::Status CommitVersion(int64_t version, const ArenaHashTable& changes,
+                              int64_t* bytes_written);
+  arrow::Status Cleanup(int64_t newest_version);
+  std::string PathOf(int64_t version, StateFileKind kind) const;
+  /// "MemoryStateStoreProvider[StateStoreId[...], dir=<folder>]", for error messages.
+  std::string Describe() const;
+
+  std::string folder_;
+  StateStoreId id_;
+  StateStoreConf conf_;
+  ArenaHashTable table_;
+  int64_t loaded_version_ = -1;
+  /// The newest version with a snapshot at or below loaded_version_ (0 when none).
+  int64_t last_snapshot_version_ = 0;
+  bool store_open_ = false;
+};
+
+}  // namespace sluice::state

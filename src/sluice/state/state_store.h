@@ -1,0 +1,117 @@
+// The versioned key-value store every stateful operator keeps its state in, in the shape of
+// Spark's StateStore: one store per (operator, partition, store name), one version per batch
+// (version = batch id + 1, version 0 is the empty store before the first batch).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <arrow/result.h>
+#include <arrow/status.h>
+
+#include "sluice/checkpoint/checkpoint_paths.h"
+
+namespace sluice::state {
+
+/// Which store: operator `operator_id`, shuffle partition `partition_id`, and `store_name` for
+/// operators that keep several stores (Spark's "default" is the unnamed one).
+struct StateStoreId {
+  static constexpr const char* kDefaultStoreName = "default";
+
+  int64_t operator_id = 0;
+  int32_t partition_id = 0;
+  std::string store_name = kDefaultStoreName;
+
+  /// "StateStoreId[operatorId=0, partitionId=3, name=default]", for error messages.
+  std::string ToString() const;
+};
+
+/// The folder of `id` inside a checkpoint: state/<operator>/<partition>, with /<store name>
+/// appended unless the name is the default one (Spark's layout).
+std::string StateStoreFolder(const checkpoint::CheckpointPaths& paths, const StateStoreId& id);
+
+/// The settings of state stores, parsed once from spark.sql.streaming.* by the caller.
+struct StateStoreConf {
+  /// spark.sql.streaming.stateStore.minDeltasForSnapshot: a snapshot of all entries is written
+  /// once this many deltas have been written since the last one.
+  int64_t min_deltas_for_snapshot = 10;
+  /// spark.sql.streaming.minBatchesToRetain: the newest this many versions stay loadable;
+  /// files needed only by older versions are deleted.
+  int64_t min_versions_to_retain = 100;
+};
+
+/// What a store reports for the progress's stateOperators, after Commit (or so far, before).
+struct StateStoreMetrics {
+  /// Keys in the store (numTotalStateRows).
+  int64_t num_keys = 0;
+  /// Bytes the provider holds in memory for the store (memoryUsedBytes).
+  int64_t memory_used_bytes = 0;
+  /// Puts in this version (numRowsUpdated; a key put twice counts twice, as in Spark).
+  int64_t num_updated_rows = 0;
+  /// Removes of an existing key in this version (numRowsRemoved).
+  int64_t num_removed_rows = 0;
+  /// Time spent in Commit writing files (commitTimeMs).
+  int64_t commit_time_ms = 0;
+  /// Bytes of the files written by Commit (delta, and snapshot if one was due).
+  int64_t checkpoint_bytes_written = 0;
+};
+
+/// One version of one store, opened for update by one task. Keys and values are opaque byte
+/// strings. Not thread-safe: one thread uses a store at a time. Views returned by Get and
+/// passed to ForEach stay valid until the next Put, Remove, Commit or Abort.
+/// Destroying a store that was neither committed nor aborted aborts it.
+class StateStore {
+ public:
+  virtual ~StateStore() = default;
+
+  /// The version this store was loaded at; Commit produces version() + 1.
+  virtual int64_t version() const = 0;
+
+  /// The value of `key`, or nullopt when absent.
+  virtual std::optional<std::string_view> Get(std::string_view key) const = 0;
+
+  /// Sets the value of `key`, inserting it if absent.
+  virtual arrow::Status Put(std::string_view key, std::string_view value) = 0;
+
+  /// Removes `key`; removing an absent key does nothing.
+  virtual arrow::Status Remove(std::string_view key) = 0;
+
+  /// Calls `visit` once for every entry, in no particular order. `visit` must not modify the
+  /// store.
+  virtual void ForEach(
+      const std::function<void(std::string_view key, std::string_view value)>& visit) const = 0;
+
+  /// Makes the changes durable as version() + 1 and returns that version. After Commit the
+  /// store accepts no more changes.
+  virtual arrow::Result<int64_t> Commit() = 0;
+
+  /// Drops the changes made since the store was opened; the provider is left at version().
+  virtual void Abort() = 0;
+
+  /// True once Commit succeeded.
+  virtual bool committed() const = 0;
+
+  /// Metrics of this version so far (final after Commit).
+  virtual StateStoreMetrics metrics() const = 0;
+};
+
+/// Owns the state of one store id across versions: loads any retained version from the
+/// checkpoint, writes its files, and deletes files no longer needed. One provider per store id
+/// and process; at most one store of a provider is open at a time.
+class StateStoreProvider {
+ public:
+  virtual ~StateStoreProvider() = default;
+
+  /// The store at `version` (0 = empty) opened for update. Fails, naming the file, when a file
+  /// that version needs is missing or corrupt. The provider must outlive the store.
+  virtual arrow::Result<std::unique_ptr<StateStore>> GetStore(int64_t version) = 0;
+
+  /// The folder holding this store's files.
+  virtual const std::string& folder() const = 0;
+};
+
+}  // namespace sluice::state

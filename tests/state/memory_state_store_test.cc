@@ -1,0 +1,304 @@
+// The default state store provider: versions committed as deltas and snapshots, reloaded from
+// disk by a fresh provider, cleaned up past the retained versions, damaged files reported.
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+
+#include <arrow/util/crc32.h>
+#include <gtest/gtest.h>
+
+#include "sluice/checkpoint/atomic_file.h"
+#include "sluice/checkpoint/checkpoint_paths.h"
+#include "sluice/common/errors.h"
+#include "sluice/state/memory_state_store_provider.h"
+#include "sluice/state/state_file_format.h"
+#include "support/scratch_dir.h"
+
+namespace sluice::state {
+namespace {
+
+namespace fs = std::filesystem;
+using Entries = std::map<std::string, std::string>;
+
+/// `prefix` followed by `number`.
+std::string Named(std::string_view prefix, int number) {
+  std::string name(prefix);
+  name.append(std::to_string(number));
+  return name;
+}
+
+Entries ReadAll(const StateStore& store) {
+  Entries entries;
+  store.ForEach([&](std::string_view key, std::string_view value) {
+    entries.emplace(std::string(key), std::string(value));
+  });
+  return entries;
+}
+
+class MemoryStateStoreTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<MemoryStateStoreProvider> NewProvider(StateStoreConf conf = {}) {
+    auto provider = MemoryStateStoreProvider::Make(folder_, StateStoreId{}, conf);
+    EXPECT_TRUE(provider.ok()) << provider.status();
+    return provider.MoveValueUnsafe();
+  }
+
+  /// The names of the files in the store's folder.
+  std::set<std::string> Files() const {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(folder_)) {
+      names.insert(entry.path().filename().string());
+    }
+    return names;
+  }
+
+  int64_t FileSize(int64_t version, StateFileKind kind) const {
+    return static_cast<int64_t>(fs::file_size(folder_ + "/" + StateFileName(version, kind)));
+  }
+
+  /// Commits versions 1..count, version v putting "k<v>" -> "v<v>", overwriting "k<v-1>" with a
+  /// longer value and removing "k<v-2>"; returns the entries of every version.
+  std::vector<Entries> CommitVersions(MemoryStateStoreProvider& provider, int count) {
+    std::vector<Entries> versions(1);
+    for (int v = 1; v <= count; ++v) {
+      auto store = provider.GetStore(v - 1).ValueOrDie();
+      Entries expected = versions.back();
+      auto put = [&](const std::string& key, const std::string& value) {
+        EXPECT_TRUE(store->Put(key, value).ok());
+        expected[key] = value;
+      };
+      put(Named("k", v), Named("v", v));
+      if (v >= 2) put(Named("k", v - 1), Named("updated in ", v));
+      if (v >= 3) {
+        EXPECT_TRUE(store->Remove(Named("k", v - 2)).ok());
+        expected.erase(Named("k", v - 2));
+      }
+      EXPECT_EQ(store->Commit().ValueOrDie(), v);
+      versions.push_back(expected);
+    }
+    return versions;
+  }
+
+  testing::ScratchDir scratch_;
+  std::string folder_ = StateStoreFolder(checkpoint::CheckpointPaths(scratch_.path()),
+                                         StateStoreId{});
+};
+
+TEST(StateStoreFolderTest, SparksLayout) {
+  checkpoint::CheckpointPaths paths("/ckpt");
+  EXPECT_EQ(StateStoreFolder(paths, StateStoreId{2, 7, StateStoreId::kDefaultStoreName}),
+            "/ckpt/state/2/7");
+  EXPECT_EQ(StateStoreFolder(paths, StateStoreId{0, 1, "left-keyToNumValues"}),
+            "/ckpt/state/0/1/left-keyToNumValues");
+}
+
+TEST_F(MemoryStateStoreTest, PutGetRemoveIterate) {
+  auto provider = NewProvider();
+  auto store = provider->GetStore(0).ValueOrDie();
+  EXPECT_EQ(store->version(), 0);
+  ASSERT_TRUE(store->Put("a", "1").ok());
+  ASSERT_TRUE(store->Put("b", "2").ok());
+  ASSERT_TRUE(store->Put("a", "one").ok());
+  ASSERT_TRUE(store->Remove("b").ok());
+  ASSERT_TRUE(store->Remove("never there").ok());
+  ASSERT_TRUE(store->Put("c", std::string("\0binary\xff", 8)).ok());
+  EXPECT_EQ(*store->Get("a"), "one");
+  EXPECT_FALSE(store->Get("b").has_value());
+  EXPECT_EQ(ReadAll(*store), (Entries{{"a", "one"}, {"c", std::string("\0binary\xff", 8)}}));
+  StateStoreMetrics metrics = store->metrics();
+  EXPECT_EQ(metrics.num_keys, 2);
+  EXPECT_EQ(metrics.num_updated_rows, 4);
+  EXPECT_EQ(metrics.num_removed_rows, 1);
+  EXPECT_GT(metrics.memory_used_bytes, 0);
+  EXPECT_EQ(store->Commit().ValueOrDie(), 1);
+  EXPECT_TRUE(store->committed());
+  EXPECT_FALSE(store->Put("d", "4").ok());
+}
+
+TEST_F(MemoryStateStoreTest, OneOpenStoreAtATime) {
+  auto provider = NewProvider();
+  auto store = provider->GetStore(0).ValueOrDie();
+  EXPECT_FALSE(provider->GetStore(0).ok());
+  store->Abort();
+  EXPECT_TRUE(provider->GetStore(0).ok());
+}
+
+TEST_F(MemoryStateStoreTest, AbortAndDestructionRollBack) {
+  auto provider = NewProvider();
+  CommitVersions(*provider, 2);
+  Entries committed = ReadAll(*provider->GetStore(2).ValueOrDie());
+  {
+    auto store = provider->GetStore(2).ValueOrDie();
+    ASSERT_TRUE(store->Put("k2", "changed").ok());
+    ASSERT_TRUE(store->Put("new", "x").ok());
+    ASSERT_TRUE(store->Remove("k1").ok());
+    store->Abort();
+  }
+  EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), committed);
+  {
+    auto store = provider->GetStore(2).ValueOrDie();
+    ASSERT_TRUE(store->Put("k2", "dropped with the store").ok());
+  }
+  auto store = provider->GetStore(2).ValueOrDie();
+  EXPECT_EQ(ReadAll(*store), committed);
+  EXPECT_EQ(provider->loaded_version(), 2);
+}
+
+TEST_F(MemoryStateStoreTest, EveryVersionReloadsInAFreshProvider) {
+  StateStoreConf conf;
+  conf.min_deltas_for_snapshot = 3;
+  auto versions = CommitVersions(*NewProvider(conf), 8);
+  for (int v = 0; v <= 8; ++v) {
+    auto provider = NewProvider(conf);
+    auto store = provider->GetStore(v);
+    ASSERT_TRUE(store.ok()) << store.status();
+    EXPECT_EQ(ReadAll(**store), versions[v]) << "version " << v;
+  }
+  // One provider moving back and forth between versions.
+  auto provider = NewProvider(conf);
+  for (int v : {8, 2, 5, 5, 0, 7}) {
+    EXPECT_EQ(ReadAll(*provider->GetStore(v).ValueOrDie()), versions[v]) << "version " << v;
+  }
+}
+
+TEST_F(MemoryStateStoreTest, ADeltaHoldsOnlyTheChangedKeys) {
+  StateStoreConf conf;
+  conf.min_deltas_for_snapshot = 1;  // a snapshot of every version, to compare sizes
+  auto provider = NewProvider(conf);
+  constexpr int kKeys = 100000;
+  auto key = [](int i) { return "user-" + std::to_string(1000000 + i); };
+  auto store = provider->GetStore(0).ValueOrDie();
+  for (int i = 0; i < kKeys; ++i) ASSERT_TRUE(store->Put(key(i), "count=1;sum=10").ok());
+  ASSERT_TRUE(store->Commit().ok());
+
+  // Version 2 touches 1% of the keys: 500 updates, 400 removals, 100 new keys.
+  store = provider->GetStore(1).ValueOrDie();
+  for (int i = 0; i < 500; ++i) ASSERT_TRUE(store->Put(key(i * 100), "count=2;sum=20").ok());
+  for (int i = 0; i < 400; ++i) ASSERT_TRUE(store->Remove(key(i * 100 + 1)).ok());
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(store->Put(key(kKeys + i), "count=1;sum=10").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  EXPECT_EQ(store->metrics().checkpoint_bytes_written,
+            FileSize(2, StateFileKind::kDelta) + FileSize(2, StateFileKind::kSnapshot));
+
+  int64_t delta = FileSize(2, StateFileKind::kDelta);
+  int64_t snapshot = FileSize(2, StateFileKind::kSnapshot);
+  EXPECT_LE(delta, snapshot / 100 + 64) << "delta " << delta << ", snapshot " << snapshot;
+  EXPECT_GE(delta, snapshot / 200) << "delta " << delta << ", snapshot " << snapshot;
+}
+
+TEST_F(MemoryStateStoreTest, SnapshotEveryNVersionsAndLoadFromSnapshotPlusDeltas) {
+  StateStoreConf conf;
+  conf.min_deltas_for_snapshot = 3;
+  auto versions = CommitVersions(*NewProvider(conf), 7);
+  EXPECT_EQ(Files(), (std::set<std::string>{"1.delta", "2.delta", "3.delta", "3.snapshot",
+                                            "4.delta", "5.delta", "6.delta", "6.snapshot",
+                                            "7.delta"}));
+  // Version 7 needs only 6.snapshot and 7.delta: without the older deltas it still loads.
+  for (int v = 1; v <= 6; ++v) fs::remove(folder_ + "/" + std::to_string(v) + ".delta");
+  for (int v : {7, 6}) {
+    auto provider = NewProvider(conf);
+    auto store = provider->GetStore(v);
+    ASSERT_TRUE(store.ok()) << store.status();
+    EXPECT_EQ(ReadAll(**store), versions[v]) << "version " << v;
+  }
+}
+
+TEST_F(MemoryStateStoreTest, ATempFileOfAnInterruptedSnapshotIsIgnored) {
+  StateStoreConf conf;
+  conf.min_deltas_for_snapshot = 4;
+  auto versions = CommitVersions(*NewProvider(conf), 3);
+  // What a kill in the middle of writing 4.snapshot leaves behind: a hidden, partial temp file.
+  StateFileWriter writer(StateFileKind::kSnapshot, 4);
+  writer.Put("k4", "v4");
+  std::string partial = writer.Finish();
+  partial.resize(partial.size() / 2);
+  std::string temp = scratch_.Write(fs::relative(folder_, scratch_.path()).string() +
+                                        "/.4.snapshot.0f3c2a-killed.tmp",
+                                    partial);
+
+  auto provider = NewProvider(conf);
+  auto store = provider->GetStore(3).ValueOrDie();
+  EXPECT_EQ(ReadAll(*store), versions[3]);
+  ASSERT_TRUE(store->Put("k4", "v4").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  EXPECT_FALSE(fs::exists(temp)) << "cleanup removes the remains of the interrupted write";
+  EXPECT_TRUE(fs::exists(folder_ + "/4.snapshot"));
+}
+
+TEST_F(MemoryStateStoreTest, ACorruptOrTruncatedFileFailsNamingIt) {
+  auto versions = CommitVersions(*NewProvider(), 3);
+  std::string path = folder_ + "/2.delta";
+  std::string original = checkpoint::ReadWholeFile(path).ValueOrDie();
+
+  std::string flipped = original;
+  flipped[20] ^= 0x40;
+  scratch_.Write(fs::relative(path, scratch_.path()).string(), flipped);
+  auto status = NewProvider()->GetStore(3).status();
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE");
+  EXPECT_NE(status.message().find(path), std::string::npos) << status;
+
+  scratch_.Write(fs::relative(path, scratch_.path()).string(),
+                 original.substr(0, original.size() - 5));
+  status = NewProvider()->GetStore(3).status();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find(path), std::string::npos) << status;
+  EXPECT_NE(status.message().find("truncated"), std::string::npos) << status;
+
+  // Version 1 does not need the damaged file.
+  EXPECT_EQ(ReadAll(*NewProvider()->GetStore(1).ValueOrDie()), versions[1]);
+
+  fs::remove(path);
+  status = NewProvider()->GetStore(3).status();
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");
+  EXPECT_NE(status.message().find(path + " does not exist"), std::string::npos) << status;
+}
+
+TEST_F(MemoryStateStoreTest, ANewerFormatVersionIsRefused) {
+  CommitVersions(*NewProvider(), 1);
+  std::string path = folder_ + "/1.delta";
+  std::string contents = checkpoint::ReadWholeFile(path).ValueOrDie();
+  contents[4] = static_cast<char>(kStateFileFormatVersion + 1);
+  // Recompute the checksum so that the version, not the damage, is what fails.
+  size_t crc_at = contents.size() - sizeof(uint32_t);
+  uint32_t crc = arrow::internal::crc32(0, contents.data(), crc_at);
+  std::memcpy(contents.data() + crc_at, &crc, sizeof(crc));
+  scratch_.Write(fs::relative(path, scratch_.path()).string(), contents);
+  auto status = NewProvider()->GetStore(1).status();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find(path), std::string::npos) << status;
+  EXPECT_NE(status.message().find("newer than this engine reads"), std::string::npos) << status;
+}
+
+TEST_F(MemoryStateStoreTest, CleanupKeepsExactlyWhatTheRetainedVersionsNeed) {
+  StateStoreConf conf;
+  conf.min_deltas_for_snapshot = 3;
+  conf.min_versions_to_retain = 4;
+  auto versions = CommitVersions(*NewProvider(conf), 12);
+  // Retained: versions 9..12. Version 9 loads from 9.snapshot; 10..12 add their deltas.
+  EXPECT_EQ(Files(), (std::set<std::string>{"9.snapshot", "10.delta", "11.delta", "12.delta",
+                                            "12.snapshot"}));
+  for (int v = 9; v <= 12; ++v) {
+    auto provider = NewProvider(conf);
+    auto store = provider->GetStore(v);
+    ASSERT_TRUE(store.ok()) << store.status();
+    EXPECT_EQ(ReadAll(**store), versions[v]) << "version " << v;
+  }
+  EXPECT_FALSE(NewProvider(conf)->GetStore(8).ok());
+}
+
+TEST_F(MemoryStateStoreTest, InvalidSettingsAreRefused) {
+  StateStoreConf conf;
+  conf.min_deltas_for_snapshot = 0;
+  auto status = MemoryStateStoreProvider::Make(folder_, StateStoreId{}, conf).status();
+  EXPECT_NE(status.message().find("minDeltasForSnapshot"), std::string::npos) << status;
+  conf = StateStoreConf{};
+  conf.min_versions_to_retain = 0;
+  status = MemoryStateStoreProvider::Make(folder_, StateStoreId{}, conf).status();
+  EXPECT_NE(status.message().find("minBatchesToRetain"), std::string::npos) << status;
+}
+
+}  // namespace
+}  // namespace sluice::state
