@@ -1,7 +1,7 @@
 // Trigger intervals as users write them, and the ones Spark refuses.
 #include <gtest/gtest.h>
 
-#include "sluice/common/durations.h"
+#include "sluice/execution/streaming_settings.h"
 #include "sluice/execution/trigger.h"
 #include "support/session_fixture.h"
 
@@ -34,14 +34,17 @@ TEST(TriggerParseTest, RefusesWhatSparkRefuses) {
   EXPECT_EQ(Trigger::AvailableNow().ToString(), "AvailableNowTrigger");
 }
 
-TEST(TimeStringTest, ParsesSparkConfigurationTimes) {
-  EXPECT_EQ(*ParseTimeStringMs("10ms", "k"), 10);
-  EXPECT_EQ(*ParseTimeStringMs("10s", "k"), 10000);
-  EXPECT_EQ(*ParseTimeStringMs("7d", "k"), 7 * 86400000LL);
-  EXPECT_EQ(*ParseTimeStringMs("15", "k"), 15);
-  EXPECT_EQ(*ParseTimeStringMs("2", "k", 1000), 2000);
-  auto bad = ParseTimeStringMs("ten seconds", "spark.sql.streaming.pollingDelay");
-  ASSERT_FALSE(bad.ok());
+TEST(StreamingSettingsTest, TimeSettingsNameTheirKey) {
+  SessionConfig config;
+  ASSERT_TRUE(config.Set("spark.sql.streaming.pollingDelay", "25ms").ok());
+  ASSERT_TRUE(config.Set("spark.sql.streaming.noDataProgressEventInterval", "2s").ok());
+  auto settings = StreamingSettings::FromConfig(config);
+  ASSERT_TRUE(settings.ok());
+  EXPECT_EQ(settings->polling_delay_ms, 25);
+  EXPECT_EQ(settings->no_data_progress_event_interval_ms, 2000);
+  ASSERT_TRUE(config.Set("spark.sql.streaming.pollingDelay", "ten seconds").ok());
+  auto bad = StreamingSettings::FromConfig(config);
+  EXPECT_TRUE(testing::HasErrorClass(bad.status(), "INVALID_CONF_VALUE.TIME_STRING"));
   EXPECT_NE(bad.status().message().find("spark.sql.streaming.pollingDelay"), std::string::npos);
 }
 

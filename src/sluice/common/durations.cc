@@ -28,11 +28,6 @@ struct Unit {
   double ms;
 };
 
-// JavaUtils.timeSuffixes.
-constexpr Unit kTimeSuffixes[] = {{"us", 0.001}, {"ms", 1},       {"s", 1000},
-                                  {"m", 60000},  {"min", 60000},  {"h", 3600000},
-                                  {"d", 86400000}};
-
 // IntervalUtils' unit names (singular and plural) for day-time intervals.
 constexpr Unit kIntervalUnits[] = {
     {"week", 604800000},      {"weeks", 604800000},  {"day", 86400000},
@@ -45,33 +40,6 @@ constexpr Unit kIntervalUnits[] = {
     {"h", 3600000},           {"d", 86400000}};
 
 }  // namespace
-
-arrow::Result<int64_t> ParseTimeStringMs(std::string_view text, std::string_view key,
-                                         int64_t default_unit_ms) {
-  std::string lower = AsciiLower(Trim(text));
-  size_t digits = 0;
-  if (!lower.empty() && lower[0] == '-') digits = 1;
-  while (digits < lower.size() && std::isdigit(static_cast<unsigned char>(lower[digits]))) {
-    ++digits;
-  }
-  auto invalid = [&] {
-    return SparkError("INVALID_CONF_VALUE.TIME_STRING",
-                      "The value '" + std::string(text) + "' of \"" + std::string(key) +
-                          "\" is not a valid time: use a whole number with a unit (us, ms, s, "
-                          "m, min, h, d), e.g. 10s.");
-  };
-  int64_t number = 0;
-  if (digits == 0 ||
-      std::from_chars(lower.data(), lower.data() + digits, number).ec != std::errc()) {
-    return invalid();
-  }
-  std::string_view suffix = Trim(std::string_view(lower).substr(digits));
-  if (suffix.empty()) return number * default_unit_ms;
-  for (const auto& unit : kTimeSuffixes) {
-    if (suffix == unit.name) return static_cast<int64_t>(std::floor(number * unit.ms));
-  }
-  return invalid();
-}
 
 arrow::Result<int64_t> ParseIntervalMs(std::string_view text, std::string_view what) {
   std::string lower = AsciiLower(Trim(text));

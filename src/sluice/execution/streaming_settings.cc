@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "sluice/common/ascii.h"
-#include "sluice/common/durations.h"
+#include "sluice/sources/typed_options.h"
 #include "sluice/common/errors.h"
 
 namespace sluice::execution {
@@ -42,7 +42,13 @@ arrow::Result<int64_t> TimeSetting(const SessionConfig& config, const std::strin
                                    int64_t default_ms) {
   auto text = config.Get(key);
   if (!text) return default_ms;
-  return ParseTimeStringMs(*text, key);
+  auto value = sources::ParseTimeString(*text, sources::TimeStringUnit::kMilliseconds);
+  if (!value.ok()) {
+    return SparkError("INVALID_CONF_VALUE.TIME_STRING",
+                      "The value '" + *text + "' in the config \"" + key +
+                          "\" is invalid. " + value.status().message());
+  }
+  return *value;
 }
 
 // Spark 4.0's OffsetSeqMetadata.relevantSQLConfs with their defaults, in the order Spark 4.0.1

@@ -1,6 +1,6 @@
 #include "sluice/sinks/file/file_sink_options.h"
 
-#include "sluice/common/durations.h"
+#include "sluice/sources/typed_options.h"
 
 namespace sluice::sinks {
 
@@ -10,11 +10,12 @@ constexpr const char* kRetention = "retention";
 
 arrow::Result<FileSinkOptions> ParseFileSinkOptions(const formats::OptionMap& options) {
   FileSinkOptions parsed;
-  auto retention = options.find(kRetention);
-  if (retention != options.end()) {
-    // Spark reads it with Utils.timeStringAsMs: a bare number is milliseconds, and a negative
-    // value is accepted (it then drops every entry at the next compaction).
-    ARROW_ASSIGN_OR_RAISE(parsed.retention_ms, ParseTimeStringMs(retention->second, kRetention));
+  // Spark reads it with Utils.timeStringAsMs: a bare number is milliseconds, and a negative
+  // value is accepted (it then drops every entry at the next compaction).
+  if (options.count(kRetention) != 0) {
+    ARROW_ASSIGN_OR_RAISE(parsed.retention_ms,
+                          sources::TimeStringOption(options, kRetention,
+                                                    sources::TimeStringUnit::kMilliseconds, 0));
   }
   return parsed;
 }
