@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/common/json_string.h"
 #include "sluice/common/session_config.h"
 #include "sluice/expr/bound_expression.h"
 #include "sluice/expr/function_registry.h"
@@ -87,6 +88,16 @@ class FunctionCallTest : public ::testing::Test {
     return std::make_shared<expr::BoundLiteral>(array->GetScalar(0).ValueOrDie(),
                                                 std::move(sql));
   }
+
+  /// A string literal of `value`, printed by Spark as the value itself.
+  static expr::BoundExprPtr StringLit(const std::string& value) {
+    std::string json;
+    AppendJsonString(value, &json);
+    return Lit("string", json, value);
+  }
+  static expr::BoundExprPtr IntLit(int value) { return Lit("int", std::to_string(value)); }
+  /// An untyped NULL, as a bare `NULL` in Spark SQL.
+  static expr::BoundExprPtr NullLit() { return Lit("void", "null", "NULL"); }
 
   /// Resolves `name(args)` and returns the bound call (type, nullability, kernel).
   arrow::Result<expr::BoundExprPtr> Resolve(const std::string& name,
