@@ -12,6 +12,8 @@
 #include <arrow/type.h>
 #include <arrow/util/bit_util.h>
 
+#include "sluice/types/row_codec.h"
+
 namespace sluice::expr {
 
 namespace {
@@ -280,201 +282,32 @@ class IntegralGrouper final : public KeyGrouper {
 // ---------------------------------------------------------------------------------------------
 // Row encoding of arbitrary keys.
 
-void AppendNormalizedFloat(double value, std::string* out) {
-  if (std::isnan(value)) value = std::numeric_limits<double>::quiet_NaN();
-  if (value == 0.0) value = 0.0;
-  out->append(reinterpret_cast<const char*>(&value), sizeof(value));
-}
-
-// Encodes one value (with its null flag) so that equal keys, as Spark groups them, have equal
-// bytes and different keys different bytes.
-void EncodeValue(const arrow::Array& array, int64_t i, std::string* out) {
-  if (array.IsNull(i)) {
-    out->push_back('\0');
-    return;
-  }
-  out->push_back('\1');
-  const arrow::ArrayData& data = *array.data();
-  switch (array.type_id()) {
-    case arrow::Type::NA:
-      return;
-    case arrow::Type::BOOL:
-      out->push_back(static_cast<const arrow::BooleanArray&>(array).Value(i) ? '\1' : '\0');
-      return;
-    case arrow::Type::FLOAT:
-      AppendNormalizedFloat(static_cast<const arrow::FloatArray&>(array).Value(i), out);
-      return;
-    case arrow::Type::DOUBLE:
-      AppendNormalizedFloat(static_cast<const arrow::DoubleArray&>(array).Value(i), out);
-      return;
-    case arrow::Type::STRING:
-    case arrow::Type::BINARY: {
-      auto view = static_cast<const arrow::BinaryArray&>(array).GetView(i);
-      const uint32_t length = static_cast<uint32_t>(view.size());
-      out->append(reinterpret_cast<const char*>(&length), 4).append(view);
-      return;
-    }
-    case arrow::Type::LARGE_STRING:
-    case arrow::Type::LARGE_BINARY: {
-      auto view = static_cast<const arrow::LargeBinaryArray&>(array).GetView(i);
-      const uint32_t length = static_cast<uint32_t>(view.size());
-      out->append(reinterpret_cast<const char*>(&length), 4).append(view);
-      return;
-    }
-    case arrow::Type::LIST:
-    case arrow::Type::MAP: {
-      const auto& list = static_cast<const arrow::ListArray&>(array);
-      const int32_t begin = list.value_offset(i), end = list.value_offset(i + 1);
-      const uint32_t length = static_cast<uint32_t>(end - begin);
-      out->append(reinterpret_cast<const char*>(&length), 4);
-      for (int32_t k = begin; k < end; ++k) EncodeValue(*list.values(), k, out);
-      return;
-    }
-    case arrow::Type::LARGE_LIST: {
-      const auto& list = static_cast<const arrow::LargeListArray&>(array);
-      const int64_t begin = list.value_offset(i), end = list.value_offset(i + 1);
-      const uint32_t length = static_cast<uint32_t>(end - begin);
-      out->append(reinterpret_cast<const char*>(&length), 4);
-      for (int64_t k = begin; k < end; ++k) EncodeValue(*list.values(), k, out);
-      return;
-    }
-    case arrow::Type::FIXED_SIZE_LIST: {
-      const auto& list = static_cast<const arrow::FixedSizeListArray&>(array);
-      for (int64_t k = list.value_offset(i); k < list.value_offset(i) + list.value_length();
-           ++k) {
-        EncodeValue(*list.values(), k, out);
-      }
-      return;
-    }
-    case arrow::Type::STRUCT: {
-      const auto& s = static_cast<const arrow::StructArray&>(array);
-      for (int f = 0; f < s.num_fields(); ++f) EncodeValue(*s.field(f), i, out);
-      return;
-    }
-    default: {
-      const int width = array.type()->byte_width();
-      if (width > 0) {
-        out->append(reinterpret_cast<const char*>(data.buffers[1]->data()) +
-                        (data.offset + i) * width,
-                    width);
-      }
-      return;
-    }
-  }
-}
-
-// Encodes the rows of a slice of key columns into one buffer with offsets.
-class RowEncoder {
+// The rows of a slice of key columns, encoded canonically for grouping (types/row_codec.h):
+// equal keys, as Spark groups them, have equal bytes and different keys different bytes.
+class SliceEncoder {
  public:
-  void Encode(const arrow::ArrayVector& keys, int64_t begin, int64_t n) {
-    offsets_.assign(n + 1, 0);
-    lengths_.assign(n, 0);
-    // Fixed-size columns take the fast columnar path; others are encoded value by value.
-    for (const auto& key : keys) {
-      const int width = FixedWidth(*key->type());
-      if (width >= 0) {
-        for (int64_t i = 0; i < n; ++i) lengths_[i] += 1 + width;
-      } else if (IsBinaryLike(key->type_id())) {
-        const auto& bin = static_cast<const arrow::BinaryArray&>(*key);
-        for (int64_t i = 0; i < n; ++i) {
-          lengths_[i] += 1 + (bin.IsNull(begin + i) ? 0 : 4 + bin.value_length(begin + i));
-        }
-      } else {
-        for (int64_t i = 0; i < n; ++i) {
-          scratch_.clear();
-          EncodeValue(*key, begin + i, &scratch_);
-          lengths_[i] += static_cast<uint32_t>(scratch_.size());
-        }
-      }
-    }
-    for (int64_t i = 0; i < n; ++i) offsets_[i + 1] = offsets_[i] + lengths_[i];
-    data_.resize(offsets_[n]);
-    cursor_.assign(offsets_.begin(), offsets_.end() - 1);
-    for (const auto& key : keys) {
-      const int width = FixedWidth(*key->type());
-      const auto& data = *key->data();
-      if (width >= 0) {
-        const auto type = key->type_id();
-        const uint8_t* values =
-            width > 0 ? data.buffers[1]->data() + (data.offset + begin) * width : nullptr;
-        for (int64_t i = 0; i < n; ++i) {
-          uint8_t* dst = data_.data() + cursor_[i];
-          const bool valid = key->IsValid(begin + i);
-          dst[0] = valid ? 1 : 0;
-          if (width > 0) {
-            if (!valid) {
-              std::memset(dst + 1, 0, width);
-            } else if (type == arrow::Type::DOUBLE) {
-              double v = reinterpret_cast<const double*>(values)[i];
-              if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
-              if (v == 0.0) v = 0.0;
-              std::memcpy(dst + 1, &v, 8);
-            } else if (type == arrow::Type::FLOAT) {
-              float v = reinterpret_cast<const float*>(values)[i];
-              if (std::isnan(v)) v = std::numeric_limits<float>::quiet_NaN();
-              if (v == 0.0f) v = 0.0f;
-              std::memcpy(dst + 1, &v, 4);
-            } else if (type == arrow::Type::BOOL) {
-              dst[1] = static_cast<const arrow::BooleanArray&>(*key).Value(begin + i) ? 1 : 0;
-            } else {
-              std::memcpy(dst + 1, values + i * width, width);
-            }
-          }
-          cursor_[i] += 1 + width;
-        }
-      } else if (IsBinaryLike(key->type_id())) {
-        const auto& bin = static_cast<const arrow::BinaryArray&>(*key);
-        for (int64_t i = 0; i < n; ++i) {
-          uint8_t* dst = data_.data() + cursor_[i];
-          if (bin.IsNull(begin + i)) {
-            dst[0] = 0;
-            cursor_[i] += 1;
-            continue;
-          }
-          auto view = bin.GetView(begin + i);
-          const uint32_t length = static_cast<uint32_t>(view.size());
-          dst[0] = 1;
-          std::memcpy(dst + 1, &length, 4);
-          std::memcpy(dst + 5, view.data(), length);
-          cursor_[i] += 5 + length;
-        }
-      } else {
-        for (int64_t i = 0; i < n; ++i) {
-          scratch_.clear();
-          EncodeValue(*key, begin + i, &scratch_);
-          std::memcpy(data_.data() + cursor_[i], scratch_.data(), scratch_.size());
-          cursor_[i] += scratch_.size();
-        }
-      }
-    }
-  }
+  explicit SliceEncoder(std::shared_ptr<const types::RowEncoder> encoder)
+      : encoder_(std::move(encoder)) {}
 
-  const uint8_t* row(int64_t i) const { return data_.data() + offsets_[i]; }
-  uint32_t length(int64_t i) const { return static_cast<uint32_t>(offsets_[i + 1] - offsets_[i]); }
+  void Encode(const arrow::ArrayVector& keys, int64_t begin, int64_t n) {
+    encoder_->EncodeRows(keys, begin, n, &data_, &offsets_);
+  }
+  const uint8_t* row(int64_t i) const {
+    return reinterpret_cast<const uint8_t*>(data_.data()) + offsets_[i];
+  }
+  uint32_t length(int64_t i) const { return offsets_[i + 1] - offsets_[i]; }
 
  private:
-  static bool IsBinaryLike(arrow::Type::type id) {
-    return id == arrow::Type::STRING || id == arrow::Type::BINARY;
-  }
-  // The encoded value width of fixed-size types (without the null flag), or -1.
-  static int FixedWidth(const arrow::DataType& type) {
-    if (type.id() == arrow::Type::NA) return 0;
-    if (type.id() == arrow::Type::BOOL) return 1;
-    if (arrow::is_fixed_width(type.id()) && type.byte_width() > 0) return type.byte_width();
-    return -1;
-  }
-
-  std::vector<uint64_t> offsets_;
-  std::vector<uint32_t> lengths_;
-  std::vector<uint64_t> cursor_;
-  std::vector<uint8_t> data_;
-  std::string scratch_;
+  std::shared_ptr<const types::RowEncoder> encoder_;
+  std::string data_;
+  std::vector<uint32_t> offsets_;
 };
 
 class RowGrouper final : public KeyGrouper {
  public:
-  RowGrouper(std::vector<std::shared_ptr<arrow::DataType>> types, arrow::MemoryPool* pool)
-      : uniques_(types, pool) {
+  RowGrouper(std::vector<std::shared_ptr<arrow::DataType>> types,
+             std::shared_ptr<const types::RowEncoder> encoder, arrow::MemoryPool* pool)
+      : encoder_(std::move(encoder)), uniques_(types, pool) {
     key_offsets_.push_back(0);
     Rehash(1 << 10);
   }
@@ -597,7 +430,7 @@ class RowGrouper final : public KeyGrouper {
   std::vector<uint8_t> key_data_;
   std::vector<uint64_t> key_offsets_;
   // Scratch space of the slice being processed (Lookup is logically const).
-  mutable RowEncoder encoder_;
+  mutable SliceEncoder encoder_;
   mutable std::vector<uint64_t> hashes_;
   UniqueRows uniques_;
 };
@@ -618,7 +451,8 @@ arrow::Result<std::unique_ptr<KeyGrouper>> KeyGrouper::Make(
   if (types.size() == 1 && IsIntegralKey(*types[0])) {
     return std::make_unique<IntegralGrouper>(types[0], pool);
   }
-  return std::make_unique<RowGrouper>(std::move(types), pool);
+  ARROW_ASSIGN_OR_RAISE(auto encoder, types::RowEncoder::Make(types, /*for_keys=*/true));
+  return std::make_unique<RowGrouper>(std::move(types), std::move(encoder), pool);
 }
 
 }  // namespace sluice::expr
