@@ -8,6 +8,7 @@
 #include "sluice/api/functions.h"
 #include "sluice/api/session_state.h"
 #include "sluice/api/show_format.h"
+#include "sluice/api/session_window_rewrite.h"
 #include "sluice/api/time_window_rewrite.h"
 #include "sluice/common/errors.h"
 #include "sluice/expr/binder.h"
@@ -105,8 +106,11 @@ DataFrame DataFrame::select(std::vector<Column> columns) const {
   // A select list of aggregates is a global aggregation, as in Spark.
   if (aggregates) return agg(std::move(columns));
   auto context = session_->analysis_context();
+  // session_window(time, gap) adds each row's session below the projection.
+  auto sessions = PlanSessionWindows(plan_, std::move(exprs), 0, context);
+  if (!sessions.ok()) return DataFrame(session_, sessions.status());
   // window(time, ...) expands the rows into their time windows below the projection.
-  auto windowed = PlanTimeWindows(plan_, std::move(exprs), context);
+  auto windowed = PlanTimeWindows(sessions->child, std::move(sessions->exprs), context);
   if (!windowed.ok()) return DataFrame(session_, windowed.status());
   auto& [input, projected] = *windowed;
   // A generator (explode, posexplode, inline) in the select list becomes a Generate node.

@@ -5,6 +5,7 @@
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
 #include "sluice/api/session_state.h"
+#include "sluice/api/session_window_rewrite.h"
 #include "sluice/api/time_window_rewrite.h"
 #include "sluice/common/errors.h"
 #include "sluice/plan/aggregate.h"
@@ -111,7 +112,10 @@ DataFrame GroupedData::agg(std::vector<Column> aggregates) const {
   // window(time, ...) among the keys or aggregates groups by the rows' time windows.
   std::vector<expr::ExprPtr> exprs = ExprsOf(keys_);
   for (const auto& aggregate : aggregates) exprs.push_back(aggregate.expr());
-  auto windowed = PlanTimeWindows(input_.plan(), std::move(exprs), context);
+  // session_window(time, gap) among the keys groups by the merged sessions of the other keys.
+  auto sessions = PlanSessionWindows(input_.plan(), std::move(exprs), keys_.size(), context);
+  if (!sessions.ok()) return DataFrame(input_.session(), sessions.status());
+  auto windowed = PlanTimeWindows(sessions->child, std::move(sessions->exprs), context);
   if (!windowed.ok()) return DataFrame(input_.session(), windowed.status());
   std::vector<expr::ExprPtr> keys(windowed->exprs.begin(), windowed->exprs.begin() + keys_.size());
   std::vector<expr::ExprPtr> values(windowed->exprs.begin() + keys_.size(), windowed->exprs.end());

@@ -98,6 +98,15 @@ Column window(const Column& time, const std::string& window_duration,
   return Call("window", {time, lit(window_duration), lit(slide_duration), lit(start_time)});
 }
 Column window_time(const Column& window_column) { return Call("window_time", {window_column}); }
+Column session_window(const Column& time, const std::string& gap_duration) {
+  return Call("session_window", {time, lit(gap_duration)});
+}
+Column session_window(const Column& time, const char* gap_duration) {
+  return session_window(time, std::string(gap_duration));
+}
+Column session_window(const Column& time, const Column& gap_duration) {
+  return Call("session_window", {time, gap_duration});
+}
 Column current_date() { return Call("current_date", {}); }
 Column to_timestamp(const Column& value) { return Call("to_timestamp", {value}); }
 Column to_timestamp(const Column& value, const std::string& format) {

@@ -49,6 +49,15 @@ Column window(const Column& time, const std::string& window_duration,
               const std::string& slide_duration, const std::string& start_time = "0 seconds");
 /// The event time of a window column produced by window(): its end minus one microsecond.
 Column window_time(const Column& window_column);
+/// The session window of each row's `time` (timestamp, timestamp_ntz, or a window column, whose
+/// window_time is used), as a struct<start, end> column named `session_window`: [time,
+/// time + gap) for a row alone. As a groupBy key, the sessions of a key that overlap or touch
+/// merge into one [earliest start, latest end). The gap is an interval string ("5 minutes"), or
+/// a string column for a gap per row; rows with a null time or a gap that is null, unparsable
+/// or not positive are dropped. As in Spark, usable in select / withColumn and groupBy.
+Column session_window(const Column& time, const std::string& gap_duration);
+Column session_window(const Column& time, const char* gap_duration);  // the string, not a column
+Column session_window(const Column& time, const Column& gap_duration);
 Column current_date();
 Column to_timestamp(const Column& value);
 Column to_timestamp(const Column& value, const std::string& format);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ struct Attribute {
   bool nullable = true;
   int64_t id = 0;
   std::vector<std::string> qualifier;
+  /// Spark's spark.watermarkDelayMs metadata: set on the event-time column by withWatermark
+  /// (and on a time window over it), kept by every operator that passes the column through.
+  /// Stateful operators find the keys they can evict by it.
+  std::optional<int64_t> event_time_delay_ms = std::nullopt;
 };
 
 using AttributeList = std::vector<Attribute>;

@@ -8,6 +8,7 @@
 #include "sluice/physical/limit_operator.h"
 #include "sluice/physical/project_operator.h"
 #include "sluice/physical/scan_operator.h"
+#include "sluice/physical/session_window_merge_operator.h"
 #include "sluice/physical/sort_operator.h"
 #include "sluice/physical/union_operator.h"
 #include "sluice/plan/aggregate.h"
@@ -18,6 +19,7 @@
 #include "sluice/plan/limit.h"
 #include "sluice/plan/project.h"
 #include "sluice/plan/relation.h"
+#include "sluice/plan/session_window_merge.h"
 #include "sluice/plan/sort.h"
 #include "sluice/plan/union.h"
 
@@ -70,6 +72,11 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
       ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
       return MakeEventTimeWatermark(static_cast<const plan::EventTimeWatermark&>(node),
                                     std::move(input), context);
+    }
+    case plan::PlanKind::kMergeSessionWindows: {
+      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      return MakeMergeSessionWindows(static_cast<const plan::MergeSessionWindows&>(node),
+                                     std::move(input), context);
     }
     case plan::PlanKind::kSubqueryAlias:
       return Execute(*node.children()[0], context);

@@ -24,6 +24,7 @@ enum class PlanKind {
   kSubqueryAlias,
   kGenerate,
   kEventTimeWatermark,
+  kMergeSessionWindows,
 };
 
 /// A node of a resolved logical plan: every node is analyzed when it is built (by its `Make`),

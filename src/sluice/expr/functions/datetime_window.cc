@@ -2,7 +2,9 @@
 // window_time(window). Spark does not evaluate window() as a scalar: its analyzer expands every
 // row into the windows containing its time (TimeWindowing). The API layer does the same by
 // exploding `__time_windows(...)`, the internal function defined here, below the projection or
-// aggregation that uses the window (api/time_window_rewrite.cc).
+// aggregation that uses the window (api/time_window_rewrite.cc). Session windows likewise:
+// `__session_window(time, gap)` is each row's own session, which the API layer projects below
+// the operator using session_window(...) (api/session_window_rewrite.cc).
 #include <algorithm>
 #include <cctype>
 #include <string>
@@ -10,8 +12,10 @@
 
 #include <arrow/array/builder_nested.h>
 #include <arrow/array/builder_primitive.h>
+#include <arrow/array/array_nested.h>
 
 #include "sluice/expr/functions/datetime_function_support.h"
+#include "sluice/types/spark_type_names.h"
 
 namespace sluice::expr {
 
@@ -19,24 +23,28 @@ namespace {
 
 using namespace datetime_functions;  // NOLINT: the shared vocabulary of the date functions
 
-// The parts of an interval text that window durations may use; months are refused.
+// The fields of an interval text, as Spark's CalendarInterval keeps them: window durations
+// refuse months and count a day as 24 hours; a session gap adds each field in turn.
 struct IntervalParts {
   int64_t months = 0;
+  int64_t days = 0;
   int64_t micros = 0;
 };
+
+arrow::Status CannotParseInterval(std::string_view text) {
+  return SparkError("CANNOT_PARSE_INTERVAL",
+                    "Unable to parse '" + std::string(text) +
+                        "'. Please ensure that the value provided is in a valid format for "
+                        "defining an interval. You can reference the documentation for the "
+                        "correct format. If the issue persists, please double check that the "
+                        "input value is not null or empty and try again.");
+}
 
 // Spark's IntervalUtils.stringToInterval for the "<number> <unit> ..." form: an optional
 // `interval` keyword, then signed numbers each followed by a unit (singular or plural);
 // seconds may have a fraction. Anything else is CANNOT_PARSE_INTERVAL.
 arrow::Result<IntervalParts> ParseInterval(std::string_view text) {
-  auto invalid = [&] {
-    return SparkError("CANNOT_PARSE_INTERVAL",
-                      "Unable to parse '" + std::string(text) +
-                          "'. Please ensure that the value provided is in a valid format for "
-                          "defining an interval. You can reference the documentation for the "
-                          "correct format. If the issue persists, please double check that the "
-                          "input value is not null or empty and try again.");
-  };
+  auto invalid = [&] { return CannotParseInterval(text); };
   std::vector<std::string> words;
   std::string word;
   for (char c : text) {
@@ -89,10 +97,12 @@ arrow::Result<IntervalParts> ParseInterval(std::string_view text) {
     } else if (unit == "month") {
       parts.months += whole;
       continue;
-    } else if (unit == "week") {
-      unit_micros = 7 * kMicrosPerDay;
-    } else if (unit == "day") {
-      unit_micros = kMicrosPerDay;
+    } else if (unit == "week" || unit == "day") {
+      if (__builtin_mul_overflow(whole, unit == "week" ? 7 : 1, &whole) ||
+          __builtin_add_overflow(parts.days, whole, &parts.days)) {
+        return invalid();
+      }
+      continue;
     } else if (unit == "hour") {
       unit_micros = int64_t{3600} * kMicrosPerSecond;
     } else if (unit == "minute") {
@@ -136,7 +146,12 @@ arrow::Result<int64_t> DurationArgument(const CallSite& call, size_t index) {
     return SparkError("INVALID_INTERVAL_FORMAT.INVALID_UNIT",
                       "Intervals greater than a month is not supported (" + text + ").");
   }
-  return parts.micros;
+  int64_t micros = 0;
+  if (__builtin_mul_overflow(parts.days, kMicrosPerDay, &micros) ||
+      __builtin_add_overflow(micros, parts.micros, &micros)) {
+    return CannotParseInterval(text);
+  }
+  return micros;
 }
 
 struct WindowSpec {
@@ -319,11 +334,242 @@ arrow::Result<ResolvedCall> ResolveWindowTime(CallSite call) {
   return resolved;
 }
 
+// Spark's DataType.toString, which its session window gap error prints ("IntegerType",
+// "DayTimeIntervalType(3,3)" has no Arrow counterpart here).
+std::string ScalaTypeName(const arrow::DataType& type) {
+  switch (type.id()) {
+    case Type::INT8: return "ByteType";
+    case Type::INT16: return "ShortType";
+    case Type::INT32: return "IntegerType";
+    case Type::INT64: return "LongType";
+    case Type::FLOAT: return "FloatType";
+    case Type::DOUBLE: return "DoubleType";
+    case Type::BOOL: return "BooleanType";
+    case Type::BINARY: return "BinaryType";
+    case Type::DATE32: return "DateType";
+    case Type::TIMESTAMP: return IsLtz(type) ? "TimestampType" : "TimestampNTZType";
+    case Type::DECIMAL128: {
+      const auto& decimal = static_cast<const arrow::Decimal128Type&>(type);
+      return "DecimalType(" + std::to_string(decimal.precision()) + "," +
+             std::to_string(decimal.scale()) + ")";
+    }
+    case Type::LIST: {
+      const auto& list = static_cast<const arrow::ListType&>(type);
+      return "ArrayType(" + ScalaTypeName(*list.value_type()) + "," +
+             (list.value_field()->nullable() ? "true" : "false") + ")";
+    }
+    case Type::MAP: {
+      const auto& map = static_cast<const arrow::MapType&>(type);
+      return "MapType(" + ScalaTypeName(*map.key_type()) + "," +
+             ScalaTypeName(*map.item_type()) + "," +
+             (map.item_field()->nullable() ? "true" : "false") + ")";
+    }
+    case Type::STRUCT: {
+      std::string text = "StructType(";
+      for (int i = 0; i < type.num_fields(); ++i) {
+        const auto& field = *type.field(i);
+        if (i > 0) text += ",";
+        text += "StructField(" + field.name() + "," + ScalaTypeName(*field.type()) + "," +
+                (field.nullable() ? "true" : "false") + ")";
+      }
+      return text + ")";
+    }
+    default:
+      return types::TypeName(type);  // strings and nulls, the valid gaps, never get here
+  }
+}
+
+// What session_window(time, gap) reads its time from: a timestamp (ltz or ntz) as is, a string,
+// date or null cast to timestamp (Spark's AnyTimestampType coercion), or, for a window column,
+// its window_time (end - 1), as Spark's SessionWindowing rewrites it.
+struct SessionTime {
+  BoundExprPtr column;
+  bool window_struct = false;
+};
+
+arrow::Result<SessionTime> SessionTimeArgument(const CallSite& call) {
+  const auto& type = *call.args[0]->type();
+  const auto id = type.id();
+  if (id == Type::TIMESTAMP) return SessionTime{call.args[0], false};
+  if (id == Type::STRING || id == Type::DATE32 || id == Type::NA) {
+    ARROW_ASSIGN_OR_RAISE(auto cast, ArgAs(call, 0, Timestamp()));
+    return SessionTime{std::move(cast), false};
+  }
+  if (id == Type::STRUCT && type.num_fields() == 2 && type.field(0)->name() == "start" &&
+      type.field(1)->name() == "end" && type.field(0)->type()->id() == Type::TIMESTAMP &&
+      type.field(1)->type()->Equals(*type.field(0)->type())) {
+    return SessionTime{call.args[0], true};
+  }
+  // Spark names the call by its class and prints a string gap without quotes.
+  const arrow::Scalar* gap = ConstantArgument(call, 1);
+  std::string gap_text = call.args[1]->sql();
+  if (gap != nullptr && gap->is_valid && gap->type->id() == Type::STRING) {
+    gap_text = static_cast<const arrow::StringScalar&>(*gap).ToString();
+  }
+  const std::string sql = "sessionwindow(" + call.args[0]->sql() + ", " + gap_text + ")";
+  return SparkError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                    "Cannot resolve \"" + sql +
+                        "\" due to data type mismatch: The first parameter requires the "
+                        "(\"(TIMESTAMP OR TIMESTAMP WITHOUT TIME ZONE)\" or \"STRUCT<start: "
+                        "TIMESTAMP, end: TIMESTAMP>\" or \"STRUCT<start: TIMESTAMP_NTZ, end: "
+                        "TIMESTAMP_NTZ>\") type, however \"" + call.args[0]->sql() +
+                        "\" has the type \"" + SqlTypeName(type) + "\".");
+}
+
+// Adds a months/days/microseconds interval to a time, as Spark's timestampAddInterval: months
+// (clamped to the last day of the month) and days move the local date-time in `zone` (null
+// for timestamp_ntz, whose local time is UTC), then microseconds move the instant. False on
+// overflow.
+bool AddInterval(int64_t micros, const IntervalParts& gap, const TimeZone* zone, int64_t* out) {
+  int64_t result = micros;
+  if (gap.months != 0 || gap.days != 0) {
+    const int64_t offset = zone == nullptr ? 0 : int64_t{zone->OffsetAt(FloorDiv(micros,
+                                                                     kMicrosPerSecond))} *
+                                                     kMicrosPerSecond;
+    const int64_t local = micros + offset;
+    const int64_t time_of_day = FloorMod(local, kMicrosPerDay);
+    int64_t days = FloorDiv(local, kMicrosPerDay);
+    if (gap.months != 0) {
+      const CivilDate date = CivilFromDays(days);
+      const int64_t month_index = date.year * 12 + (date.month - 1) + gap.months;
+      const int64_t year = FloorDiv(month_index, 12);
+      const int32_t month = static_cast<int32_t>(FloorMod(month_index, 12)) + 1;
+      days = DaysFromCivil(year, month, std::min(date.day, DaysInMonth(year, month)));
+    }
+    int64_t local_result = 0;
+    if (__builtin_add_overflow(days, gap.days, &days) ||
+        __builtin_mul_overflow(days, kMicrosPerDay, &local_result) ||
+        __builtin_add_overflow(local_result, time_of_day, &local_result)) {
+      return false;
+    }
+    if (zone == nullptr) {
+      result = local_result;
+    } else {
+      const int64_t seconds = zone->LocalToUtc(FloorDiv(local_result, kMicrosPerSecond));
+      result = seconds * kMicrosPerSecond + FloorMod(local_result, kMicrosPerSecond);
+    }
+  }
+  return !__builtin_add_overflow(result, gap.micros, out);
+}
+
+// The session of every row: struct<start, end> with start = time and end = time + gap, valid
+// even where a field is null (a null time, or a null or unparsable gap, which Spark's cast to
+// interval turns into null), so that the filter below the session operators drops the row.
+arrow::Result<arrow::Datum> ComputeSessions(const arrow::Datum& time_input,
+                                            const arrow::Datum& gap_input, int64_t num_rows,
+                                            bool window_struct, const TimeZone* zone,
+                                            const std::shared_ptr<arrow::DataType>& struct_type,
+                                            arrow::MemoryPool* pool) {
+  const bool scalar = time_input.is_scalar() && gap_input.is_scalar();
+  const int64_t rows = scalar ? 1 : num_rows;
+  // A window column's time is its end - 1 (window_time), and null for a null window.
+  arrow::Datum times = time_input;
+  if (window_struct) {
+    std::shared_ptr<arrow::Array> windows;
+    if (time_input.is_scalar()) {
+      ARROW_ASSIGN_OR_RAISE(windows, arrow::MakeArrayFromScalar(*time_input.scalar(), 1, pool));
+    } else {
+      windows = time_input.make_array();
+    }
+    ARROW_ASSIGN_OR_RAISE(auto ends, static_cast<const arrow::StructArray&>(*windows)
+                                         .GetFlattenedField(1, pool));
+    times = arrow::Datum(std::move(ends));
+  }
+  const auto& time_type = struct_type->field(0)->type();
+  NumericInput<arrow::TimestampType> time_values(times);
+  const bool time_scalar = times.is_scalar() || (window_struct && time_input.is_scalar());
+  StringInput gaps(gap_input);
+  // A constant gap is parsed once; a gap column row by row.
+  std::optional<IntervalParts> constant_gap;
+  if (gap_input.is_scalar() && gaps.IsValid(0)) {
+    auto parsed = ParseInterval(gaps.Value(0));
+    if (parsed.ok()) constant_gap = *parsed;
+  }
+  arrow::TimestampBuilder starts(time_type, pool);
+  arrow::TimestampBuilder ends(time_type, pool);
+  ARROW_RETURN_NOT_OK(starts.Reserve(rows));
+  ARROW_RETURN_NOT_OK(ends.Reserve(rows));
+  for (int64_t row = 0; row < rows; ++row) {
+    const int64_t time_row = time_scalar ? 0 : row;
+    if (!time_values.IsValid(time_row)) {
+      starts.UnsafeAppendNull();
+      ends.UnsafeAppendNull();
+      continue;
+    }
+    const int64_t start = time_values.Value(time_row) - (window_struct ? 1 : 0);
+    starts.UnsafeAppend(start);
+    std::optional<IntervalParts> gap = constant_gap;
+    if (!gap_input.is_scalar() && gaps.IsValid(row)) {
+      auto parsed = ParseInterval(gaps.Value(row));
+      if (parsed.ok()) gap = *parsed;
+    }
+    int64_t end = 0;
+    if (!gap) {
+      ends.UnsafeAppendNull();
+    } else if (AddInterval(start, *gap, zone, &end)) {
+      ends.UnsafeAppend(end);
+    } else {
+      return SparkError("ARITHMETIC_OVERFLOW",
+                        "long overflow. If necessary set \"spark.sql.ansi.enabled\" to "
+                        "\"false\" to bypass this error.");
+    }
+  }
+  std::shared_ptr<arrow::Array> start_array;
+  std::shared_ptr<arrow::Array> end_array;
+  ARROW_RETURN_NOT_OK(starts.Finish(&start_array));
+  ARROW_RETURN_NOT_OK(ends.Finish(&end_array));
+  ARROW_ASSIGN_OR_RAISE(auto sessions,
+                        arrow::StructArray::Make({start_array, end_array}, struct_type->fields()));
+  if (!scalar) return arrow::Datum(std::move(sessions));
+  ARROW_ASSIGN_OR_RAISE(auto value, sessions->GetScalar(0));
+  return arrow::Datum(std::move(value));
+}
+
+// __session_window(time, gap): each row's own session window [time, time + gap), before
+// sessions of a key merge (plan/session_window_merge.h). The API layer calls it for
+// session_window(...) and filters out the rows whose session is not a positive range.
+arrow::Result<ResolvedCall> ResolveSessionWindow(CallSite call) {
+  ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 2, "2"));
+  ARROW_ASSIGN_OR_RAISE(auto time, SessionTimeArgument(call));
+  const auto gap_id = call.args[1]->type()->id();
+  if (gap_id != Type::STRING && gap_id != Type::NA) {
+    return SparkError("_LEGACY_ERROR_TEMP_1040",
+                      "Gap duration expression used in session window must be "
+                      "CalendarIntervalType, but got " + ScalaTypeName(*call.args[1]->type()) +
+                          ".");
+  }
+  BoundExprPtr gap = call.args[1];
+  if (gap_id == Type::NA) {
+    ARROW_ASSIGN_OR_RAISE(gap, ArgAs(call, 1, arrow::utf8()));
+  }
+  const auto& time_type = time.window_struct ? time.column->type()->field(1)->type()
+                                             : time.column->type();
+  // Only a time with a zone moves months and days along that zone's local time.
+  ZonePtr zone;
+  if (IsLtz(*time_type)) {
+    ARROW_ASSIGN_OR_RAISE(zone, SessionZone(call));
+  }
+  auto struct_type = WindowStructType(time_type);
+  ResolvedCall resolved;
+  resolved.args = {time.column, gap};
+  resolved.return_type = struct_type;
+  resolved.nullable = false;
+  const bool window_struct = time.window_struct;
+  resolved.kernel = [window_struct, zone, struct_type](
+                        const std::vector<arrow::Datum>& args, const EvalContext& context,
+                        int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    return ComputeSessions(args[0], args[1], num_rows, window_struct, zone.get(), struct_type,
+                           context.pool);
+  };
+  return resolved;
+}
+
 }  // namespace
 
 void RegisterTimeWindowFunctions(FunctionRegistry& registry) {
   registry.RegisterScalar("__time_windows", ResolveTimeWindows);
   registry.RegisterScalar("window_time", ResolveWindowTime);
+  registry.RegisterScalar("__session_window", ResolveSessionWindow);
 }
 
 }  // namespace sluice::expr
