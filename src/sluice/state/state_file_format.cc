@@ -34,7 +34,15 @@ T ReadInteger(const char* at) {
 }
 
 const char* KindName(StateFileKind kind) {
-  return kind == StateFileKind::kDelta ? "delta" : "snapshot";
+  switch (kind) {
+    case StateFileKind::kDelta:
+      return "delta";
+    case StateFileKind::kSnapshot:
+      return "snapshot";
+    case StateFileKind::kChangelog:
+      return "changelog";
+  }
+  return "unknown";
 }
 
 arrow::Status Corrupt(const std::string& path, const std::string& store, std::string_view why) {
@@ -57,6 +65,7 @@ std::optional<ParsedStateFileName> ParseStateFileName(std::string_view name) {
   std::string_view suffix = name.substr(dot + 1);
   if (suffix == "delta") return ParsedStateFileName{version, StateFileKind::kDelta};
   if (suffix == "snapshot") return ParsedStateFileName{version, StateFileKind::kSnapshot};
+  if (suffix == "changelog") return ParsedStateFileName{version, StateFileKind::kChangelog};
   return std::nullopt;
 }
 
@@ -135,7 +144,7 @@ arrow::Status ReadStateFile(
     bool removed = value_size == kRemovedValueLength;
     if (key_size > body_end - at) {
       return SparkError(std::string(kLoadError) + ".CANNOT_READ_" +
-                            (kind == StateFileKind::kDelta ? "DELTA" : "SNAPSHOT") +
+                            (kind == StateFileKind::kSnapshot ? "SNAPSHOT" : "DELTA") +
                             "_FILE_KEY_SIZE",
                         std::string(kLoadMessage) + "Error reading " + KindName(kind) +
                             " file " + path + " of " + store + ": key size cannot be " +
@@ -151,7 +160,7 @@ arrow::Status ReadStateFile(
     } else {
       if (value_size > body_end - at) {
         // Spark names the value size of snapshots only; a delta's is a plain corruption.
-        if (kind == StateFileKind::kDelta) {
+        if (kind != StateFileKind::kSnapshot) {
           return Corrupt(path, store, "value size cannot be " + std::to_string(value_size));
         }
         return SparkError(std::string(kLoadError) + ".CANNOT_READ_SNAPSHOT_FILE_VALUE_SIZE",

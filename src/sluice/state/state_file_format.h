@@ -1,5 +1,6 @@
 // The files of the in-memory state store provider: <version>.delta and <version>.snapshot in
-// the store's folder (state/<operator>/<partition>[/<store name>]).
+// the store's folder (state/<operator>/<partition>[/<store name>]), and the <version>.changelog
+// files of the RocksDB provider (rocksdb_checkpoint_format.h), which share this layout.
 //
 // Bit compatibility with Spark's HDFSBackedStateStoreProvider files (LZ4-compressed streams of
 // UnsafeRows) is out of scope: a Sluice checkpoint's state is read by Sluice only. The names
@@ -7,13 +8,16 @@
 //
 // Layout, all integers little-endian:
 //   header   magic "SLST" (4 bytes), u16 format version (kStateFileFormatVersion),
-//            u8 kind (1 = delta, 2 = snapshot), u8 zero, u64 state version
+//            u8 kind (1 = delta, 2 = snapshot, 3 = changelog), u8 zero, u64 state version
 //   records  u32 key length, u32 value length, key bytes, value bytes;
-//            value length kRemovedValueLength marks the removal of the key (deltas only)
+//            value length kRemovedValueLength marks the removal of the key (deltas and
+//            changelogs only)
 //   trailer  u64 number of records, u32 CRC-32 of every byte before it
 // A delta holds one record per key changed in its version (the last change wins); a snapshot
-// holds every entry of its version. A reader checks the length and the CRC before anything
-// else, so a truncated or damaged file fails, naming the file.
+// holds every entry of its version. A changelog is a delta written as the version's changes
+// happen, so a key may appear several times; its records apply in file order. A reader checks
+// the length and the CRC before anything else, so a truncated or damaged file fails, naming
+// the file (the changelog reader, which streams, checks them as it reads and at the end).
 #pragma once
 
 #include <cstdint>
@@ -34,9 +38,9 @@ inline constexpr size_t kStateFileHeaderSize = 16;
 inline constexpr size_t kStateFileTrailerSize = 12;
 
 /// What a state file holds.
-enum class StateFileKind : uint8_t { kDelta = 1, kSnapshot = 2 };
+enum class StateFileKind : uint8_t { kDelta = 1, kSnapshot = 2, kChangelog = 3 };
 
-/// "<version>.delta" or "<version>.snapshot".
+/// "<version>.delta", "<version>.snapshot" or "<version>.changelog".
 std::string StateFileName(int64_t version, StateFileKind kind);
 
 /// A state file name as StateFileName writes it, parsed; nullopt for any other name (temp

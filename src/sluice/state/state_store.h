@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +35,34 @@ struct StateStoreId {
 /// appended unless the name is the default one (Spark's layout).
 std::string StateStoreFolder(const checkpoint::CheckpointPaths& paths, const StateStoreId& id);
 
+/// The settings of the RocksDB provider (spark.sql.streaming.stateStore.rocksdb.*), with
+/// Spark's defaults.
+struct RocksDbStateStoreConf {
+  /// Where each provider keeps its live database, one folder per provider, removed when the
+  /// provider is destroyed; empty means the system temp folder. Not a Spark setting: Spark
+  /// uses the executor's local folders.
+  std::string local_dir;
+  /// rocksdb.boundedMemoryUsage: every provider of a query shares one block cache and one
+  /// write buffer manager capped at max_memory_usage_mb.
+  bool bounded_memory_usage = false;
+  /// rocksdb.maxMemoryUsageMB: the shared cap, in MiB, when bounded_memory_usage.
+  int64_t max_memory_usage_mb = 500;
+  /// rocksdb.writeBufferCacheRatio: the share of the cap that memtables may use.
+  double write_buffer_cache_ratio = 0.5;
+  /// rocksdb.highPriorityPoolRatio: the share of the cap kept for index and filter blocks.
+  double high_priority_pool_ratio = 0.1;
+  /// rocksdb.blockCacheSizeMB: each provider's own block cache, when not bounded.
+  int64_t block_cache_size_mb = 8;
+  /// rocksdb.blockSizeKB: the size of a data block of the table files.
+  int64_t block_size_kb = 4;
+  /// rocksdb.writeBufferSizeMB: the size of one memtable; -1 keeps RocksDB's (64 MiB).
+  int64_t write_buffer_size_mb = -1;
+  /// rocksdb.maxWriteBufferNumber: memtables per database; -1 keeps RocksDB's (2).
+  int64_t max_write_buffer_number = -1;
+  /// rocksdb.compression: none, snappy, zlib, bzip2, lz4, lz4hc or zstd.
+  std::string compression = "lz4";
+};
+
 /// The settings of state stores, parsed once from spark.sql.streaming.* by the caller.
 struct StateStoreConf {
   /// spark.sql.streaming.stateStore.minDeltasForSnapshot: a snapshot of all entries is written
@@ -42,6 +71,12 @@ struct StateStoreConf {
   /// spark.sql.streaming.minBatchesToRetain: the newest this many versions stay loadable;
   /// files needed only by older versions are deleted.
   int64_t min_versions_to_retain = 100;
+  /// spark.sql.streaming.stateStore.providerClass: which provider keeps the state, by Spark's
+  /// class name (see state_store_provider_factory.h).
+  std::string provider_class =
+      "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+  /// The RocksDB provider's settings.
+  RocksDbStateStoreConf rocksdb;
 };
 
 /// What a store reports for the progress's stateOperators, after Commit (or so far, before).
@@ -58,11 +93,16 @@ struct StateStoreMetrics {
   int64_t commit_time_ms = 0;
   /// Bytes of the files written by Commit (delta, and snapshot if one was due).
   int64_t checkpoint_bytes_written = 0;
+  /// The provider's own figures, by Spark's names (customMetrics of the progress; summed
+  /// over the partitions of an operator).
+  std::map<std::string, int64_t> custom_metrics;
 };
 
 /// One version of one store, opened for update by one task. Keys and values are opaque byte
-/// strings. Not thread-safe: one thread uses a store at a time. Views returned by Get and
-/// passed to ForEach stay valid until the next Put, Remove, Commit or Abort.
+/// strings. Not thread-safe: one thread uses a store at a time. Views returned by Get stay
+/// valid until the next Get, Put, Remove, Commit or Abort; views passed to ForEach's `visit`
+/// only during that call (a store larger than memory cannot keep more), so copy what must
+/// outlive it.
 /// Destroying a store that was neither committed nor aborted aborts it.
 class StateStore {
  public:

@@ -1,0 +1,111 @@
+// The RocksDB state store at the scale of issue 4's state-larger-than-memory figure: 50M long
+// keys -> (count, sum) values, written as a stateful aggregation does (Get, then Put), ten
+// batches of 5M new keys each committed durably (a changelog per batch, the snapshot of all
+// 50M at the tenth), with RocksDB's memory bounded to 512 MB. Reports puts/s including the
+// commits, puts/s per core (puts over the process's user + system CPU time, RocksDB's
+// background flushes and compactions included), and the process's peak resident memory
+// (ru_maxrss: run with --benchmark_filter=RocksDb to see the store alone).
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include <benchmark/benchmark.h>
+
+#include "sluice/checkpoint/checkpoint_paths.h"
+#include "sluice/formats/partitioned_writer.h"
+#include "sluice/state/rocksdb_state_store_provider.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kKeys = 50'000'000;
+constexpr int64_t kBatches = 10;
+constexpr int64_t kMemoryBoundMb = 512;
+
+double PeakResidentMegabytes() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+double CpuSeconds() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& time) {
+    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+void BM_RocksDbStateStoreFiftyMillionLongKeys(benchmark::State& state) {
+  fs::path root =
+      fs::temp_directory_path() / ("sluice-rocksdb-bench-" + sluice::formats::RandomUuid());
+  sluice::state::StateStoreId id;
+  std::string folder =
+      sluice::state::StateStoreFolder(sluice::checkpoint::CheckpointPaths(root.string()), id);
+  sluice::state::StateStoreConf conf;
+  conf.rocksdb.local_dir = (root / "local").string();
+  conf.rocksdb.bounded_memory_usage = true;
+  conf.rocksdb.max_memory_usage_mb = kMemoryBoundMb;
+  fs::create_directories(conf.rocksdb.local_dir);
+  auto shared = sluice::state::RocksDbSharedResources::Make(conf.rocksdb).ValueOrDie();
+  double commit_seconds = 0;
+  double cpu_seconds = 0;
+  int64_t bytes_written = 0;
+  int64_t store_memory = 0;
+  int64_t keys = 0;
+  for (auto _ : state) {
+    double cpu_start = CpuSeconds();
+    auto provider =
+        sluice::state::RocksDbStateStoreProvider::Make(folder, id, conf, shared).ValueOrDie();
+    for (int64_t batch = 0; batch < kBatches; ++batch) {
+      auto store = provider->GetStore(batch).ValueOrDie();
+      for (int64_t key = batch * (kKeys / kBatches); key < (batch + 1) * (kKeys / kBatches);
+           ++key) {
+        char key_bytes[sizeof(int64_t)];
+        std::memcpy(key_bytes, &key, sizeof(key));
+        std::string_view key_view(key_bytes, sizeof(key_bytes));
+        int64_t aggregate[2] = {0, 0};  // count, sum
+        if (auto previous = store->Get(key_view)) {
+          std::memcpy(aggregate, previous->data(), sizeof(aggregate));
+        }
+        aggregate[0] += 1;
+        aggregate[1] += key;
+        auto status = store->Put(
+            key_view,
+            std::string_view(reinterpret_cast<const char*>(aggregate), sizeof(aggregate)));
+        if (!status.ok()) state.SkipWithError(status.ToString().c_str());
+      }
+      auto start = std::chrono::steady_clock::now();
+      auto version = store->Commit();
+      if (!version.ok()) state.SkipWithError(version.status().ToString().c_str());
+      commit_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      bytes_written += store->metrics().checkpoint_bytes_written;
+      store_memory = store->metrics().memory_used_bytes;
+      keys = store->metrics().num_keys;
+    }
+    cpu_seconds += CpuSeconds() - cpu_start;
+  }
+  fs::remove_all(root);
+  double puts = static_cast<double>(kKeys) * static_cast<double>(state.iterations());
+  state.counters["puts_per_s"] = benchmark::Counter(puts, benchmark::Counter::kIsRate);
+  state.counters["puts_per_cpu_s"] = puts / cpu_seconds;
+  state.counters["commit_s"] = commit_seconds / static_cast<double>(state.iterations());
+  state.counters["written_MB"] =
+      static_cast<double>(bytes_written) / 1e6 / static_cast<double>(state.iterations());
+  state.counters["keys"] = static_cast<double>(keys);
+  state.counters["store_MB"] = static_cast<double>(store_memory) / 1e6;
+  state.counters["shared_cache_MB"] = static_cast<double>(shared->usage_bytes()) / 1e6;
+  state.counters["bound_MB"] = static_cast<double>(kMemoryBoundMb);
+  state.counters["max_rss_MB"] = PeakResidentMegabytes();
+}
+BENCHMARK(BM_RocksDbStateStoreFiftyMillionLongKeys)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace

@@ -1,0 +1,291 @@
+#include "sluice/state/rocksdb_changelog.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <arrow/util/crc32.h>
+
+#include "sluice/checkpoint/atomic_file.h"
+#include "sluice/common/errors.h"
+#include "sluice/formats/partitioned_writer.h"
+#include "sluice/state/state_file_format.h"
+
+namespace sluice::state {
+
+static_assert(std::endian::native == std::endian::little,
+              "the state file layout is written with the host's byte order");
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Records are written to the file in chunks of about this size.
+constexpr size_t kBufferBytes = 1 << 20;
+
+template <typename T>
+void Append(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out.append(bytes, sizeof(T));
+}
+
+template <typename T>
+T Load(const char* at) {
+  T value;
+  std::memcpy(&value, at, sizeof(T));
+  return value;
+}
+
+arrow::Status Errno(const std::string& what, const std::string& path) {
+  return arrow::Status::IOError(what, " ", path, ": ", std::strerror(errno));
+}
+
+arrow::Status WriteAll(int fd, std::string_view bytes, const std::string& path) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Errno("Cannot write", path);
+    }
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  return arrow::Status::OK();
+}
+
+/// Hands out consecutive byte ranges of a file region, reading it in large chunks, and keeps
+/// the CRC-32 of every byte handed out.
+class ChunkedReader {
+ public:
+  ChunkedReader(int fd, const std::string& path, uint64_t offset, uint64_t end)
+      : fd_(fd), path_(path), offset_(offset), end_(end) {}
+
+  uint64_t remaining() const { return end_ - offset_ + (buffer_.size() - at_); }
+  uint32_t crc() const { return crc_; }
+
+  /// The next `size` bytes, valid until the next call; the caller checked remaining().
+  arrow::Result<std::string_view> Take(size_t size) {
+    if (buffer_.size() - at_ < size) {
+      buffer_.erase(0, at_);
+      at_ = 0;
+      size_t wanted = std::max(size, kBufferBytes);
+      size_t have = buffer_.size();
+      size_t to_read = static_cast<size_t>(
+          std::min<uint64_t>(end_ - offset_, static_cast<uint64_t>(wanted - have)));
+      buffer_.resize(have + to_read);
+      size_t done = 0;
+      while (done < to_read) {
+        ssize_t n = ::pread(fd_, buffer_.data() + have + done, to_read - done,
+                            static_cast<off_t>(offset_ + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? Errno("Cannot read", path_) : arrow::Status::IOError(
+                                                                     "Unexpected end of ", path_);
+        done += static_cast<size_t>(n);
+      }
+      offset_ += to_read;
+    }
+    std::string_view bytes(buffer_.data() + at_, size);
+    at_ += size;
+    crc_ = arrow::internal::crc32(crc_, bytes.data(), bytes.size());
+    return bytes;
+  }
+
+ private:
+  int fd_;
+  const std::string& path_;
+  uint64_t offset_;
+  uint64_t end_;
+  std::string buffer_;
+  size_t at_ = 0;
+  uint32_t crc_ = 0;
+};
+
+/// Parses records until `reader` has `stop_at` bytes left; `corrupt` makes the error of a
+/// record that does not fit.
+arrow::Status ReadRecords(ChunkedReader& reader, uint64_t stop_at, uint64_t* records,
+                          const ChangelogVisitor& visit,
+                          const std::function<arrow::Status(std::string_view)>& corrupt) {
+  while (reader.remaining() > stop_at) {
+    if (reader.remaining() - stop_at < 2 * sizeof(uint32_t)) return corrupt("a record is cut");
+    ARROW_ASSIGN_OR_RAISE(std::string_view sizes, reader.Take(2 * sizeof(uint32_t)));
+    uint32_t key_size = Load<uint32_t>(sizes.data());
+    uint32_t value_size = Load<uint32_t>(sizes.data() + 4);
+    bool removed = value_size == kRemovedValueLength;
+    uint64_t record_size = uint64_t{key_size} + (removed ? 0 : value_size);
+    if (record_size > reader.remaining() - stop_at) {
+      return corrupt("a record of " + std::to_string(record_size) + " bytes is cut");
+    }
+    // One Take for key and value keeps both views valid together.
+    ARROW_ASSIGN_OR_RAISE(std::string_view record, reader.Take(record_size));
+    std::string_view key = record.substr(0, key_size);
+    ARROW_RETURN_NOT_OK(visit(key, removed ? std::nullopt
+                                           : std::optional<std::string_view>(
+                                                 record.substr(key_size))));
+    ++*records;
+  }
+  return arrow::Status::OK();
+}
+
+}  // namespace
+
+ChangelogWriter::ChangelogWriter(std::string path, std::string temp_path, int fd)
+    : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd) {}
+
+arrow::Result<std::unique_ptr<ChangelogWriter>> ChangelogWriter::Open(std::string path,
+                                                                      int64_t version) {
+  fs::path target(path);
+  std::error_code error;
+  fs::create_directories(target.parent_path(), error);
+  if (error) {
+    return arrow::Status::IOError("Cannot create folder ", target.parent_path().string(), ": ",
+                                  error.message());
+  }
+  // Hidden, as WriteFileAtomically's temp files: listings never take it for a changelog.
+  std::string temp = (target.parent_path() / ("." + target.filename().string() + "." +
+                                              formats::RandomUuid() + ".tmp"))
+                         .string();
+  int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("Cannot create", temp);
+  std::unique_ptr<ChangelogWriter> writer(new ChangelogWriter(path, temp, fd));
+  writer->buffer_.reserve(kBufferBytes + 4096);
+  writer->buffer_.append(kStateFileMagic, sizeof(kStateFileMagic));
+  Append<uint16_t>(writer->buffer_, kStateFileFormatVersion);
+  Append<uint8_t>(writer->buffer_, static_cast<uint8_t>(StateFileKind::kChangelog));
+  Append<uint8_t>(writer->buffer_, 0);
+  Append<uint64_t>(writer->buffer_, static_cast<uint64_t>(version));
+  return writer;
+}
+
+ChangelogWriter::~ChangelogWriter() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) ::unlink(temp_path_.c_str());
+}
+
+void ChangelogWriter::AppendRecord(std::string_view key, uint32_t value_length,
+                                   std::string_view value) {
+  Append<uint32_t>(buffer_, static_cast<uint32_t>(key.size()));
+  Append<uint32_t>(buffer_, value_length);
+  buffer_.append(key);
+  buffer_.append(value);
+  ++records_;
+}
+
+arrow::Status ChangelogWriter::Put(std::string_view key, std::string_view value) {
+  AppendRecord(key, static_cast<uint32_t>(value.size()), value);
+  return buffer_.size() >= kBufferBytes ? FlushBuffer() : arrow::Status::OK();
+}
+
+arrow::Status ChangelogWriter::Remove(std::string_view key) {
+  AppendRecord(key, kRemovedValueLength, {});
+  return buffer_.size() >= kBufferBytes ? FlushBuffer() : arrow::Status::OK();
+}
+
+arrow::Status ChangelogWriter::FlushBuffer() {
+  crc_ = arrow::internal::crc32(crc_, buffer_.data(), buffer_.size());
+  ARROW_RETURN_NOT_OK(WriteAll(fd_, buffer_, temp_path_));
+  bytes_ += static_cast<int64_t>(buffer_.size());
+  buffer_.clear();
+  return arrow::Status::OK();
+}
+
+arrow::Status ChangelogWriter::ReadBack(const ChangelogVisitor& visit) {
+  ARROW_RETURN_NOT_OK(FlushBuffer());
+  ChunkedReader reader(fd_, temp_path_, kStateFileHeaderSize, static_cast<uint64_t>(bytes_));
+  uint64_t records = 0;
+  return ReadRecords(reader, 0, &records, visit, [&](std::string_view why) {
+    return arrow::Status::IOError("The changes being written to ", temp_path_,
+                                  " cannot be read back: ", why);
+  });
+}
+
+arrow::Result<int64_t> ChangelogWriter::Commit() {
+  Append<uint64_t>(buffer_, records_);
+  uint32_t crc = arrow::internal::crc32(crc_, buffer_.data(), buffer_.size());
+  Append<uint32_t>(buffer_, crc);
+  ARROW_RETURN_NOT_OK(FlushBuffer());
+  if (::fsync(fd_) != 0) return Errno("Cannot fsync", temp_path_);
+  int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) return Errno("Cannot close", temp_path_);
+  // Replacing is right: a batch re-run after a crash writes the same version again.
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    return Errno("Cannot rename a file into", path_);
+  }
+  committed_ = true;
+  ARROW_RETURN_NOT_OK(checkpoint::SyncDirectory(fs::path(path_).parent_path().string()));
+  return bytes_;
+}
+
+arrow::Status ReadChangelog(const std::string& path, const std::string& store, int64_t version,
+                            const ChangelogVisitor& visit) {
+  auto corrupt = [&](std::string_view why) {
+    return SparkError("CANNOT_LOAD_STATE_STORE",
+                      "An error occurred during loading state. The state file " + path +
+                          " of " + store + " is corrupt: " + std::string(why) + ".");
+  };
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) {
+      return SparkError("CANNOT_LOAD_STATE_STORE.CANNOT_READ_STREAMING_STATE_FILE",
+                        "An error occurred during loading state. Error reading streaming state "
+                        "file of " +
+                            path + " does not exist. If the stream job is restarted with a new "
+                                   "or updated state operation, please create a new checkpoint "
+                                   "location or clear the existing checkpoint location. (" +
+                            store + ")");
+    }
+    return Errno("Cannot open", path);
+  }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) return Errno("Cannot stat", path);
+  uint64_t size = static_cast<uint64_t>(info.st_size);
+  if (size < kStateFileHeaderSize + kStateFileTrailerSize) {
+    return corrupt("it is truncated (" + std::to_string(size) + " bytes)");
+  }
+  ChunkedReader reader(fd, path, 0, size);
+  ARROW_ASSIGN_OR_RAISE(std::string_view header, reader.Take(kStateFileHeaderSize));
+  if (std::memcmp(header.data(), kStateFileMagic, sizeof(kStateFileMagic)) != 0) {
+    return corrupt("it is not a Sluice state file");
+  }
+  uint16_t format_version = Load<uint16_t>(header.data() + 4);
+  if (format_version > kStateFileFormatVersion) {
+    return SparkError("CANNOT_LOAD_STATE_STORE.INVALID_CHANGE_LOG_READER_VERSION",
+                      "An error occurred during loading state. The change log reader version "
+                      "cannot be " +
+                          std::to_string(format_version) +
+                          ". The checkpoint probably is from a future Spark version, please "
+                          "upgrade your Spark. (" +
+                          path + " of " + store + " is newer than this engine reads, " +
+                          std::to_string(kStateFileFormatVersion) + ")");
+  }
+  if (Load<uint8_t>(header.data() + 6) != static_cast<uint8_t>(StateFileKind::kChangelog) ||
+      Load<int64_t>(header.data() + 8) != version) {
+    return corrupt("it does not hold the changelog of version " + std::to_string(version));
+  }
+  uint64_t records = 0;
+  ARROW_RETURN_NOT_OK(ReadRecords(reader, kStateFileTrailerSize, &records, visit, corrupt));
+  ARROW_ASSIGN_OR_RAISE(std::string_view count, reader.Take(sizeof(uint64_t)));
+  uint64_t expected_records = Load<uint64_t>(count.data());
+  uint32_t crc = reader.crc();
+  ARROW_ASSIGN_OR_RAISE(std::string_view stored, reader.Take(sizeof(uint32_t)));
+  if (Load<uint32_t>(stored.data()) != crc) {
+    return corrupt("its checksum does not match (truncated or damaged)");
+  }
+  if (records != expected_records) {
+    return corrupt("it holds " + std::to_string(records) + " records where its trailer says " +
+                   std::to_string(expected_records));
+  }
+  return arrow::Status::OK();
+}
+
+}  // namespace sluice::state

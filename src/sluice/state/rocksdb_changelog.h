@@ -1,0 +1,75 @@
+// Streaming writer and reader of the RocksDB provider's <version>.changelog files (layout in
+// state_file_format.h, kind kChangelog). They stream because a version of a store larger than
+// memory may change more keys than fit in memory; StateFileWriter and ReadStateFile hold a
+// whole file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <arrow/result.h>
+#include <arrow/status.h>
+
+namespace sluice::state {
+
+/// Called for each record: the key and its new value, or nullopt for a removal. Views are
+/// valid during the call only.
+using ChangelogVisitor =
+    std::function<arrow::Status(std::string_view key, std::optional<std::string_view> value)>;
+
+/// Appends the changes of one version to a hidden temp file next to `path` as they happen,
+/// and makes it `path` on Commit. Not thread-safe. Destroying an uncommitted writer deletes
+/// its temp file.
+class ChangelogWriter {
+ public:
+  /// Creates the temp file (and the folder of `path` if missing) for the changelog of
+  /// `version`.
+  static arrow::Result<std::unique_ptr<ChangelogWriter>> Open(std::string path,
+                                                              int64_t version);
+  ~ChangelogWriter();
+
+  ChangelogWriter(const ChangelogWriter&) = delete;
+  ChangelogWriter& operator=(const ChangelogWriter&) = delete;
+
+  /// Records that `key` was set to `value`.
+  arrow::Status Put(std::string_view key, std::string_view value);
+  /// Records that `key` was removed.
+  arrow::Status Remove(std::string_view key);
+
+  /// Calls `visit` for every record appended so far, in order (to undo them).
+  arrow::Status ReadBack(const ChangelogVisitor& visit);
+
+  /// Completes the file, fsyncs it, renames it to `path` (replacing a file a re-run batch
+  /// wrote before) and fsyncs the folder. Returns the file's size. No call may follow.
+  arrow::Result<int64_t> Commit();
+
+ private:
+  ChangelogWriter(std::string path, std::string temp_path, int fd);
+  void AppendRecord(std::string_view key, uint32_t value_length, std::string_view value);
+  arrow::Status FlushBuffer();
+
+  std::string path_;
+  std::string temp_path_;
+  int fd_;
+  std::string buffer_;
+  uint32_t crc_ = 0;
+  uint64_t records_ = 0;
+  int64_t bytes_ = 0;
+  bool committed_ = false;
+};
+
+/// Reads the changelog of `version` at `path` (named in errors, with `store` describing the
+/// store) and calls `visit` for each record in file order, stopping at the first error.
+/// Records are passed on as they are read, before the final checks: a caller must drop what
+/// it applied when this fails. A missing file fails with
+/// CANNOT_LOAD_STATE_STORE.CANNOT_READ_STREAMING_STATE_FILE, a damaged or truncated one with
+/// CANNOT_LOAD_STATE_STORE, a newer format with
+/// CANNOT_LOAD_STATE_STORE.INVALID_CHANGE_LOG_READER_VERSION.
+arrow::Status ReadChangelog(const std::string& path, const std::string& store, int64_t version,
+                            const ChangelogVisitor& visit);
+
+}  // namespace sluice::state

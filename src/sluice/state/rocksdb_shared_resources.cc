@@ -1,0 +1,128 @@
+#include "sluice/state/rocksdb_shared_resources.h"
+
+#include <map>
+#include <string>
+
+#include <rocksdb/cache.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_buffer_manager.h>
+
+#include "sluice/common/errors.h"
+
+namespace sluice::state {
+
+namespace {
+
+constexpr const char* kConfPrefix = "spark.sql.streaming.stateStore.rocksdb.";
+constexpr int64_t kMebibyte = 1024 * 1024;
+/// Bits per key of the bloom filters (Spark's): about 1% false positives, so looking up a key
+/// the store does not hold rarely reads a data block.
+constexpr double kBloomBitsPerKey = 10;
+/// The table format Spark writes (rocksdb.formatVersion).
+constexpr uint32_t kTableFormatVersion = 5;
+
+arrow::Status InvalidSetting(const std::string& name, const std::string& value,
+                             const std::string& why) {
+  return SparkError("INVALID_CONF_VALUE", "The value '" + value + "' in the config \"" +
+                                              kConfPrefix + name + "\" is invalid. " + why);
+}
+
+}  // namespace
+
+RocksDbSharedResources::~RocksDbSharedResources() = default;
+
+arrow::Result<std::shared_ptr<RocksDbSharedResources>> RocksDbSharedResources::Make(
+    const RocksDbStateStoreConf& conf) {
+  std::shared_ptr<RocksDbSharedResources> resources(new RocksDbSharedResources());
+  if (conf.block_cache_size_mb < 0) {
+    return InvalidSetting("blockCacheSizeMB", std::to_string(conf.block_cache_size_mb),
+                          "It cannot be negative.");
+  }
+  if (conf.block_size_kb <= 0) {
+    return InvalidSetting("blockSizeKB", std::to_string(conf.block_size_kb),
+                          "It must be positive.");
+  }
+  if (!conf.bounded_memory_usage) return resources;
+  if (conf.max_memory_usage_mb <= 0) {
+    return InvalidSetting("maxMemoryUsageMB", std::to_string(conf.max_memory_usage_mb),
+                          "Total memory usage must be a positive integer.");
+  }
+  if (conf.write_buffer_cache_ratio <= 0 || conf.high_priority_pool_ratio < 0 ||
+      conf.write_buffer_cache_ratio + conf.high_priority_pool_ratio >= 1.0) {
+    return InvalidSetting("writeBufferCacheRatio",
+                          std::to_string(conf.write_buffer_cache_ratio),
+                          "Sum of writeBufferCacheRatio and highPriorityPoolRatio should be "
+                          "less than 1.0 (highPriorityPoolRatio is " +
+                              std::to_string(conf.high_priority_pool_ratio) + ").");
+  }
+  size_t capacity = static_cast<size_t>(conf.max_memory_usage_mb * kMebibyte);
+  // The limit is not strict, as Spark's: a strict one fails reads and writes when the cache
+  // is full of pinned blocks, where a slight overshoot is the lesser harm.
+  resources->block_cache_ = rocksdb::NewLRUCache(capacity, /*num_shard_bits=*/-1,
+                                                 /*strict_capacity_limit=*/false,
+                                                 conf.high_priority_pool_ratio);
+  resources->write_buffer_manager_ = std::make_shared<rocksdb::WriteBufferManager>(
+      static_cast<size_t>(static_cast<double>(capacity) * conf.write_buffer_cache_ratio),
+      resources->block_cache_);
+  return resources;
+}
+
+int64_t RocksDbSharedResources::usage_bytes() const {
+  return block_cache_ ? static_cast<int64_t>(block_cache_->GetUsage()) : 0;
+}
+
+arrow::Result<rocksdb::Options> MakeDatabaseOptions(const RocksDbStateStoreConf& conf,
+                                                    const RocksDbSharedResources& shared) {
+  static const std::map<std::string, rocksdb::CompressionType> kCodecs = {
+      {"none", rocksdb::kNoCompression},     {"snappy", rocksdb::kSnappyCompression},
+      {"zlib", rocksdb::kZlibCompression},   {"bzip2", rocksdb::kBZip2Compression},
+      {"lz4", rocksdb::kLZ4Compression},     {"lz4hc", rocksdb::kLZ4HCCompression},
+      {"zstd", rocksdb::kZSTD}};
+  auto codec = kCodecs.find(conf.compression);
+  if (codec == kCodecs.end()) {
+    return InvalidSetting("compression", conf.compression,
+                          "Use one of none, snappy, zlib, bzip2, lz4, lz4hc, zstd.");
+  }
+
+  rocksdb::BlockBasedTableOptions table;
+  table.block_size = static_cast<size_t>(conf.block_size_kb * 1024);
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(kBloomBitsPerKey));
+  table.format_version = kTableFormatVersion;
+  if (shared.bounded()) {
+    table.block_cache = shared.block_cache();
+    // Index and filter blocks count against the cap too, at high priority so data blocks are
+    // evicted first; those of level 0 stay pinned as every lookup reads them.
+    table.cache_index_and_filter_blocks = true;
+    table.cache_index_and_filter_blocks_with_high_priority = true;
+    table.pin_l0_filter_and_index_blocks_in_cache = true;
+  } else {
+    table.block_cache =
+        rocksdb::NewLRUCache(static_cast<size_t>(conf.block_cache_size_mb * kMebibyte));
+  }
+
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.error_if_exists = false;
+  options.compression = codec->second;
+  options.level_compaction_dynamic_level_bytes = true;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  if (conf.write_buffer_size_mb > 0) {
+    options.write_buffer_size = static_cast<size_t>(conf.write_buffer_size_mb * kMebibyte);
+  }
+  if (conf.max_write_buffer_number > 0) {
+    options.max_write_buffer_number = static_cast<int>(conf.max_write_buffer_number);
+  }
+  if (shared.bounded()) options.write_buffer_manager = shared.write_buffer_manager();
+  // The database lives only as long as its provider and is rebuilt from the checkpoint after
+  // a crash: flushing at shutdown and periodic statistics dumps would be wasted work.
+  options.avoid_flush_during_shutdown = true;
+  options.stats_dump_period_sec = 0;
+  options.stats_persist_period_sec = 0;
+  options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  options.keep_log_file_num = 2;
+  return options;
+}
+
+}  // namespace sluice::state

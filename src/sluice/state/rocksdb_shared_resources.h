@@ -1,0 +1,60 @@
+// What the RocksDB state store providers of one query share, and how each configures its
+// database (Spark's RocksDBMemoryManager and RocksDB options, without the process-wide
+// singleton: the query makes one RocksDbSharedResources and hands it to every provider).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <arrow/result.h>
+
+#include "sluice/state/state_store.h"
+
+namespace rocksdb {
+class Cache;
+class WriteBufferManager;
+struct Options;
+}  // namespace rocksdb
+
+namespace sluice::state {
+
+/// The block cache and write buffer manager of a query's RocksDB providers. With
+/// bounded_memory_usage, one LRU cache of max_memory_usage_mb holds the data, index and filter
+/// blocks of every provider, and the memtables of every provider are charged to it (up to
+/// write_buffer_cache_ratio of it), so the query's RocksDB memory stays near the cap however
+/// many partitions it has. Without, it holds nothing and each provider has its own cache of
+/// block_cache_size_mb and RocksDB's own memtable limits. Thread-safe: providers running in
+/// different threads share it.
+class RocksDbSharedResources {
+ public:
+  /// Validates the memory settings of `conf` and makes the shared cache if they bound memory.
+  static arrow::Result<std::shared_ptr<RocksDbSharedResources>> Make(
+      const RocksDbStateStoreConf& conf);
+  ~RocksDbSharedResources();
+
+  /// True when every provider shares one capped cache.
+  bool bounded() const { return block_cache_ != nullptr; }
+  /// The shared cache, or nullptr when memory is not bounded.
+  const std::shared_ptr<rocksdb::Cache>& block_cache() const { return block_cache_; }
+  /// The shared write buffer manager, or nullptr when memory is not bounded.
+  const std::shared_ptr<rocksdb::WriteBufferManager>& write_buffer_manager() const {
+    return write_buffer_manager_;
+  }
+  /// Bytes held by the shared cache, memtables charged to it included (0 when not bounded).
+  int64_t usage_bytes() const;
+
+ private:
+  RocksDbSharedResources() = default;
+
+  std::shared_ptr<rocksdb::Cache> block_cache_;
+  std::shared_ptr<rocksdb::WriteBufferManager> write_buffer_manager_;
+};
+
+/// The options of one provider's database after `conf`, sharing `shared`'s cache when memory
+/// is bounded. Writes to the database skip RocksDB's write-ahead log (the checkpoint's
+/// changelogs make versions durable), so the options let shutdown skip flushing too.
+/// Fails, naming the setting, on an unknown compression codec.
+arrow::Result<rocksdb::Options> MakeDatabaseOptions(const RocksDbStateStoreConf& conf,
+                                                    const RocksDbSharedResources& shared);
+
+}  // namespace sluice::state

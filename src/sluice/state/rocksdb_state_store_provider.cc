@@ -1,0 +1,523 @@
+#include "sluice/state/rocksdb_state_store_provider.h"
+
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <set>
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/utilities/checkpoint.h>
+
+#include "sluice/common/errors.h"
+#include "sluice/formats/partitioned_writer.h"
+#include "sluice/state/rocksdb_changelog.h"
+#include "sluice/state/rocksdb_snapshot.h"
+#include "sluice/state/state_file_format.h"
+
+namespace sluice::state {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+rocksdb::Slice ToSlice(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
+
+arrow::Status FromRocksDb(const rocksdb::Status& status, const std::string& what) {
+  if (status.ok()) return arrow::Status::OK();
+  return arrow::Status::IOError(what, ": ", status.ToString());
+}
+
+/// The changelogs and snapshots in a checkpoint folder, and the hidden temp entries that
+/// interrupted writes left; other names are ignored.
+struct FolderListing {
+  std::set<int64_t> changelogs;
+  std::set<int64_t> snapshots;
+  std::vector<fs::path> temp_entries;
+};
+
+arrow::Result<FolderListing> ListFolder(const std::string& folder) {
+  FolderListing listing;
+  std::error_code error;
+  if (!fs::exists(folder, error)) return listing;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error)) {
+    std::string name = it->path().filename().string();
+    if (auto parsed = ParseStateFileName(name)) {
+      if (parsed->kind == StateFileKind::kChangelog) listing.changelogs.insert(parsed->version);
+      if (parsed->kind == StateFileKind::kSnapshot) listing.snapshots.insert(parsed->version);
+    } else if (name.size() > 4 && name.front() == '.' && name.ends_with(".tmp")) {
+      listing.temp_entries.push_back(it->path());
+    }
+  }
+  if (error) return arrow::Status::IOError("Cannot list ", folder, ": ", error.message());
+  return listing;
+}
+
+/// The newest snapshot at or below `version`, or 0 (the empty version 0) when none.
+int64_t BaseSnapshot(const FolderListing& listing, int64_t version) {
+  auto it = listing.snapshots.upper_bound(version);
+  return it == listing.snapshots.begin() ? 0 : *std::prev(it);
+}
+
+}  // namespace
+
+/// One version of a RocksDbStateStoreProvider's store, changing the provider's database in
+/// place. Each change is appended to the version's changelog before it reaches the database,
+/// so the changelog always names every key to restore on Abort.
+///
+/// Get keeps the value it returns (a pinned slice) until the next change; and it remembers
+/// the key it looked up last, so the Put that an aggregation makes right after its Get learns
+/// whether the key is new (for num_keys) without a second lookup.
+class RocksDbStateStore final : public StateStore {
+ public:
+  RocksDbStateStore(RocksDbStateStoreProvider* provider, int64_t version)
+      : provider_(provider),
+        db_(provider->db_.get()),
+        version_(version),
+        num_keys_(provider->num_keys_),
+        snapshot_(db_->GetSnapshot()) {
+    write_options_.disableWAL = true;
+  }
+
+  ~RocksDbStateStore() override {
+    if (open_) Abort();
+  }
+
+  int64_t version() const override { return version_; }
+
+  std::optional<std::string_view> Get(std::string_view key) const override {
+    if (pinned_used_ == pinned_.size()) pinned_.emplace_back();
+    rocksdb::PinnableSlice& value = pinned_[pinned_used_];
+    rocksdb::Status status =
+        db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), ToSlice(key), &value);
+    if (!status.ok() && !status.IsNotFound()) {
+      Fail(FromRocksDb(status, "Cannot read from " + provider_->Describe()));
+      return std::nullopt;
+    }
+    last_lookup_key_.assign(key);
+    last_lookup_found_ = status.ok();
+    has_last_lookup_ = true;
+    if (!status.ok()) return std::nullopt;
+    ++pinned_used_;
+    return std::string_view(value.data(), value.size());
+  }
+
+  arrow::Status Put(std::string_view key, std::string_view value) override {
+    ARROW_RETURN_NOT_OK(CheckWritable("Put"));
+    ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
+    ARROW_RETURN_NOT_OK(Log(key, value));
+    ARROW_RETURN_NOT_OK(
+        Check(db_->Put(write_options_, ToSlice(key), ToSlice(value)), "Cannot write to"));
+    if (!existed) ++num_keys_;
+    ++metrics_.num_updated_rows;
+    Remember(key, true);
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Remove(std::string_view key) override {
+    ARROW_RETURN_NOT_OK(CheckWritable("Remove"));
+    ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
+    if (!existed) return arrow::Status::OK();
+    ARROW_RETURN_NOT_OK(Log(key, std::nullopt));
+    ARROW_RETURN_NOT_OK(Check(db_->Delete(write_options_, ToSlice(key)), "Cannot write to"));
+    --num_keys_;
+    ++metrics_.num_removed_rows;
+    Remember(key, false);
+    return arrow::Status::OK();
+  }
+
+  void ForEach(const std::function<void(std::string_view, std::string_view)>& visit)
+      const override {
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      visit(std::string_view(it->key().data(), it->key().size()),
+            std::string_view(it->value().data(), it->value().size()));
+    }
+    if (!it->status().ok()) {
+      Fail(FromRocksDb(it->status(), "Cannot iterate over " + provider_->Describe()));
+    }
+  }
+
+  arrow::Result<int64_t> Commit() override {
+    ARROW_RETURN_NOT_OK(CheckWritable("Commit"));
+    auto start = std::chrono::steady_clock::now();
+    ReleaseValues();
+    arrow::Status status = CommitFiles();
+    if (!status.ok()) {
+      commit_failed_ = true;
+      return ExternalError("CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT",
+                           "Error writing state store files for provider " +
+                               provider_->Describe() +
+                               ". Cannot perform commit during state checkpoint. " +
+                               status.message());
+    }
+    metrics_.commit_time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count();
+    Close();
+    committed_ = true;
+    return version_ + 1;
+  }
+
+  void Abort() override {
+    if (!open_) return;
+    ReleaseValues();
+    bool rolled_back = !commit_failed_ && (!changelog_ || RollBack().ok());
+    ReleaseSnapshot();
+    changelog_.reset();  // deletes its temp file
+    // Without a sure rollback the database no longer matches any version: rebuild it.
+    if (!rolled_back) provider_->DropDatabase();
+    Close();
+  }
+
+  bool committed() const override { return committed_; }
+
+  StateStoreMetrics metrics() const override {
+    StateStoreMetrics metrics = metrics_;
+    metrics.num_keys = num_keys_;
+    if (provider_->db_) metrics.memory_used_bytes = provider_->MemoryUsedBytes();
+    return metrics;
+  }
+
+ private:
+  arrow::Status CheckWritable(const char* operation) const {
+    if (!open_) {
+      return arrow::Status::Invalid(operation, " on ", provider_->Describe(), " version ",
+                                    version_, " after it was ",
+                                    committed_ ? "committed" : "aborted");
+    }
+    return error_;
+  }
+
+  arrow::Status Check(const rocksdb::Status& status, const char* what) {
+    if (status.ok()) return arrow::Status::OK();
+    Fail(FromRocksDb(status, std::string(what) + " " + provider_->Describe()));
+    return error_;
+  }
+
+  /// Keeps the first error of a call that cannot return one (Get, ForEach): the next Put,
+  /// Remove or Commit fails with it, so the batch fails instead of committing a wrong state.
+  void Fail(arrow::Status status) const {
+    if (error_.ok()) error_ = std::move(status);
+  }
+
+  arrow::Result<bool> Exists(std::string_view key) {
+    if (has_last_lookup_ && key == last_lookup_key_) return last_lookup_found_;
+    rocksdb::PinnableSlice value;
+    rocksdb::Status status =
+        db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), ToSlice(key), &value);
+    if (status.IsNotFound()) return false;
+    ARROW_RETURN_NOT_OK(Check(status, "Cannot read from"));
+    return true;
+  }
+
+  void Remember(std::string_view key, bool found) {
+    ReleaseValues();
+    last_lookup_key_.assign(key);
+    last_lookup_found_ = found;
+    has_last_lookup_ = true;
+  }
+
+  arrow::Status Log(std::string_view key, std::optional<std::string_view> value) {
+    if (!changelog_) {
+      auto writer = ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1), version_ + 1);
+      if (!writer.ok()) {
+        Fail(writer.status());
+        return error_;
+      }
+      changelog_ = writer.MoveValueUnsafe();
+    }
+    arrow::Status status = value ? changelog_->Put(key, *value) : changelog_->Remove(key);
+    if (!status.ok()) Fail(status);
+    return status;
+  }
+
+  arrow::Status CommitFiles() {
+    ReleaseSnapshot();
+    if (!changelog_) {
+      // Nothing changed: the version still needs its (empty) changelog.
+      ARROW_ASSIGN_OR_RAISE(changelog_, ChangelogWriter::Open(
+                                            provider_->ChangelogPath(version_ + 1), version_ + 1));
+    }
+    ARROW_ASSIGN_OR_RAISE(int64_t changelog_bytes, changelog_->Commit());
+    changelog_.reset();
+    int64_t snapshot_bytes = 0;
+    ARROW_RETURN_NOT_OK(provider_->FinishCommit(version_ + 1, num_keys_, &snapshot_bytes));
+    metrics_.checkpoint_bytes_written = changelog_bytes + snapshot_bytes;
+    return arrow::Status::OK();
+  }
+
+  /// Restores every key the changelog names to its value when the store opened.
+  arrow::Status RollBack() {
+    rocksdb::ReadOptions at_open;
+    at_open.snapshot = snapshot_;
+    rocksdb::PinnableSlice previous;
+    return changelog_->ReadBack(
+        [&](std::string_view key, std::optional<std::string_view>) -> arrow::Status {
+          previous.Reset();
+          rocksdb::Status status =
+              db_->Get(at_open, db_->DefaultColumnFamily(), ToSlice(key), &previous);
+          if (status.ok()) {
+            status = db_->Put(write_options_, ToSlice(key), previous);
+          } else if (status.IsNotFound()) {
+            status = db_->Delete(write_options_, ToSlice(key));
+          }
+          return FromRocksDb(status, "Cannot roll back " + provider_->Describe());
+        });
+  }
+
+  void ReleaseValues() const {
+    for (size_t i = 0; i < pinned_used_; ++i) pinned_[i].Reset();
+    pinned_used_ = 0;
+  }
+
+  void ReleaseSnapshot() {
+    if (snapshot_ != nullptr) db_->ReleaseSnapshot(snapshot_);
+    snapshot_ = nullptr;
+  }
+
+  void Close() {
+    open_ = false;
+    provider_->store_open_ = false;
+  }
+
+  RocksDbStateStoreProvider* provider_;
+  rocksdb::DB* db_;
+  int64_t version_;
+  int64_t num_keys_;
+  const rocksdb::Snapshot* snapshot_;
+  rocksdb::WriteOptions write_options_;
+  std::unique_ptr<ChangelogWriter> changelog_;
+  StateStoreMetrics metrics_;
+  // A deque, so that the slices handed out stay where they are as more are added.
+  mutable std::deque<rocksdb::PinnableSlice> pinned_;
+  mutable size_t pinned_used_ = 0;
+  mutable std::string last_lookup_key_;
+  mutable bool last_lookup_found_ = false;
+  mutable bool has_last_lookup_ = false;
+  mutable arrow::Status error_;
+  bool open_ = true;
+  bool committed_ = false;
+  bool commit_failed_ = false;
+};
+
+RocksDbStateStoreProvider::RocksDbStateStoreProvider(
+    std::string folder, StateStoreId id, StateStoreConf conf,
+    std::shared_ptr<RocksDbSharedResources> shared, rocksdb::Options options)
+    : folder_(std::move(folder)),
+      id_(std::move(id)),
+      conf_(std::move(conf)),
+      shared_(std::move(shared)),
+      options_(std::make_unique<rocksdb::Options>(std::move(options))) {
+  fs::path root = conf_.rocksdb.local_dir.empty() ? fs::temp_directory_path()
+                                                  : fs::path(conf_.rocksdb.local_dir);
+  local_folder_ = (root / ("sluice-rocksdb-" + formats::RandomUuid())).string();
+}
+
+RocksDbStateStoreProvider::~RocksDbStateStoreProvider() {
+  db_.reset();
+  std::error_code error;
+  fs::remove_all(local_folder_, error);
+}
+
+arrow::Result<std::unique_ptr<RocksDbStateStoreProvider>> RocksDbStateStoreProvider::Make(
+    std::string folder, StateStoreId id, StateStoreConf conf,
+    std::shared_ptr<RocksDbSharedResources> shared) {
+  if (conf.min_deltas_for_snapshot < 1) {
+    return arrow::Status::Invalid(
+        "spark.sql.streaming.stateStore.minDeltasForSnapshot must be at least 1: ",
+        conf.min_deltas_for_snapshot);
+  }
+  if (conf.min_versions_to_retain < 1) {
+    return arrow::Status::Invalid("spark.sql.streaming.minBatchesToRetain must be at least 1: ",
+                                  conf.min_versions_to_retain);
+  }
+  if (shared == nullptr) {
+    return arrow::Status::Invalid("The RocksDB state store provider of ", id.ToString(),
+                                  " needs the query's shared RocksDB resources");
+  }
+  ARROW_ASSIGN_OR_RAISE(rocksdb::Options options, MakeDatabaseOptions(conf.rocksdb, *shared));
+  return std::unique_ptr<RocksDbStateStoreProvider>(new RocksDbStateStoreProvider(
+      std::move(folder), std::move(id), std::move(conf), std::move(shared),
+      std::move(options)));
+}
+
+std::string RocksDbStateStoreProvider::Describe() const {
+  return "RocksDBStateStoreProvider[" + id_.ToString() + ", dir=" + folder_ + "]";
+}
+
+std::string RocksDbStateStoreProvider::ChangelogPath(int64_t version) const {
+  return folder_ + "/" + StateFileName(version, StateFileKind::kChangelog);
+}
+
+arrow::Result<std::unique_ptr<StateStore>> RocksDbStateStoreProvider::GetStore(
+    int64_t version) {
+  if (version < 0) {
+    return SparkError("CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION",
+                      "An error occurred during loading state. Version cannot be " +
+                          std::to_string(version) + " because it is less than 0.");
+  }
+  if (store_open_) {
+    return arrow::Status::Invalid("A store of ", Describe(),
+                                  " is still open; commit or abort it first");
+  }
+  ARROW_RETURN_NOT_OK(Load(version));
+  store_open_ = true;
+  return std::make_unique<RocksDbStateStore>(this, version);
+}
+
+arrow::Status RocksDbStateStoreProvider::Load(int64_t version) {
+  if (db_ && version == loaded_version_) return arrow::Status::OK();
+  ARROW_ASSIGN_OR_RAISE(FolderListing listing, ListFolder(folder_));
+  int64_t base = BaseSnapshot(listing, version);
+  DropDatabase();
+  std::string db_folder = local_folder_ + "/db";
+  std::error_code error;
+  fs::remove_all(db_folder, error);
+  fs::create_directories(db_folder, error);
+  if (error) {
+    return arrow::Status::IOError("Cannot create folder ", db_folder, ": ", error.message());
+  }
+  arrow::Status status = arrow::Status::OK();
+  num_keys_ = 0;
+  if (base > 0) {
+    auto metadata = RestoreSnapshot(folder_, base, db_folder, Describe());
+    status = metadata.status();
+    if (status.ok()) num_keys_ = metadata->num_keys;
+  }
+  if (status.ok()) status = OpenDatabase();
+  for (int64_t changelog = base + 1; status.ok() && changelog <= version; ++changelog) {
+    status = ReadChangelog(ChangelogPath(changelog), Describe(), changelog,
+                           [&](std::string_view key, std::optional<std::string_view> value) {
+                             return Replay(key, value);
+                           });
+  }
+  if (!status.ok()) {
+    DropDatabase();
+    return status;
+  }
+  loaded_version_ = version;
+  last_snapshot_version_ = base;
+  return arrow::Status::OK();
+}
+
+arrow::Status RocksDbStateStoreProvider::OpenDatabase() {
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status status = rocksdb::DB::Open(*options_, local_folder_ + "/db", &db);
+  if (!status.ok()) {
+    return SparkError("CANNOT_LOAD_STATE_STORE",
+                      "An error occurred during loading state. Cannot open the RocksDB "
+                      "database of " +
+                          Describe() + " in " + local_folder_ + "/db: " + status.ToString());
+  }
+  db_.reset(db);
+  return arrow::Status::OK();
+}
+
+void RocksDbStateStoreProvider::DropDatabase() {
+  db_.reset();
+  loaded_version_ = -1;
+}
+
+arrow::Status RocksDbStateStoreProvider::Replay(std::string_view key,
+                                                std::optional<std::string_view> value) {
+  rocksdb::WriteOptions write_options;
+  write_options.disableWAL = true;
+  rocksdb::PinnableSlice current;
+  rocksdb::Status status =
+      db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), ToSlice(key), &current);
+  if (!status.ok() && !status.IsNotFound()) {
+    return FromRocksDb(status, "Cannot read from " + Describe());
+  }
+  bool existed = status.ok();
+  if (value) {
+    status = db_->Put(write_options, ToSlice(key), ToSlice(*value));
+    if (!existed) ++num_keys_;
+  } else {
+    status = db_->Delete(write_options, ToSlice(key));
+    if (existed) --num_keys_;
+  }
+  return FromRocksDb(status, "Cannot write to " + Describe());
+}
+
+arrow::Status RocksDbStateStoreProvider::FinishCommit(int64_t version, int64_t num_keys,
+                                                      int64_t* bytes_written) {
+  // From here on the database holds `version`; a failure below leaves the changelog in place
+  // and the store drops the database, so the next load rebuilds `version` from the files.
+  loaded_version_ = version;
+  num_keys_ = num_keys;
+  if (version - last_snapshot_version_ >= conf_.min_deltas_for_snapshot) {
+    std::string local_checkpoint = local_folder_ + "/checkpoint";
+    std::error_code error;
+    fs::remove_all(local_checkpoint, error);
+    rocksdb::Checkpoint* checkpoint = nullptr;
+    ARROW_RETURN_NOT_OK(FromRocksDb(rocksdb::Checkpoint::Create(db_.get(), &checkpoint),
+                                    "Cannot checkpoint " + Describe()));
+    std::unique_ptr<rocksdb::Checkpoint> owned(checkpoint);
+    // Writes skip the write-ahead log, so the checkpoint must flush the memtables: a size of
+    // 0 makes it always do so.
+    ARROW_RETURN_NOT_OK(
+        FromRocksDb(owned->CreateCheckpoint(local_checkpoint, /*log_size_for_flush=*/0),
+                    "Cannot checkpoint " + Describe() + " into " + local_checkpoint));
+    std::string previous = last_snapshot_version_ > 0
+                               ? SnapshotFolderPath(folder_, last_snapshot_version_)
+                               : std::string();
+    auto written = WriteSnapshot(local_checkpoint, folder_, version, num_keys, previous);
+    fs::remove_all(local_checkpoint, error);
+    ARROW_RETURN_NOT_OK(written.status());
+    *bytes_written = *written;
+    last_snapshot_version_ = version;
+  }
+  return Cleanup(version);
+}
+
+arrow::Status RocksDbStateStoreProvider::Cleanup(int64_t newest_version) {
+  ARROW_ASSIGN_OR_RAISE(FolderListing listing, ListFolder(folder_));
+  int64_t oldest_retained =
+      std::max<int64_t>(0, newest_version - conf_.min_versions_to_retain + 1);
+  // Loading any retained version reads a snapshot at or above this one, then later changelogs.
+  int64_t base = BaseSnapshot(listing, oldest_retained);
+  std::vector<fs::path> obsolete;
+  for (int64_t version : listing.snapshots) {
+    if (version >= base) continue;
+    // Renamed away first, so that a crash halfway through the deletion never leaves a
+    // partial snapshot under a name a load trusts.
+    fs::path snapshot = SnapshotFolderPath(folder_, version);
+    fs::path hidden = folder_ + "/." + snapshot.filename().string() + "." +
+                      formats::RandomUuid() + ".tmp";
+    std::error_code error;
+    fs::rename(snapshot, hidden, error);
+    if (error) {
+      return arrow::Status::IOError("Cannot delete ", snapshot.string(), ": ", error.message());
+    }
+    obsolete.push_back(hidden);
+  }
+  for (int64_t version : listing.changelogs) {
+    if (version <= base) obsolete.push_back(ChangelogPath(version));
+  }
+  // Commits are synchronous and one store is open at a time, so no write is under way: every
+  // temp entry is the remains of a process killed mid-write.
+  obsolete.insert(obsolete.end(), listing.temp_entries.begin(), listing.temp_entries.end());
+  for (const fs::path& path : obsolete) {
+    std::error_code error;
+    fs::remove_all(path, error);
+    if (error) {
+      return arrow::Status::IOError("Cannot delete ", path.string(), ": ", error.message());
+    }
+  }
+  return arrow::Status::OK();
+}
+
+int64_t RocksDbStateStoreProvider::MemoryUsedBytes() const {
+  uint64_t memtables = 0, table_readers = 0, block_cache = 0;
+  db_->GetIntProperty(rocksdb::DB::Properties::kCurSizeAllMemTables, &memtables);
+  db_->GetIntProperty(rocksdb::DB::Properties::kEstimateTableReadersMem, &table_readers);
+  // A shared cache serves every store of the query: no share of it is this store's own.
+  if (!shared_->bounded()) {
+    db_->GetIntProperty(rocksdb::DB::Properties::kBlockCacheUsage, &block_cache);
+  }
+  return static_cast<int64_t>(memtables + table_readers + block_cache);
+}
+
+}  // namespace sluice::state

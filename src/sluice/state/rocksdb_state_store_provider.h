@@ -1,0 +1,102 @@
+// The state store provider for state larger than memory: the live state in a local RocksDB
+// database, each version made durable as a changelog of the keys it changed, with a periodic
+// snapshot of the whole database (Spark's RocksDBStateStoreProvider with changelog
+// checkpointing; files in rocksdb_checkpoint_format.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <arrow/result.h>
+#include <arrow/status.h>
+
+#include "sluice/state/rocksdb_shared_resources.h"
+#include "sluice/state/state_store.h"
+
+namespace rocksdb {
+class DB;
+struct Options;
+}  // namespace rocksdb
+
+namespace sluice::state {
+
+/// Keeps the newest loaded version of one store in a RocksDB database in a folder of its own
+/// under conf.rocksdb.local_dir (the system temp folder by default), removed when the provider
+/// is destroyed. A store opened at the loaded version starts at once; any other retained
+/// version is rebuilt from the checkpoint folder (the newest snapshot at or below it, then the
+/// changelogs after it).
+///
+/// A store writes its changes straight into the database, without RocksDB's write-ahead log,
+/// and appends each to the version's changelog as it goes, so neither grows with the number
+/// of changes. Commit of version v completes <v>.changelog; when min_deltas_for_snapshot
+/// versions have been committed since the last snapshot it also writes <v>.snapshot,
+/// synchronously, then deletes the files no version among the newest min_versions_to_retain
+/// needs. Abort reads the changelog back and restores each key it names from a RocksDB
+/// snapshot taken when the store opened; a failed commit or rollback instead drops the
+/// database, to be rebuilt from the checkpoint by the next GetStore.
+///
+/// Memory: RocksDB's block cache and memtables, bounded per query through `shared` (see
+/// RocksDbSharedResources); the changelog buffers 1 MiB. Not thread-safe; one store open at a
+/// time.
+class RocksDbStateStoreProvider final : public StateStoreProvider {
+ public:
+  /// A provider for the store `id` whose checkpoint files live in `folder` (see
+  /// StateStoreFolder), sharing `shared` with the query's other RocksDB providers. Does no
+  /// I/O; the local database is made by the first GetStore, the folder by the first commit.
+  static arrow::Result<std::unique_ptr<RocksDbStateStoreProvider>> Make(
+      std::string folder, StateStoreId id, StateStoreConf conf,
+      std::shared_ptr<RocksDbSharedResources> shared);
+  ~RocksDbStateStoreProvider() override;
+
+  arrow::Result<std::unique_ptr<StateStore>> GetStore(int64_t version) override;
+  const std::string& folder() const override { return folder_; }
+
+  /// The version the database holds, or -1 when none is loaded.
+  int64_t loaded_version() const { return loaded_version_; }
+  /// The local folder of this provider's database.
+  const std::string& local_folder() const { return local_folder_; }
+
+ private:
+  friend class RocksDbStateStore;
+
+  RocksDbStateStoreProvider(std::string folder, StateStoreId id, StateStoreConf conf,
+                            std::shared_ptr<RocksDbSharedResources> shared,
+                            rocksdb::Options options);
+
+  /// Makes `version` the one in the database, rebuilding it unless it already is.
+  arrow::Status Load(int64_t version);
+  arrow::Status OpenDatabase();
+  /// Closes the database and forgets what it held: the next GetStore rebuilds it.
+  void DropDatabase();
+  /// Applies one change while loading, keeping num_keys_ exact.
+  arrow::Status Replay(std::string_view key, std::optional<std::string_view> value);
+  /// After the changelog of `version` is in place: the snapshot if one is due, the new
+  /// number of keys, cleanup. `bytes_written` receives the snapshot's bytes.
+  arrow::Status FinishCommit(int64_t version, int64_t num_keys, int64_t* bytes_written);
+  arrow::Status Cleanup(int64_t newest_version);
+  /// Bytes of memory this database holds on its own (memtables, table readers, and its
+  /// block cache when not shared).
+  int64_t MemoryUsedBytes() const;
+  std::string ChangelogPath(int64_t version) const;
+  /// "RocksDBStateStoreProvider[StateStoreId[...], dir=<folder>]", for error messages.
+  std::string Describe() const;
+
+  std::string folder_;
+  StateStoreId id_;
+  StateStoreConf conf_;
+  std::shared_ptr<RocksDbSharedResources> shared_;
+  std::unique_ptr<rocksdb::Options> options_;
+  std::string local_folder_;
+  std::unique_ptr<rocksdb::DB> db_;
+  int64_t loaded_version_ = -1;
+  /// Keys in the database at loaded_version_.
+  int64_t num_keys_ = 0;
+  /// The newest snapshot of this database's lineage at or below loaded_version_ (0 when
+  /// none): the next snapshot is due min_deltas_for_snapshot versions after it, and it shares
+  /// its table files with it.
+  int64_t last_snapshot_version_ = 0;
+  bool store_open_ = false;
+};
+
+}  // namespace sluice::state

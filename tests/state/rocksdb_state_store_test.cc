@@ -1,0 +1,470 @@
+// The RocksDB state store provider: the behaviours of the default provider's tests, plus
+// changelog and snapshot files, interrupted snapshot writes, shared table files, the memory
+// bound, and the provider factory.
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+
+#include <arrow/util/crc32.h>
+#include <gtest/gtest.h>
+
+#include "sluice/checkpoint/atomic_file.h"
+#include "sluice/checkpoint/checkpoint_paths.h"
+#include "sluice/common/errors.h"
+#include "sluice/state/memory_state_store_provider.h"
+#include "sluice/state/rocksdb_checkpoint_format.h"
+#include "sluice/state/rocksdb_state_store_provider.h"
+#include "sluice/state/state_file_format.h"
+#include "sluice/state/state_store_provider_factory.h"
+#include "support/scratch_dir.h"
+
+namespace sluice::state {
+namespace {
+
+namespace fs = std::filesystem;
+using Entries = std::map<std::string, std::string>;
+
+std::string Named(std::string_view prefix, int number) {
+  std::string name(prefix);
+  name.append(std::to_string(number));
+  return name;
+}
+
+Entries ReadAll(const StateStore& store) {
+  Entries entries;
+  store.ForEach([&](std::string_view key, std::string_view value) {
+    entries.emplace(std::string(key), std::string(value));
+  });
+  return entries;
+}
+
+class RocksDbStateStoreTest : public ::testing::Test {
+ protected:
+  StateStoreConf Conf() const {
+    StateStoreConf conf;
+    conf.rocksdb.local_dir = scratch_ / "local";
+    return conf;
+  }
+
+  std::unique_ptr<RocksDbStateStoreProvider> NewProvider(StateStoreConf conf) {
+    auto shared = RocksDbSharedResources::Make(conf.rocksdb);
+    EXPECT_TRUE(shared.ok()) << shared.status();
+    auto provider = RocksDbStateStoreProvider::Make(folder_, StateStoreId{}, conf, *shared);
+    EXPECT_TRUE(provider.ok()) << provider.status();
+    return provider.MoveValueUnsafe();
+  }
+  std::unique_ptr<RocksDbStateStoreProvider> NewProvider() { return NewProvider(Conf()); }
+
+  /// The names in the store's folder.
+  std::set<std::string> Files() const {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(folder_)) {
+      names.insert(entry.path().filename().string());
+    }
+    return names;
+  }
+
+  std::string PathOf(int64_t version, StateFileKind kind) const {
+    return folder_ + "/" + StateFileName(version, kind);
+  }
+
+  std::string Relative(const std::string& path) const {
+    return fs::relative(path, scratch_.path()).string();
+  }
+
+  /// Commits versions 1..count, version v putting "k<v>" -> "v<v>", overwriting "k<v-1>" and
+  /// removing "k<v-2>"; returns the entries of every version.
+  std::vector<Entries> CommitVersions(StateStoreProvider& provider, int count) {
+    std::vector<Entries> versions(1);
+    for (int v = 1; v <= count; ++v) {
+      auto store = provider.GetStore(v - 1).ValueOrDie();
+      Entries expected = versions.back();
+      auto put = [&](const std::string& key, const std::string& value) {
+        EXPECT_TRUE(store->Put(key, value).ok());
+        expected[key] = value;
+      };
+      put(Named("k", v), Named("v", v));
+      if (v >= 2) put(Named("k", v - 1), Named("updated in ", v));
+      if (v >= 3) {
+        EXPECT_TRUE(store->Remove(Named("k", v - 2)).ok());
+        expected.erase(Named("k", v - 2));
+      }
+      EXPECT_EQ(store->Commit().ValueOrDie(), v);
+      EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+      versions.push_back(expected);
+    }
+    return versions;
+  }
+
+  /// Loads `version` in a fresh provider and checks its entries and key count.
+  void ExpectVersion(const StateStoreConf& conf, int64_t version, const Entries& expected) {
+    auto provider = NewProvider(conf);
+    auto store = provider->GetStore(version);
+    ASSERT_TRUE(store.ok()) << store.status();
+    EXPECT_EQ(ReadAll(**store), expected) << "version " << version;
+    EXPECT_EQ((*store)->metrics().num_keys, static_cast<int64_t>(expected.size()))
+        << "version " << version;
+  }
+
+  testing::ScratchDir scratch_;
+  std::string folder_ = StateStoreFolder(checkpoint::CheckpointPaths(scratch_.path()),
+                                         StateStoreId{});
+};
+
+TEST_F(RocksDbStateStoreTest, PutGetRemoveIterate) {
+  auto provider = NewProvider();
+  auto store = provider->GetStore(0).ValueOrDie();
+  EXPECT_EQ(store->version(), 0);
+  ASSERT_TRUE(store->Put("a", "1").ok());
+  ASSERT_TRUE(store->Put("b", "2").ok());
+  ASSERT_TRUE(store->Put("a", "one").ok());
+  ASSERT_TRUE(store->Remove("b").ok());
+  ASSERT_TRUE(store->Remove("never there").ok());
+  ASSERT_TRUE(store->Put("c", std::string("\0binary\xff", 8)).ok());
+  // Views of several Gets stay valid together until the next change.
+  std::optional<std::string_view> a = store->Get("a");
+  std::optional<std::string_view> c = store->Get("c");
+  EXPECT_FALSE(store->Get("b").has_value());
+  EXPECT_EQ(*a, "one");
+  EXPECT_EQ(*c, std::string("\0binary\xff", 8));
+  EXPECT_EQ(ReadAll(*store), (Entries{{"a", "one"}, {"c", std::string("\0binary\xff", 8)}}));
+  StateStoreMetrics metrics = store->metrics();
+  EXPECT_EQ(metrics.num_keys, 2);
+  EXPECT_EQ(metrics.num_updated_rows, 4);
+  EXPECT_EQ(metrics.num_removed_rows, 1);
+  EXPECT_GT(metrics.memory_used_bytes, 0);
+  EXPECT_EQ(store->Commit().ValueOrDie(), 1);
+  EXPECT_TRUE(store->committed());
+  EXPECT_FALSE(store->Put("d", "4").ok());
+  EXPECT_GT(store->metrics().checkpoint_bytes_written, 0);
+}
+
+TEST_F(RocksDbStateStoreTest, ThePutAfterAGetCountsNewKeysOnce) {
+  auto provider = NewProvider();
+  auto store = provider->GetStore(0).ValueOrDie();
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 100; ++i) {
+      std::string key = Named("key", i);
+      std::optional<std::string_view> previous = store->Get(key);
+      std::string value = previous ? std::string(*previous) + "+" : "1";
+      ASSERT_TRUE(store->Put(key, value).ok());
+    }
+  }
+  EXPECT_EQ(store->metrics().num_keys, 100);
+  EXPECT_EQ(*store->Get("key7"), "1++");
+  ASSERT_TRUE(store->Commit().ok());
+}
+
+TEST_F(RocksDbStateStoreTest, OneOpenStoreAtATime) {
+  auto provider = NewProvider();
+  auto store = provider->GetStore(0).ValueOrDie();
+  EXPECT_FALSE(provider->GetStore(0).ok());
+  store->Abort();
+  EXPECT_TRUE(provider->GetStore(0).ok());
+  auto negative = provider->GetStore(-1).status();
+  EXPECT_EQ(ErrorClassOf(negative), "CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION");
+}
+
+TEST_F(RocksDbStateStoreTest, AbortAndDestructionRollBackWithoutReloading) {
+  auto provider = NewProvider();
+  CommitVersions(*provider, 2);
+  Entries committed = ReadAll(*provider->GetStore(2).ValueOrDie());
+  {
+    auto store = provider->GetStore(2).ValueOrDie();
+    ASSERT_TRUE(store->Put("k2", "changed").ok());
+    ASSERT_TRUE(store->Put("k2", "changed twice").ok());
+    ASSERT_TRUE(store->Put("new", "x").ok());
+    ASSERT_TRUE(store->Remove("k1").ok());
+    EXPECT_EQ(store->metrics().num_keys, 2);
+    store->Abort();
+  }
+  EXPECT_EQ(provider->loaded_version(), 2) << "a rollback keeps the database";
+  EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), committed);
+  {
+    auto store = provider->GetStore(2).ValueOrDie();
+    ASSERT_TRUE(store->Put("k2", "dropped with the store").ok());
+  }
+  auto store = provider->GetStore(2).ValueOrDie();
+  EXPECT_EQ(ReadAll(*store), committed);
+  EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(committed.size()));
+  EXPECT_EQ(provider->loaded_version(), 2);
+  // No changelog of the aborted version 3 was left behind.
+  EXPECT_EQ(Files(), (std::set<std::string>{"1.changelog", "2.changelog"}));
+}
+
+TEST_F(RocksDbStateStoreTest, EveryVersionReloadsInAFreshProvider) {
+  StateStoreConf conf = Conf();
+  conf.min_deltas_for_snapshot = 3;
+  auto versions = CommitVersions(*NewProvider(conf), 8);
+  for (int v = 0; v <= 8; ++v) ExpectVersion(conf, v, versions[v]);
+  // One provider moving back and forth between versions.
+  auto provider = NewProvider(conf);
+  for (int v : {8, 2, 5, 5, 0, 7}) {
+    EXPECT_EQ(ReadAll(*provider->GetStore(v).ValueOrDie()), versions[v]) << "version " << v;
+  }
+}
+
+TEST_F(RocksDbStateStoreTest, AChangelogHoldsOnlyTheChangedKeys) {
+  auto provider = NewProvider();
+  constexpr int kKeys = 100000;
+  auto key = [](int i) { return "user-" + std::to_string(1000000 + i); };
+  auto store = provider->GetStore(0).ValueOrDie();
+  for (int i = 0; i < kKeys; ++i) ASSERT_TRUE(store->Put(key(i), "count=1;sum=10").ok());
+  ASSERT_TRUE(store->Commit().ok());
+
+  // Version 2 touches 1% of the keys: 500 updates, 400 removals, 100 new keys.
+  store = provider->GetStore(1).ValueOrDie();
+  for (int i = 0; i < 500; ++i) ASSERT_TRUE(store->Put(key(i * 100), "count=2;sum=20").ok());
+  for (int i = 0; i < 400; ++i) ASSERT_TRUE(store->Remove(key(i * 100 + 1)).ok());
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(store->Put(key(kKeys + i), "count=1;sum=10").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  int64_t full = static_cast<int64_t>(fs::file_size(PathOf(1, StateFileKind::kChangelog)));
+  int64_t changes = static_cast<int64_t>(fs::file_size(PathOf(2, StateFileKind::kChangelog)));
+  EXPECT_EQ(store->metrics().checkpoint_bytes_written, changes);
+  EXPECT_EQ(store->metrics().num_keys, kKeys - 400 + 100);
+  EXPECT_LE(changes, full / 100 + 64) << "changes " << changes << ", full " << full;
+  EXPECT_GE(changes, full / 200) << "changes " << changes << ", full " << full;
+}
+
+TEST_F(RocksDbStateStoreTest, SnapshotEveryNVersionsAndLoadFromSnapshotPlusChangelogs) {
+  StateStoreConf conf = Conf();
+  conf.min_deltas_for_snapshot = 3;
+  auto versions = CommitVersions(*NewProvider(conf), 7);
+  EXPECT_EQ(Files(), (std::set<std::string>{"1.changelog", "2.changelog", "3.changelog",
+                                            "3.snapshot", "4.changelog", "5.changelog",
+                                            "6.changelog", "6.snapshot", "7.changelog"}));
+  EXPECT_TRUE(fs::is_directory(PathOf(6, StateFileKind::kSnapshot)));
+  EXPECT_TRUE(fs::exists(PathOf(6, StateFileKind::kSnapshot) + "/metadata"));
+  // Version 7 needs only 6.snapshot and 7.changelog: without the older changelogs it loads.
+  for (int v = 1; v <= 6; ++v) fs::remove(PathOf(v, StateFileKind::kChangelog));
+  for (int v : {7, 6}) ExpectVersion(conf, v, versions[v]);
+}
+
+TEST_F(RocksDbStateStoreTest, ACrashWhileWritingASnapshotLeavesNothingALoadTrusts) {
+  StateStoreConf conf = Conf();
+  conf.min_deltas_for_snapshot = 4;
+  auto versions = CommitVersions(*NewProvider(conf), 3);
+  // What a kill in the middle of writing 4.snapshot and 4.changelog leaves behind: a hidden
+  // folder with some of the database's files, and a hidden partial changelog.
+  std::string temp_snapshot = folder_ + "/.4.snapshot.0f3c2a-killed.tmp";
+  scratch_.Write(Relative(temp_snapshot + "/000009.sst"), "half a table file");
+  scratch_.Write(Relative(temp_snapshot + "/CURRENT"), "MANIFEST-000005\n");
+  std::string temp_changelog = scratch_.Write(
+      Relative(folder_ + "/.4.changelog.77aa01-killed.tmp"), "SLST\x01\x00\x03");
+
+  auto provider = NewProvider(conf);
+  auto store = provider->GetStore(3).ValueOrDie();
+  EXPECT_EQ(ReadAll(*store), versions[3]);
+  ASSERT_TRUE(store->Put("k4", "v4").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  EXPECT_FALSE(fs::exists(temp_snapshot)) << "cleanup removes the remains of the write";
+  EXPECT_FALSE(fs::exists(temp_changelog));
+  EXPECT_TRUE(fs::exists(PathOf(4, StateFileKind::kSnapshot) + "/metadata"));
+  Entries expected = versions[3];
+  expected["k4"] = "v4";
+  ExpectVersion(conf, 4, expected);
+
+  // A re-run of the batch writes version 4 again: the snapshot is replaced whole.
+  auto again = provider->GetStore(3).ValueOrDie();
+  ASSERT_TRUE(again->Put("k4", "v4 again").ok());
+  ASSERT_TRUE(again->Commit().ok());
+  expected["k4"] = "v4 again";
+  ExpectVersion(conf, 4, expected);
+  for (const std::string& name : Files()) EXPECT_NE(name.front(), '.') << name;
+}
+
+TEST_F(RocksDbStateStoreTest, AMissingOrDamagedSnapshotFileFailsNamingIt) {
+  StateStoreConf conf = Conf();
+  conf.min_deltas_for_snapshot = 2;
+  CommitVersions(*NewProvider(conf), 2);
+  std::string snapshot = PathOf(2, StateFileKind::kSnapshot);
+  std::string table;
+  for (const auto& entry : fs::directory_iterator(snapshot)) {
+    if (entry.path().extension() == ".sst") table = entry.path().string();
+  }
+  ASSERT_FALSE(table.empty());
+  std::string contents = checkpoint::ReadWholeFile(table).ValueOrDie();
+
+  scratch_.Write(Relative(table), contents.substr(0, contents.size() / 2));
+  auto status = NewProvider(conf)->GetStore(2).status();
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE.UNEXPECTED_FILE_SIZE") << status;
+  EXPECT_NE(status.message().find(table), std::string::npos) << status;
+
+  fs::remove(table);
+  status = NewProvider(conf)->GetStore(2).status();
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE.CANNOT_READ_MISSING_SNAPSHOT_FILE")
+      << status;
+  EXPECT_NE(status.message().find(table + " does not exist"), std::string::npos) << status;
+
+  std::string metadata = snapshot + "/metadata";
+  std::string damaged = checkpoint::ReadWholeFile(metadata).ValueOrDie();
+  damaged[10] ^= 0x01;
+  scratch_.Write(Relative(metadata), damaged);
+  status = NewProvider(conf)->GetStore(2).status();
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE") << status;
+  EXPECT_NE(status.message().find(metadata), std::string::npos) << status;
+}
+
+TEST_F(RocksDbStateStoreTest, ACorruptTruncatedOrMissingChangelogFailsNamingIt) {
+  auto versions = CommitVersions(*NewProvider(), 3);
+  std::string path = PathOf(2, StateFileKind::kChangelog);
+  std::string original = checkpoint::ReadWholeFile(path).ValueOrDie();
+
+  std::string flipped = original;
+  flipped[20] ^= 0x40;
+  scratch_.Write(Relative(path), flipped);
+  auto status = NewProvider()->GetStore(3).status();
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE");
+  EXPECT_NE(status.message().find(path), std::string::npos) << status;
+
+  scratch_.Write(Relative(path), original.substr(0, original.size() - 5));
+  status = NewProvider()->GetStore(3).status();
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE");
+  EXPECT_NE(status.message().find(path), std::string::npos) << status;
+
+  // Version 1 does not need the damaged file.
+  ExpectVersion(Conf(), 1, versions[1]);
+
+  fs::remove(path);
+  status = NewProvider()->GetStore(3).status();
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE.CANNOT_READ_STREAMING_STATE_FILE");
+  EXPECT_NE(status.message().find(path + " does not exist"), std::string::npos) << status;
+}
+
+TEST_F(RocksDbStateStoreTest, ANewerChangelogFormatIsRefused) {
+  CommitVersions(*NewProvider(), 1);
+  std::string path = PathOf(1, StateFileKind::kChangelog);
+  std::string contents = checkpoint::ReadWholeFile(path).ValueOrDie();
+  contents[4] = static_cast<char>(kStateFileFormatVersion + 1);
+  size_t crc_at = contents.size() - sizeof(uint32_t);
+  uint32_t crc = arrow::internal::crc32(0, contents.data(), crc_at);
+  std::memcpy(contents.data() + crc_at, &crc, sizeof(crc));
+  scratch_.Write(Relative(path), contents);
+  auto status = NewProvider()->GetStore(1).status();
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE.INVALID_CHANGE_LOG_READER_VERSION");
+  EXPECT_NE(status.message().find(path), std::string::npos) << status;
+}
+
+TEST_F(RocksDbStateStoreTest, CleanupKeepsExactlyWhatTheRetainedVersionsNeed) {
+  StateStoreConf conf = Conf();
+  conf.min_deltas_for_snapshot = 3;
+  conf.min_versions_to_retain = 4;
+  auto versions = CommitVersions(*NewProvider(conf), 12);
+  // Retained: versions 9..12. Version 9 loads from 9.snapshot; 10..12 add their changelogs.
+  EXPECT_EQ(Files(), (std::set<std::string>{"9.snapshot", "10.changelog", "11.changelog",
+                                            "12.changelog", "12.snapshot"}));
+  for (int v = 9; v <= 12; ++v) ExpectVersion(conf, v, versions[v]);
+  EXPECT_FALSE(NewProvider(conf)->GetStore(8).ok());
+}
+
+TEST_F(RocksDbStateStoreTest, TheLocalFolderGoesWithTheProvider) {
+  std::string local;
+  {
+    auto provider = NewProvider();
+    CommitVersions(*provider, 1);
+    local = provider->local_folder();
+    EXPECT_TRUE(fs::exists(local + "/db"));
+    EXPECT_EQ(fs::path(local).parent_path(), fs::path(scratch_ / "local"));
+  }
+  EXPECT_FALSE(fs::exists(local));
+}
+
+TEST_F(RocksDbStateStoreTest, BoundedMemoryIsSharedAndHonoured) {
+  StateStoreConf conf = Conf();
+  conf.rocksdb.bounded_memory_usage = true;
+  conf.rocksdb.max_memory_usage_mb = 16;
+  conf.rocksdb.write_buffer_size_mb = 4;
+  auto shared = RocksDbSharedResources::Make(conf.rocksdb).ValueOrDie();
+  constexpr int kProviders = 3;
+  constexpr int kKeysPerProvider = 400000;  // about 3x the cap in memtables alone
+  std::vector<std::unique_ptr<RocksDbStateStoreProvider>> providers;
+  int64_t peak_usage = 0;
+  for (int p = 0; p < kProviders; ++p) {
+    std::string folder = StateStoreFolder(checkpoint::CheckpointPaths(scratch_.path()),
+                                          StateStoreId{0, p, StateStoreId::kDefaultStoreName});
+    providers.push_back(RocksDbStateStoreProvider::Make(
+                            folder, StateStoreId{0, p, StateStoreId::kDefaultStoreName}, conf,
+                            shared)
+                            .ValueOrDie());
+    auto store = providers.back()->GetStore(0).ValueOrDie();
+    char value[16] = {};
+    for (int64_t i = 0; i < kKeysPerProvider; ++i) {
+      std::string key = "key-" + std::to_string(i * 7919 % kKeysPerProvider) + "-padding";
+      std::memcpy(value, &i, sizeof(i));
+      ASSERT_TRUE(store->Put(key, std::string_view(value, sizeof(value))).ok());
+      if (i % 10000 == 0) peak_usage = std::max(peak_usage, shared->usage_bytes());
+    }
+    ASSERT_TRUE(store->Commit().ok());
+    EXPECT_EQ(store->metrics().num_keys, kKeysPerProvider);
+  }
+  int64_t cap = conf.rocksdb.max_memory_usage_mb << 20;
+  EXPECT_GT(peak_usage, cap / 8) << "the memtables are charged to the shared cache";
+  // The cap is not strict (as Spark's): a memtable being filled may overshoot it a little.
+  EXPECT_LE(peak_usage, cap + cap / 2) << "peak " << peak_usage;
+  int64_t own = 0;
+  for (auto& provider : providers) {
+    own += provider->GetStore(1).ValueOrDie()->metrics().memory_used_bytes;
+  }
+  EXPECT_LE(own, cap);
+}
+
+TEST_F(RocksDbStateStoreTest, InvalidSettingsAreRefused) {
+  StateStoreConf conf = Conf();
+  conf.min_deltas_for_snapshot = 0;
+  auto shared = RocksDbSharedResources::Make(conf.rocksdb).ValueOrDie();
+  auto status = RocksDbStateStoreProvider::Make(folder_, StateStoreId{}, conf, shared).status();
+  EXPECT_NE(status.message().find("minDeltasForSnapshot"), std::string::npos) << status;
+  conf = Conf();
+  conf.min_versions_to_retain = 0;
+  status = RocksDbStateStoreProvider::Make(folder_, StateStoreId{}, conf, shared).status();
+  EXPECT_NE(status.message().find("minBatchesToRetain"), std::string::npos) << status;
+  conf = Conf();
+  conf.rocksdb.compression = "brotli";
+  status = RocksDbStateStoreProvider::Make(folder_, StateStoreId{}, conf, shared).status();
+  EXPECT_EQ(ErrorClassOf(status), "INVALID_CONF_VALUE");
+  EXPECT_NE(status.message().find("spark.sql.streaming.stateStore.rocksdb.compression"),
+            std::string::npos)
+      << status;
+  EXPECT_NE(status.message().find("'brotli'"), std::string::npos) << status;
+  conf = Conf();
+  conf.rocksdb.bounded_memory_usage = true;
+  conf.rocksdb.write_buffer_cache_ratio = 0.95;
+  status = RocksDbSharedResources::Make(conf.rocksdb).status();
+  EXPECT_NE(status.message().find("writeBufferCacheRatio"), std::string::npos) << status;
+}
+
+TEST(StateStoreProviderFactoryTest, SparksClassNamesChooseTheProvider) {
+  testing::ScratchDir scratch;
+  StateStoreConf conf;
+  conf.rocksdb.local_dir = scratch.path();
+  auto memory = StateStoreProviderFactory::Make(conf).ValueOrDie();
+  auto provider = memory->MakeProvider(scratch / "state/0/0", StateStoreId{}).ValueOrDie();
+  EXPECT_NE(dynamic_cast<MemoryStateStoreProvider*>(provider.get()), nullptr);
+
+  conf.provider_class = kRocksDbProviderClass;
+  auto rocksdb = StateStoreProviderFactory::Make(conf).ValueOrDie();
+  for (int partition = 0; partition < 2; ++partition) {
+    StateStoreId id{0, partition, StateStoreId::kDefaultStoreName};
+    provider = rocksdb->MakeProvider(scratch / ("state/0/" + std::to_string(partition)), id)
+                   .ValueOrDie();
+    EXPECT_NE(dynamic_cast<RocksDbStateStoreProvider*>(provider.get()), nullptr);
+    auto store = provider->GetStore(0).ValueOrDie();
+    ASSERT_TRUE(store->Put("key", "value").ok());
+    EXPECT_EQ(store->Commit().ValueOrDie(), 1);
+  }
+
+  conf.provider_class = "org.example.NoSuchStateStoreProvider";
+  auto status = StateStoreProviderFactory::Make(conf).status();
+  EXPECT_EQ(ErrorClassOf(status), "INVALID_CONF_VALUE");
+  EXPECT_NE(status.message().find("spark.sql.streaming.stateStore.providerClass"),
+            std::string::npos)
+      << status;
+  EXPECT_NE(status.message().find("org.example.NoSuchStateStoreProvider"), std::string::npos)
+      << status;
+}
+
+}  // namespace
+}  // namespace sluice::state
