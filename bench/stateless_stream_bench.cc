@@ -3,7 +3,7 @@
 // the batches after the first (issue: at least 50M rows/s on one core).
 #include <chrono>
 #include <filesystem>
-#include <mutex>
+#include <thread>
 
 #include <benchmark/benchmark.h>
 
@@ -11,8 +11,8 @@
 #include "sluice/api/data_stream_writer.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/session.h"
-#include "sluice/execution/query_listener.h"
 #include "sluice/formats/partitioned_writer.h"
+#include "batch_times.h"
 
 namespace {
 
@@ -21,23 +21,6 @@ namespace fs = std::filesystem;
 
 constexpr int64_t kRowsPerBatch = 10'000'000;
 constexpr int kBatches = 11;
-
-/// Counts batches and remembers when each finished.
-class BatchTimes final : public sluice::execution::StreamingQueryListener {
- public:
-  void onQueryProgress(const sluice::execution::QueryProgressEvent&) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    times_.push_back(std::chrono::steady_clock::now());
-  }
-  std::vector<std::chrono::steady_clock::time_point> times() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return times_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::chrono::steady_clock::time_point> times_;
-};
 
 void StatelessStream(benchmark::State& state) {
   auto spark = sluice::SparkSession::builder().getOrCreate().ValueOrDie();
@@ -50,7 +33,7 @@ void StatelessStream(benchmark::State& state) {
                          F::col("timestamp").alias("t")});
   for (auto _ : state) {
     fs::path checkpoint = fs::current_path() / ("bench-checkpoint-" + sluice::formats::RandomUuid());
-    auto times = std::make_shared<BatchTimes>();
+    auto times = std::make_shared<sluice::bench::BatchTimes>();
     spark->streams()->addListener(times);
     auto query = df.writeStream()
                      .format("noop")

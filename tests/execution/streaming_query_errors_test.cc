@@ -37,13 +37,15 @@ TEST_F(StreamingQueryErrorsTest, UnsupportedModesAndOperationsFailAtStart) {
     return frame.writeStream().format("memory").queryName("q").outputMode(mode).start().status();
   };
   EXPECT_TRUE(HasErrorClass(start(df, "sideways"), "STREAMING_OUTPUT_MODE.INVALID"));
-  EXPECT_TRUE(HasErrorClass(start(df, "complete"), "UNSUPPORTED_STREAMING_OPERATION"));
-  EXPECT_TRUE(HasErrorClass(start(df.orderBy({F::col("a")}), "append"),
-                            "UNSUPPORTED_STREAMING_OPERATION"));
+  // Spark 4.0.1's classes: output-mode errors, then its checker's legacy class.
+  EXPECT_TRUE(
+      HasErrorClass(start(df, "complete"), "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"));
   EXPECT_TRUE(HasErrorClass(start(df.groupBy({F::col("a")}).count(), "append"),
-                            "UNSUPPORTED_STREAMING_OPERATION"));
+                            "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"));
+  EXPECT_TRUE(
+      HasErrorClass(start(df.orderBy({F::col("a")}), "append"), "_LEGACY_ERROR_TEMP_3102"));
   EXPECT_TRUE(HasErrorClass(start(df.union_(Frame("a INT", {"[1]"})), "append"),
-                            "UNSUPPORTED_STREAMING_OPERATION"));
+                            "_LEGACY_ERROR_TEMP_3102"));
 }
 
 TEST_F(StreamingQueryErrorsTest, FileSinkNeedsACheckpointLocationAndMemorySinkAName) {

@@ -90,8 +90,9 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start() const {
                       "`writeStream` can be called only on streaming Dataset/DataFrame.");
   }
   ARROW_ASSIGN_OR_RAISE(auto mode, plan::ParseOutputMode(output_mode_));
-  ARROW_RETURN_NOT_OK(plan::CheckStreamingPlan(*df_.plan(), mode));
   ARROW_ASSIGN_OR_RAISE(auto settings, execution::StreamingSettings::FromConfig(session->config));
+  ARROW_RETURN_NOT_OK(
+      plan::CheckStreamingPlan(*df_.plan(), mode, settings.check_stateful_correctness));
   ARROW_ASSIGN_OR_RAISE(auto schema, df_.schema());
 
   std::string format =

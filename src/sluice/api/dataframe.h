@@ -68,6 +68,10 @@ class DataFrame {
   DataFrame limit(int64_t n) const;
   DataFrame distinct() const;
   DataFrame dropDuplicates(const std::vector<std::string>& subset = {}) const;
+  /// dropDuplicates for streams whose duplicates arrive within the watermark's delay: a key is
+  /// remembered until the watermark passes its first row's event time plus the delay, so the
+  /// event time need not be part of the key. In a batch query, dropDuplicates.
+  DataFrame dropDuplicatesWithinWatermark(const std::vector<std::string>& subset = {}) const;
   /// UNION ALL by position (PySpark's union; `union` is a C++ keyword).
   DataFrame union_(const DataFrame& other) const;
   DataFrame unionAll(const DataFrame& other) const { return union_(other); }

@@ -56,6 +56,13 @@ DataFrame DataFrame::dropDuplicates(const std::vector<std::string>& subset) cons
       AsPlan(plan::Aggregate::MakeDeduplicate(plan_, subset, session_->analysis_context())));
 }
 
+DataFrame DataFrame::dropDuplicatesWithinWatermark(const std::vector<std::string>& subset) const {
+  if (!ok()) return *this;
+  return With(AsPlan(plan::Aggregate::MakeDeduplicate(
+      plan_, subset, session_->analysis_context(),
+      plan::Aggregate::Deduplication::kWithinWatermark)));
+}
+
 DataFrame DataFrame::union_(const DataFrame& other) const {
   if (!ok()) return *this;
   if (!other.ok()) return other;

@@ -93,6 +93,23 @@ arrow::Result<std::vector<ExprPtr>> WindowArguments(const Expr& call) {
   return args;
 }
 
+// As Spark's TimeWindowing, a window over the event-time column is itself an event time
+// (stateful operators evict a window once the watermark passes its end).
+std::shared_ptr<const plan::Generate> WithWindowEventTime(
+    std::shared_ptr<const plan::Generate> generate) {
+  const auto& windows = generate->collection();  // __time_windows(time, ...)
+  if (windows->children().empty()) return generate;
+  const auto& time = windows->children()[0];
+  if (time->kind() != expr::BoundKind::kColumn) return generate;
+  const auto& input = generate->children()[0]->output();
+  const auto& delay = input[static_cast<const expr::BoundColumn&>(*time).index()]
+                          .event_time_delay_ms;
+  if (!delay) return generate;
+  expr::AttributeList output = generate->output();
+  output.back().event_time_delay_ms = delay;
+  return generate->WithOutput(std::move(output));
+}
+
 }  // namespace
 
 arrow::Result<TimeWindowedInput> PlanTimeWindows(plan::PlanPtr child,
@@ -127,6 +144,7 @@ arrow::Result<TimeWindowedInput> PlanTimeWindows(plan::PlanPtr child,
   auto generator =
       std::make_shared<expr::Alias>(expr::CallFunction("explode", {std::move(windows)}), "window");
   ARROW_ASSIGN_OR_RAISE(auto generate, plan::Generate::Make(std::move(child), generator, context));
+  generate = WithWindowEventTime(std::move(generate));
   const auto& window = generate->output().back();
   auto reference =
       std::make_shared<expr::ColumnRef>(std::vector<std::string>{window.name}, window.id);

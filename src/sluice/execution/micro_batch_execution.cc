@@ -2,14 +2,19 @@
 
 #include <chrono>
 #include <filesystem>
+#include <mutex>
 #include <set>
+
+#include <arrow/util/logging.h>
 
 #include "sluice/common/errors.h"
 #include "sluice/execution/iso_timestamp.h"
 #include "sluice/execution/query_listener.h"
 #include "sluice/execution/query_manager.h"
 #include "sluice/physical/planner.h"
+#include "sluice/physical/stateful_operators.h"
 #include "sluice/plan/relation.h"
+#include "sluice/state/operator_metadata.h"
 
 namespace sluice::execution {
 
@@ -75,6 +80,8 @@ struct MicroBatchExecution::Timings {
   std::vector<std::optional<std::string>> start_offsets;
   /// What the withWatermark operators saw in the batch.
   physical::EventTimeObservations event_times;
+  /// What the stateful operators reported, by operator id.
+  std::map<int64_t, physical::StateOperatorProgress> state_operators;
 
   /// Times `body` into duration_ms[phase] (steady time: the query clock may be manual).
   template <typename Body>
@@ -128,6 +135,16 @@ arrow::Status MicroBatchExecution::Recover() {
               "cannot change between restarts of the checkpoint " +
               checkpoint_->paths().root() + "; use a new checkpoint location.");
     }
+    for (const auto& [key, value] : logged->metadata.conf) {
+      auto current = spec_.config.Get(key);
+      if (current && *current != value) {
+        // Spark's warning: the checkpoint's value wins for its whole life.
+        ARROW_LOG(WARNING) << "Updating the value of conf '" << key << "' in current session "
+                           << "from '" << *current << "' to '" << value
+                           << "': the checkpoint " << checkpoint_->paths().root()
+                           << " was started with it.";
+      }
+    }
     ARROW_RETURN_NOT_OK(RestorePinnedConf(logged->metadata.conf, &spec_.config));
     pinned_conf_ = logged->metadata.conf;
   } else {
@@ -150,8 +167,25 @@ arrow::Status MicroBatchExecution::Recover() {
 
   batch_id_ = recovered.resume.next_batch_id;
   CollectWatermarkOperators(*spec_.plan, &watermark_operators_);
+  stateful_operators_ = physical::StatefulOperators(*spec_.plan);
+  for (size_t i = 0; i < stateful_operators_.size(); ++i) {
+    operator_ids_[stateful_operators_[i]] = static_cast<int64_t>(i);
+  }
+  for (const auto* node : stateful_operators_) {
+    ARROW_RETURN_NOT_OK(state::WriteOrCheckOperatorMetadata(
+        checkpoint_->paths(),
+        physical::StateOperatorInfoOf(*node, operator_ids_.at(node),
+                                      settings_.shuffle_partitions)));
+  }
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<const state::StateStoreProviderFactory> factory,
+                        state::StateStoreProviderFactory::Make(settings_.state_store));
+  state_providers_ =
+      std::make_unique<state::StateProviderCache>(checkpoint_->paths(), std::move(factory));
   watermarks_ = std::make_unique<WatermarkTracker>(settings_.max_watermark_policy,
                                                    recovered.watermark_ms);
+  if (recovered.previous_offsets) {
+    previous_batch_watermark_ms_ = recovered.previous_offsets->metadata.batch_watermark_ms;
+  }
   if (recovered.resume.rerun) rerun_ = std::move(recovered.rerun_offsets);
   return arrow::Status::OK();
 }
@@ -246,7 +280,10 @@ arrow::Result<bool> MicroBatchExecution::ConstructNextBatch(Timings& timings) {
     }));
     if (source.end && source.end != source.committed) has_new_data = true;
   }
-  if (!has_new_data) return false;
+  if (!has_new_data) {
+    if (!NeedsNoDataBatch()) return false;
+    for (auto& source : sources_) source.end = source.committed;
+  }
 
   batch_timestamp_ms_ = spec_.clock->NowMillis();
   checkpoint::OffsetSeq seq;
@@ -273,6 +310,7 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
   ARROW_RETURN_NOT_OK(timings.Time("getBatch", [&]() -> arrow::Status {
     for (auto& source : sources_) {
       source.rows_read = 0;
+      source.counted = false;
       Source* entry = &source;
       inputs[source.provider] = [entry]() -> arrow::Result<
                                              std::shared_ptr<arrow::RecordBatchReader>> {
@@ -283,13 +321,29 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
         } else {
           ARROW_ASSIGN_OR_RAISE(reader, entry->source->GetBatch(entry->committed, *entry->end));
         }
+        // A source read twice by the plan (a self-union) counts its rows once, as in Spark.
+        if (entry->counted) return reader;
+        entry->counted = true;
         return std::make_shared<CountingReader>(std::move(reader), &entry->rows_read);
       };
     }
     return arrow::Status::OK();
   }));
 
+  physical::StatefulContext stateful;
+  std::mutex report_mutex;
+  stateful.batch_id = batch_id_;
+  stateful.output_mode = spec_.output_mode;
+  stateful.num_partitions = settings_.shuffle_partitions;
+  stateful.late_events_watermark_ms = previous_batch_watermark_ms_;
+  stateful.eviction_watermark_ms = batch_watermark_ms_;
+  stateful.providers = state_providers_.get();
+  stateful.operator_ids = &operator_ids_;
+  stateful.reports = &timings.state_operators;
+  stateful.report_mutex = &report_mutex;
+
   physical::ExecContext context;
+  context.stateful = &stateful;
   context.eval.config = &spec_.config;
   context.eval.batch_timestamp_us = batch_timestamp_ms_ * 1000;
   context.stream_inputs = &inputs;
@@ -321,6 +375,8 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
   for (auto& source : sources_) {
     if (source.end) source.committed = source.end;
   }
+  last_batch_watermark_ms_ = batch_watermark_ms_;
+  previous_batch_watermark_ms_ = batch_watermark_ms_;
   timings.ran_batch = true;
   return arrow::Status::OK();
 }
@@ -367,11 +423,23 @@ void MicroBatchExecution::ReportProgress(const Timings& timings) {
       break;
     }
   }
+  for (const auto& [id, report] : timings.state_operators) {
+    progress.state_operators.push_back(report);
+  }
   progress.sink.description = spec_.sink->Describe();
   progress.sink.num_output_rows = spec_.sink->last_output_rows();
   progress.sink.metrics = spec_.sink->Metrics();
   state_->AddProgress(progress);
   manager_->Post(QueryProgressEvent{std::move(progress)});
+}
+
+bool MicroBatchExecution::NeedsNoDataBatch() const {
+  if (!settings_.no_data_micro_batches || !last_batch_watermark_ms_) return false;
+  if (watermarks_->watermark_ms() <= *last_batch_watermark_ms_) return false;
+  for (const auto* node : stateful_operators_) {
+    if (physical::ActsOnWatermark(*node, spec_.output_mode)) return true;
+  }
+  return false;
 }
 
 void MicroBatchExecution::ReportIdle(int64_t trigger_start_ms) {

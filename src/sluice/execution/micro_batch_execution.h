@@ -17,7 +17,9 @@
 #include "sluice/execution/query_state.h"
 #include "sluice/execution/streaming_settings.h"
 #include "sluice/execution/watermark_tracker.h"
+#include "sluice/physical/stateful_context.h"
 #include "sluice/plan/event_time_watermark.h"
+#include "sluice/state/state_provider_cache.h"
 #include "sluice/sources/stream_source.h"
 
 namespace sluice::execution {
@@ -54,6 +56,8 @@ class MicroBatchExecution {
     /// The end offset of the batch being run.
     std::optional<std::string> end;
     int64_t rows_read = 0;
+    /// Whether this batch's rows_read counts a reader already.
+    bool counted = false;
   };
   struct Timings;
 
@@ -69,6 +73,10 @@ class MicroBatchExecution {
   /// Posts an idle event for a trigger without data, at most once per
   /// noDataProgressEventInterval since the last batch or the last event.
   void ReportIdle(int64_t trigger_start_ms);
+  /// True when a batch without new data must run now: the watermark moved past the one the
+  /// last batch ran with and a stateful operator would emit or evict because of it (Spark's
+  /// shouldRunAnotherBatch).
+  bool NeedsNoDataBatch() const;
   /// True when the test hook kills the query at `point`.
   bool CrashAt(CrashPoint point) const;
 
@@ -89,6 +97,19 @@ class MicroBatchExecution {
   std::unique_ptr<WatermarkTracker> watermarks_;
   /// The watermark the running batch runs with (offsets/N's batchWatermarkMs).
   int64_t batch_watermark_ms_ = 0;
+  /// The watermark the previous batch ran with: stateful operators drop the rows of the
+  /// running batch that are late by it (Spark filters late rows with the previous batch's
+  /// watermark and evicts with the current one's, so rows an upstream operator emits in a
+  /// batch are never late downstream).
+  int64_t previous_batch_watermark_ms_ = 0;
+  /// The watermark of the last batch this run ran; nullopt before the first (as Spark, a
+  /// restarted query runs no batch without data before it ran one with data).
+  std::optional<int64_t> last_batch_watermark_ms_;
+  /// The stateful operators of the plan, top-down, and their ids (their folders under state/).
+  std::vector<const plan::LogicalPlan*> stateful_operators_;
+  std::map<const plan::LogicalPlan*, int64_t> operator_ids_;
+  /// The state store providers, kept across batches so state stays loaded.
+  std::unique_ptr<state::StateProviderCache> state_providers_;
   int64_t last_trigger_start_ms_ = -1;
   /// When the last batch ended or the last idle event was due (Spark's
   /// lastNoExecutionProgressEventTime); nullopt before either happened in this run.

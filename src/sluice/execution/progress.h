@@ -10,24 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "sluice/physical/stateful_context.h"
+
 namespace sluice::execution {
 
-/// One stateful operator's figures for a batch (Spark's StateOperatorProgress).
-struct StateOperatorProgress {
-  std::string operator_name;
-  int64_t num_rows_total = 0;
-  int64_t num_rows_updated = 0;
-  int64_t all_updates_time_ms = 0;
-  int64_t num_rows_removed = 0;
-  int64_t all_removals_time_ms = 0;
-  int64_t commit_time_ms = 0;
-  int64_t memory_used_bytes = 0;
-  int64_t num_rows_dropped_by_watermark = 0;
-  int64_t num_shuffle_partitions = 0;
-  int64_t num_state_store_instances = 0;
-  /// Provider-specific figures, by name (sorted, as Spark prints its java map).
-  std::map<std::string, int64_t> custom_metrics;
-};
+using physical::StateOperatorProgress;
 
 /// One source's figures for a batch (Spark's SourceProgress).
 struct SourceProgress {

@@ -96,6 +96,33 @@ arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConf
   settings.file_sink_compact_interval = static_cast<int32_t>(sink_interval);
   settings.file_source_compact_interval = static_cast<int32_t>(source_interval);
   settings.checkpoint_root = config.Get(prefix + "checkpointLocation").value_or("");
+  ARROW_ASSIGN_OR_RAISE(
+      settings.check_stateful_correctness,
+      BoolSetting(config, prefix + "statefulOperator.checkCorrectness.enabled", true));
+  ARROW_ASSIGN_OR_RAISE(int64_t partitions,
+                        IntSetting(config, "spark.sql.shuffle.partitions", 200, 1));
+  settings.shuffle_partitions = static_cast<int32_t>(partitions);
+  state::StateStoreConf& store = settings.state_store;
+  store.provider_class =
+      config.Get(prefix + "stateStore.providerClass").value_or(kPinnedKeys[0].default_value);
+  ARROW_ASSIGN_OR_RAISE(store.min_deltas_for_snapshot,
+                        IntSetting(config, prefix + "stateStore.minDeltasForSnapshot", 10, 1));
+  store.min_versions_to_retain = settings.min_batches_to_retain;
+  const std::string rocksdb = prefix + "stateStore.rocksdb.";
+  ARROW_ASSIGN_OR_RAISE(store.rocksdb.bounded_memory_usage,
+                        BoolSetting(config, rocksdb + "boundedMemoryUsage", false));
+  ARROW_ASSIGN_OR_RAISE(store.rocksdb.max_memory_usage_mb,
+                        IntSetting(config, rocksdb + "maxMemoryUsageMB", 500, 1));
+  ARROW_ASSIGN_OR_RAISE(store.rocksdb.block_cache_size_mb,
+                        IntSetting(config, rocksdb + "blockCacheSizeMB", 8, 0));
+  ARROW_ASSIGN_OR_RAISE(store.rocksdb.block_size_kb,
+                        IntSetting(config, rocksdb + "blockSizeKB", 4, 1));
+  ARROW_ASSIGN_OR_RAISE(store.rocksdb.write_buffer_size_mb,
+                        IntSetting(config, rocksdb + "writeBufferSizeMB", -1, -1));
+  ARROW_ASSIGN_OR_RAISE(store.rocksdb.max_write_buffer_number,
+                        IntSetting(config, rocksdb + "maxWriteBufferNumber", -1, -1));
+  store.rocksdb.compression =
+      AsciiLower(config.Get(rocksdb + "compression").value_or(store.rocksdb.compression));
   std::string policy = AsciiLower(config.Get(prefix + "multipleWatermarkPolicy").value_or("min"));
   if (policy != "min" && policy != "max") {
     return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",

@@ -9,6 +9,7 @@
 
 #include "sluice/checkpoint/offset_seq.h"
 #include "sluice/common/session_config.h"
+#include "sluice/state/state_store.h"
 
 namespace sluice::execution {
 
@@ -33,6 +34,15 @@ struct StreamingSettings {
   /// spark.sql.streaming.multipleWatermarkPolicy=max (pinned by the checkpoint); min by
   /// default.
   bool max_watermark_policy = false;
+  /// spark.sql.streaming.statefulOperator.checkCorrectness.enabled: refuse a stateful
+  /// operator after an aggregation in update and complete modes.
+  bool check_stateful_correctness = true;
+  /// spark.sql.shuffle.partitions (pinned by the checkpoint): the number of state stores of
+  /// each stateful operator.
+  int32_t shuffle_partitions = 200;
+  /// spark.sql.streaming.stateStore.*: the provider class (pinned by the checkpoint),
+  /// minDeltasForSnapshot, the RocksDB provider's settings; and minBatchesToRetain.
+  state::StateStoreConf state_store;
   /// spark.sql.streaming.checkpointLocation: the parent of per-query checkpoints; empty: none.
   std::string checkpoint_root;
 

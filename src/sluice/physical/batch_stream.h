@@ -18,6 +18,8 @@ class LogicalPlan;
 
 namespace sluice::physical {
 
+struct StatefulContext;
+
 /// A running operator: yields the record batches of its output one at a time. Not thread-safe;
 /// one consumer pulls. Batches are immutable once returned.
 class BatchStream {
@@ -68,6 +70,9 @@ struct ExecContext {
   /// Where withWatermark operators record their batch's event times; null in batch queries,
   /// where withWatermark does nothing.
   EventTimeObservations* event_times = nullptr;
+  /// The batch's stateful operators' context; null in batch queries, where aggregations and
+  /// deduplication run over their whole input.
+  const StatefulContext* stateful = nullptr;
 };
 
 /// Reads a stream to its end.

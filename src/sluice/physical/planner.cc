@@ -10,6 +10,8 @@
 #include "sluice/physical/scan_operator.h"
 #include "sluice/physical/session_window_merge_operator.h"
 #include "sluice/physical/sort_operator.h"
+#include "sluice/physical/streaming_aggregate.h"
+#include "sluice/physical/streaming_deduplicate.h"
 #include "sluice/physical/union_operator.h"
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/event_time_watermark.h"
@@ -39,6 +41,13 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
     }
     case plan::PlanKind::kAggregate: {
       ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      if (context.stateful != nullptr && node.is_streaming()) {
+        const auto& aggregate = static_cast<const plan::Aggregate&>(node);
+        if (aggregate.is_deduplicate()) {
+          return MakeStreamingDeduplicate(aggregate, std::move(input), context);
+        }
+        return MakeStreamingAggregate(aggregate, std::move(input), context);
+      }
       return MakeHashAggregate(static_cast<const plan::Aggregate&>(node), std::move(input),
                                context);
     }
@@ -74,6 +83,8 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
                                     std::move(input), context);
     }
     case plan::PlanKind::kMergeSessionWindows: {
+      // On a stream the checker refuses session windows until the stateful session operator
+      // exists: merging one micro-batch at a time would split sessions spanning batches.
       ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
       return MakeMergeSessionWindows(static_cast<const plan::MergeSessionWindows&>(node),
                                      std::move(input), context);

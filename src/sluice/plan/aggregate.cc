@@ -161,7 +161,8 @@ arrow::Result<std::shared_ptr<const Aggregate>> Aggregate::Make(
 }
 
 arrow::Result<std::shared_ptr<const Aggregate>> Aggregate::MakeDeduplicate(
-    PlanPtr child, const std::vector<std::string>& subset, const AnalysisContext& context) {
+    PlanPtr child, const std::vector<std::string>& subset, const AnalysisContext& context,
+    Deduplication deduplication) {
   const auto& attributes = child->output();
   const bool case_sensitive = context.config->case_sensitive();
   std::vector<bool> is_key(attributes.size(), subset.empty());
@@ -202,7 +203,18 @@ arrow::Result<std::shared_ptr<const Aggregate>> Aggregate::MakeDeduplicate(
   expr::AttributeList output = attributes;
   return std::make_shared<Aggregate>(std::move(child), std::move(grouping), std::move(functions),
                                      attributes, std::move(sources), std::move(results),
-                                     std::move(output));
+                                     std::move(output), deduplication);
+}
+
+std::optional<int> Aggregate::event_time_key() const {
+  const auto& input = children()[0]->output();
+  for (size_t k = 0; k < grouping_.size(); ++k) {
+    const auto& key = grouping_[k].expr;
+    if (key->kind() != expr::BoundKind::kColumn) continue;
+    const auto& attribute = input[static_cast<const expr::BoundColumn&>(*key).index()];
+    if (attribute.event_time_delay_ms) return static_cast<int>(k);
+  }
+  return std::nullopt;
 }
 
 std::string Aggregate::Describe() const {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,23 @@ class Aggregate final : public LogicalPlan {
       const std::vector<expr::ExprPtr>& aggregates, const AnalysisContext& context,
       bool keys_in_output = true);
 
-  /// distinct() (empty `subset`: every column) or dropDuplicates(subset): one row per distinct
-  /// key, the first in input order, with the child's columns and attributes unchanged.
+  /// How an Aggregate node deduplicates, if it does.
+  enum class Deduplication {
+    kNone,
+    /// distinct(), dropDuplicates(): a key's first row; on a stream a key is kept in state
+    /// until the watermark passes its event time (when the key holds one).
+    kFirstRow,
+    /// dropDuplicatesWithinWatermark(): as kFirstRow in a batch query; on a stream a key is
+    /// kept until the watermark passes its first row's event time plus the delay.
+    kWithinWatermark,
+  };
+
+  /// distinct() (empty `subset`: every column), dropDuplicates(subset) or
+  /// dropDuplicatesWithinWatermark(subset): one row per distinct key, the first in input
+  /// order, with the child's columns and attributes unchanged.
   static arrow::Result<std::shared_ptr<const Aggregate>> MakeDeduplicate(
-      PlanPtr child, const std::vector<std::string>& subset, const AnalysisContext& context);
+      PlanPtr child, const std::vector<std::string>& subset, const AnalysisContext& context,
+      Deduplication deduplication = Deduplication::kFirstRow);
 
   const std::vector<expr::NamedExpr>& grouping() const { return grouping_; }
   const std::vector<expr::AggregateFunctionPtr>& aggregates() const { return aggregates_; }
@@ -57,13 +71,23 @@ class Aggregate final : public LogicalPlan {
   const std::vector<Source>& intermediate_sources() const { return sources_; }
   const std::vector<expr::NamedExpr>& results() const { return results_; }
 
+  /// The grouping key that holds the event time (the watermarked column, or a time window
+  /// over it): the key whose groups the watermark makes final on a stream. nullopt when none.
+  std::optional<int> event_time_key() const;
+
+  /// True for distinct()/dropDuplicates*(): on a stream it keeps each key's first row and
+  /// emits it once (Spark's Deduplicate), rather than aggregating.
+  bool is_deduplicate() const { return deduplication_ != Deduplication::kNone; }
+  Deduplication deduplication() const { return deduplication_; }
+
   std::string Describe() const override;
 
   Aggregate(PlanPtr child, std::vector<expr::NamedExpr> grouping,
             std::vector<expr::AggregateFunctionPtr> aggregates, expr::AttributeList intermediate,
             std::vector<Source> sources, std::vector<expr::NamedExpr> results,
-            expr::AttributeList output)
+            expr::AttributeList output, Deduplication deduplication = Deduplication::kNone)
       : LogicalPlan(PlanKind::kAggregate, {std::move(child)}, std::move(output)),
+        deduplication_(deduplication),
         grouping_(std::move(grouping)),
         aggregates_(std::move(aggregates)),
         intermediate_(std::move(intermediate)),
@@ -71,6 +95,7 @@ class Aggregate final : public LogicalPlan {
         results_(std::move(results)) {}
 
  private:
+  Deduplication deduplication_;
   std::vector<expr::NamedExpr> grouping_;
   std::vector<expr::AggregateFunctionPtr> aggregates_;
   expr::AttributeList intermediate_;

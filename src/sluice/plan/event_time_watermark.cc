@@ -38,6 +38,13 @@ arrow::Result<std::shared_ptr<const EventTimeWatermark>> EventTimeWatermark::Mak
   return std::make_shared<EventTimeWatermark>(std::move(child), column, delay_ms, delay);
 }
 
+expr::AttributeList EventTimeWatermark::MarkEventTime(expr::AttributeList output, int column,
+                                                     int64_t delay_ms) {
+  for (auto& attribute : output) attribute.event_time_delay_ms.reset();
+  output[column].event_time_delay_ms = delay_ms;
+  return output;
+}
+
 std::string EventTimeWatermark::Describe() const {
   const auto& attribute = output()[column_];
   return "EventTimeWatermark " + attribute.name + "#" + std::to_string(attribute.id) + ", " +

@@ -28,12 +28,18 @@ class EventTimeWatermark final : public LogicalPlan {
   std::string Describe() const override;
 
   EventTimeWatermark(PlanPtr child, int column, int64_t delay_ms, std::string delay_text)
-      : LogicalPlan(PlanKind::kEventTimeWatermark, {child}, child->output()),
+      : LogicalPlan(PlanKind::kEventTimeWatermark, {child},
+                    MarkEventTime(child->output(), column, delay_ms)),
         column_(column),
         delay_ms_(delay_ms),
         delay_text_(std::move(delay_text)) {}
 
  private:
+  /// `output` with `column` marked as the event time with `delay_ms`; as in Spark, a column
+  /// marked by an earlier withWatermark is no longer the event time.
+  static expr::AttributeList MarkEventTime(expr::AttributeList output, int column,
+                                           int64_t delay_ms);
+
   int column_;
   int64_t delay_ms_;
   std::string delay_text_;

@@ -44,6 +44,11 @@ class Generate final : public LogicalPlan {
   /// The generated columns (the tail of output()).
   expr::AttributeList generated() const;
   std::string Describe() const override;
+  /// The same node with `output` (the same columns, with other metadata).
+  std::shared_ptr<const Generate> WithOutput(expr::AttributeList output) const {
+    return std::make_shared<Generate>(children()[0], collection_, outer_, with_position_, inline_,
+                                      sql_, std::move(output));
+  }
 
   Generate(PlanPtr child, expr::BoundExprPtr collection, bool outer, bool with_position,
            bool is_inline, std::string sql, expr::AttributeList output)

@@ -2,15 +2,25 @@
 
 #include <string>
 
+#include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
+#include "sluice/plan/aggregate.h"
 #include "sluice/plan/join.h"
 
 namespace sluice::plan {
 
 namespace {
 
+// Spark 4.0 raises its checker's errors under this legacy class, with these messages.
 arrow::Status Unsupported(const std::string& message) {
-  return SparkError("UNSUPPORTED_STREAMING_OPERATION", message);
+  return SparkError("_LEGACY_ERROR_TEMP_3102", message);
+}
+
+arrow::Status UnsupportedOutputMode(OutputMode mode, const std::string& what) {
+  return SparkError("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+                    "Invalid streaming output mode: " + AsciiLower(OutputModeName(mode)) +
+                        ". This output mode is not supported for " + what +
+                        " on streaming DataFrames/DataSets.");
 }
 
 arrow::Status NotYet(const LogicalPlan& node, const std::string& what) {
@@ -19,12 +29,67 @@ arrow::Status NotYet(const LogicalPlan& node, const std::string& what) {
                            "version does not run yet: " + node.Describe());
 }
 
+bool IsStreamingAggregation(const LogicalPlan& node) {
+  return node.kind() == PlanKind::kAggregate && node.is_streaming() &&
+         !static_cast<const Aggregate&>(node).is_deduplicate();
+}
+
 bool HasAggregate(const LogicalPlan& node) {
-  if (node.kind() == PlanKind::kAggregate && node.is_streaming()) return true;
+  if (IsStreamingAggregation(node)) return true;
   for (const auto& child : node.children()) {
     if (HasAggregate(*child)) return true;
   }
   return false;
+}
+
+/// True when a column of `node`'s input carries an event-time watermark.
+bool HasWatermark(const LogicalPlan& node) {
+  for (const auto& attribute : node.children()[0]->output()) {
+    if (attribute.event_time_delay_ms) return true;
+  }
+  return false;
+}
+
+arrow::Status CheckAggregate(const Aggregate& aggregate, OutputMode mode,
+                             bool check_correctness) {
+  if (HasAggregate(*aggregate.children()[0])) {
+    if (mode == OutputMode::kAppend) {
+      // Spark propagates the watermark through the upstream aggregation; not done here yet.
+      return NotYet(aggregate, "A stateful operator after an aggregation in append mode");
+    }
+    // Spark's global-watermark check refuses an aggregation fed by an aggregation; a
+    // deduplication after one runs.
+    if (check_correctness && !aggregate.is_deduplicate()) {
+      return Unsupported(
+          "Detected pattern of possible 'correctness' issue due to global watermark. The query "
+          "contains stateful operation which can emit rows older than the current watermark "
+          "plus allowed late record delay, which are \"late rows\" in downstream stateful "
+          "operations and these rows can be discarded. Please refer the programming guide doc "
+          "for more details. If you understand the possible risk of correctness issue and "
+          "still need to run the query, you can disable this check by setting the config "
+          "`spark.sql.streaming.statefulOperator.checkCorrectness.enabled` to false.");
+    }
+  }
+  if (aggregate.is_deduplicate()) {
+    if (aggregate.deduplication() == Aggregate::Deduplication::kWithinWatermark &&
+        !HasWatermark(aggregate)) {
+      return Unsupported(
+          "dropDuplicatesWithinWatermark is not supported on streaming DataFrames/DataSets "
+          "without watermark");
+    }
+    return arrow::Status::OK();
+  }
+  for (const auto& function : aggregate.aggregates()) {
+    if (function->distinct()) {
+      return Unsupported(
+          "Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider "
+          "using approx_count_distinct() instead.");
+    }
+  }
+  if (mode == OutputMode::kAppend && !aggregate.event_time_key()) {
+    return UnsupportedOutputMode(mode, "streaming aggregations without watermark");
+  }
+  return arrow::Status::OK();
 }
 
 arrow::Status CheckJoin(const Join& join) {
@@ -57,20 +122,26 @@ arrow::Status CheckJoin(const Join& join) {
   return arrow::Status::OK();
 }
 
-arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode) {
+arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode, bool check_correctness) {
   if (node.is_streaming()) {
     switch (node.kind()) {
       case PlanKind::kAggregate:
-        if (mode == OutputMode::kAppend) {
-          return Unsupported(
-              "Append output mode not supported when there are streaming aggregations on "
-              "streaming DataFrames/DataSets without watermark");
+        ARROW_RETURN_NOT_OK(
+            CheckAggregate(static_cast<const Aggregate&>(node), mode, check_correctness));
+        break;
+      case PlanKind::kMergeSessionWindows:
+        if (mode == OutputMode::kUpdate) {
+          return UnsupportedOutputMode(mode, "session window streaming aggregations");
         }
-        return NotYet(node, "An aggregation");
+        return NotYet(node, "A session window");
       case PlanKind::kSort:
-        return Unsupported(
-            "Sorting is not supported on streaming DataFrames/Datasets, unless it is on "
-            "aggregated DataFrame/Dataset in Complete output mode");
+        // Only the whole result of an aggregation, as complete mode gives it, can be sorted.
+        if (mode != OutputMode::kComplete || !HasAggregate(node)) {
+          return Unsupported(
+              "Sorting is not supported on streaming DataFrames/Datasets, unless it is on "
+              "aggregated DataFrame/Dataset in Complete output mode");
+        }
+        break;
       case PlanKind::kLimit:
         if (mode == OutputMode::kUpdate) {
           return Unsupported(
@@ -93,19 +164,18 @@ arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode) {
         break;
     }
   }
-  for (const auto& child : node.children()) ARROW_RETURN_NOT_OK(CheckNode(*child, mode));
+  for (const auto& child : node.children()) ARROW_RETURN_NOT_OK(CheckNode(*child, mode, check_correctness));
   return arrow::Status::OK();
 }
 
 }  // namespace
 
-arrow::Status CheckStreamingPlan(const LogicalPlan& plan, OutputMode mode) {
+arrow::Status CheckStreamingPlan(const LogicalPlan& plan, OutputMode mode,
+                                 bool check_correctness) {
   if (mode == OutputMode::kComplete && !HasAggregate(plan)) {
-    return Unsupported(
-        "Complete output mode not supported when there are no streaming aggregations on "
-        "streaming DataFrames/Datasets");
+    return UnsupportedOutputMode(mode, "no streaming aggregations");
   }
-  return CheckNode(plan, mode);
+  return CheckNode(plan, mode, check_correctness);
 }
 
 }  // namespace sluice::plan

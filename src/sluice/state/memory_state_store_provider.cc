@@ -101,6 +101,12 @@ class MemoryStateStore final : public StateStore {
     metrics.num_keys = provider_->table_.size();
     metrics.memory_used_bytes =
         provider_->table_.memory_used_bytes() + (open_ ? changes_.memory_used_bytes() : 0);
+    // Spark's HDFSBackedStateStoreProvider figures: loads served by the version in memory
+    // and loads that read files (both counted over the provider's life), and the size of
+    // the entries of the current version.
+    metrics.custom_metrics["loadedMapCacheHitCount"] = provider_->cache_hits_;
+    metrics.custom_metrics["loadedMapCacheMissCount"] = provider_->cache_misses_;
+    metrics.custom_metrics["stateOnCurrentVersionSizeBytes"] = provider_->table_.record_bytes();
     return metrics;
   }
 
@@ -156,8 +162,9 @@ arrow::Result<FolderListing> ListFolder(const std::string& folder) {
        it.increment(error)) {
     std::string name = it->path().filename().string();
     if (auto parsed = ParseStateFileName(name)) {
-      (parsed->kind == StateFileKind::kDelta ? listing.deltas : listing.snapshots)
-          .insert(parsed->version);
+      // Other kinds (the RocksDB provider's changelogs) are not this provider's files.
+      if (parsed->kind == StateFileKind::kDelta) listing.deltas.insert(parsed->version);
+      if (parsed->kind == StateFileKind::kSnapshot) listing.snapshots.insert(parsed->version);
     } else if (name.size() > 4 && name.front() == '.' && name.ends_with(".tmp")) {
       listing.temp_files.push_back(it->path());
     }
@@ -216,7 +223,11 @@ arrow::Result<std::unique_ptr<StateStore>> MemoryStateStoreProvider::GetStore(
 }
 
 arrow::Status MemoryStateStoreProvider::Load(int64_t version) {
-  if (version == loaded_version_) return arrow::Status::OK();
+  if (version == loaded_version_) {
+    if (version > 0) ++cache_hits_;
+    return arrow::Status::OK();
+  }
+  if (version > 0) ++cache_misses_;
   ARROW_ASSIGN_OR_RAISE(FolderListing listing, ListFolder(folder_));
   int64_t base = BaseSnapshot(listing, version);
   for (int64_t delta = base + 1; delta <= version; ++delta) {

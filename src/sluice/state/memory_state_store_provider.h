@@ -64,6 +64,9 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   /// The newest version with a snapshot at or below loaded_version_ (0 when none).
   int64_t last_snapshot_version_ = 0;
   bool store_open_ = false;
+  /// Loads of a version > 0 served from memory, and read from files.
+  int64_t cache_hits_ = 0;
+  int64_t cache_misses_ = 0;
 };
 
 }  // namespace sluice::state

@@ -1,0 +1,63 @@
+// What stateful operators (streaming aggregation, deduplication) get from the micro-batch that
+// runs them, and what they report back for the progress's stateOperators.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "sluice/plan/output_mode.h"
+#include "sluice/state/state_provider_cache.h"
+
+namespace sluice::plan {
+class LogicalPlan;
+}  // namespace sluice::plan
+
+namespace sluice::physical {
+
+/// One stateful operator's figures for a batch (Spark's StateOperatorProgress).
+struct StateOperatorProgress {
+  std::string operator_name;
+  int64_t num_rows_total = 0;
+  int64_t num_rows_updated = 0;
+  int64_t all_updates_time_ms = 0;
+  int64_t num_rows_removed = 0;
+  int64_t all_removals_time_ms = 0;
+  int64_t commit_time_ms = 0;
+  int64_t memory_used_bytes = 0;
+  int64_t num_rows_dropped_by_watermark = 0;
+  int64_t num_shuffle_partitions = 0;
+  int64_t num_state_store_instances = 0;
+  /// Provider-specific figures, by name (sorted, as Spark prints its java map).
+  std::map<std::string, int64_t> custom_metrics;
+};
+
+/// The micro-batch's view of its stateful operators. Made by the executor for each batch;
+/// outlives the operators' streams.
+struct StatefulContext {
+  /// The batch being run: stores are opened at version batch_id and committed as batch_id + 1.
+  int64_t batch_id = 0;
+  plan::OutputMode output_mode = plan::OutputMode::kAppend;
+  /// The query's pinned spark.sql.shuffle.partitions: every operator's state is split into
+  /// this many stores by the hash of the key.
+  int32_t num_partitions = 1;
+  /// Input rows whose event time is at or below this watermark are late and dropped.
+  int64_t late_events_watermark_ms = 0;
+  /// State whose event time is at or below this watermark is final: emitted (append) and
+  /// removed.
+  int64_t eviction_watermark_ms = 0;
+  state::StateProviderCache* providers = nullptr;
+  /// The id of each stateful plan node (its folder under state/).
+  const std::map<const plan::LogicalPlan*, int64_t>* operator_ids = nullptr;
+
+  /// Operators report here when their batch is done, keyed by operator id.
+  void Report(int64_t operator_id, StateOperatorProgress progress) const {
+    std::lock_guard<std::mutex> lock(*report_mutex);
+    (*reports)[operator_id] = std::move(progress);
+  }
+  std::map<int64_t, StateOperatorProgress>* reports = nullptr;
+  std::mutex* report_mutex = nullptr;
+};
+
+}  // namespace sluice::physical

@@ -1,0 +1,39 @@
+#include "sluice/physical/stateful_operators.h"
+
+#include "sluice/physical/streaming_aggregate.h"
+#include "sluice/physical/streaming_deduplicate.h"
+#include "sluice/plan/aggregate.h"
+
+namespace sluice::physical {
+
+namespace {
+
+void Collect(const plan::LogicalPlan& node, std::vector<const plan::LogicalPlan*>* out) {
+  if (node.is_streaming() && node.kind() == plan::PlanKind::kAggregate) out->push_back(&node);
+  for (const auto& child : node.children()) Collect(*child, out);
+}
+
+}  // namespace
+
+std::vector<const plan::LogicalPlan*> StatefulOperators(const plan::LogicalPlan& plan) {
+  std::vector<const plan::LogicalPlan*> operators;
+  Collect(plan, &operators);
+  return operators;
+}
+
+state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int64_t operator_id,
+                                             int32_t num_partitions) {
+  const auto& aggregate = static_cast<const plan::Aggregate&>(node);
+  if (aggregate.is_deduplicate()) {
+    return DeduplicateStateInfo(aggregate, operator_id, num_partitions);
+  }
+  return AggregateStateInfo(aggregate, operator_id, num_partitions);
+}
+
+bool ActsOnWatermark(const plan::LogicalPlan& node, plan::OutputMode mode) {
+  const auto& aggregate = static_cast<const plan::Aggregate&>(node);
+  // Deduplication evicts in every mode; an aggregation's complete mode keeps everything.
+  return aggregate.is_deduplicate() || mode != plan::OutputMode::kComplete;
+}
+
+}  // namespace sluice::physical

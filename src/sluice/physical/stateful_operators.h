@@ -1,0 +1,25 @@
+// The stateful operators of a streaming plan, as the executor sees them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sluice/plan/logical_plan.h"
+#include "sluice/plan/output_mode.h"
+#include "sluice/state/operator_metadata.h"
+
+namespace sluice::physical {
+
+/// The nodes of `plan` that keep state on a stream, top-down (Spark numbers its stateful
+/// operators in this order: the one nearest the sink is 0).
+std::vector<const plan::LogicalPlan*> StatefulOperators(const plan::LogicalPlan& plan);
+
+/// How the operator of the stateful `node` lays out its state in the checkpoint.
+state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int64_t operator_id,
+                                             int32_t num_partitions);
+
+/// True when the stateful `node` emits or evicts because the watermark moved, so a batch
+/// without new data must run when it does (Spark's shouldRunAnotherBatch).
+bool ActsOnWatermark(const plan::LogicalPlan& node, plan::OutputMode mode);
+
+}  // namespace sluice::physical

@@ -1,0 +1,365 @@
+#include "sluice/physical/streaming_aggregate.h"
+
+#include <chrono>
+#include <numeric>
+
+#include <arrow/util/parallel.h>
+
+#include "sluice/physical/grouped_aggregation.h"
+#include "sluice/physical/hash_aggregate.h"
+#include "sluice/physical/state_key_encoding.h"
+#include "sluice/physical/stateful_context.h"
+#include "sluice/types/row_codec.h"
+
+namespace sluice::physical {
+
+namespace {
+
+int64_t SteadyMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// What one partition's task gathers for the output: the keys and state values of the rows
+/// to emit.
+struct PartitionOutput {
+  EncodedRows keys;
+  EncodedRows values;
+};
+
+/// The grouping keys in the order they are encoded: the event-time key first, where
+/// eviction reads it without decoding the rest.
+std::vector<int> KeyOrder(const plan::Aggregate& aggregate) {
+  std::vector<int> order(aggregate.grouping().size());
+  std::iota(order.begin(), order.end(), 0);
+  if (auto event_key = aggregate.event_time_key()) {
+    std::rotate(order.begin(), order.begin() + *event_key, order.begin() + *event_key + 1);
+  }
+  return order;
+}
+
+/// A global aggregation's one key lives in one store, as Spark gathers all of its rows into one
+/// partition.
+int32_t StorePartitions(const plan::Aggregate& aggregate, int32_t shuffle_partitions) {
+  return aggregate.grouping().empty() ? 1 : shuffle_partitions;
+}
+
+class StreamingAggregateStream final : public BatchStream {
+ public:
+  StreamingAggregateStream(const plan::Aggregate& plan, BatchStreamPtr input,
+                           const ExecContext& context)
+      : plan_(plan),
+        schema_(expr::ToSchema(plan.output())),
+        input_(std::move(input)),
+        context_(context),
+        stateful_(*context.stateful) {}
+
+  const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    if (done_) return nullptr;
+    done_ = true;
+    ARROW_RETURN_NOT_OK(Prepare());
+    int64_t updates_start = SteadyMillis();
+
+    // The batch's rows, aggregated per key.
+    ARROW_ASSIGN_OR_RAISE(auto aggregation,
+                          GroupedAggregation::Make(plan_, context_.eval.pool));
+    while (true) {
+      ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
+      if (batch == nullptr) break;
+      ARROW_ASSIGN_OR_RAISE(auto keys, aggregation->EvaluateKeys(*batch, context_.eval));
+      ARROW_RETURN_NOT_OK(aggregation->Consume(*batch, keys, context_.eval));
+    }
+    const int64_t num_groups = aggregation->num_groups();
+    ARROW_ASSIGN_OR_RAISE(auto group_keys, aggregation->GroupKeys());
+    EncodedRows keys;
+    ARROW_RETURN_NOT_OK(EncodeKeys(group_keys, num_groups, &keys));
+
+    // Late keys are dropped; the others go to their partition.
+    std::vector<std::vector<uint32_t>> groups_of(num_partitions_);
+    int64_t dropped = 0;
+    for (int64_t g = 0; g < num_groups; ++g) {
+      std::string_view key = keys.row(g);
+      if (event_key_ && stateful_.output_mode != plan::OutputMode::kComplete) {
+        auto time = EventTimeMicrosOfKey(key, event_key_is_window_);
+        if (time && *time <= stateful_.late_events_watermark_ms * 1000) {
+          ++dropped;
+          continue;
+        }
+      }
+      groups_of[PartitionOfKey(key, num_partitions_)].push_back(static_cast<uint32_t>(g));
+    }
+
+    // Each partition's store: the kept states of the batch's keys.
+    std::vector<std::unique_ptr<state::StateStore>> stores(num_partitions_);
+    std::vector<std::vector<uint32_t>> found_groups(num_partitions_);
+    std::vector<EncodedRows> found_values(num_partitions_);
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
+      state::StateStoreId id;
+      id.operator_id = operator_id_;
+      id.partition_id = p;
+      ARROW_ASSIGN_OR_RAISE(auto* provider, stateful_.providers->Get(id));
+      ARROW_ASSIGN_OR_RAISE(stores[p], provider->GetStore(stateful_.batch_id));
+      for (uint32_t g : groups_of[p]) {
+        if (auto value = stores[p]->Get(keys.row(g))) {
+          found_groups[p].push_back(g);
+          found_values[p].Append(*value);
+        }
+      }
+      return arrow::Status::OK();
+    }));
+
+    // Each key's new state: its kept state, then the batch's rows (in this order, so first()
+    // and collect_list() see the rows in arrival order).
+    ARROW_ASSIGN_OR_RAISE(auto merged, MakeAccumulators(num_groups));
+    std::vector<uint32_t> found_ids;
+    for (const auto& rows : found_values) {
+      for (int64_t i = 0; i < rows.size(); ++i) ARROW_RETURN_NOT_OK(value_decoder_->Append(rows.row(i)));
+    }
+    for (const auto& ids : found_groups) found_ids.insert(found_ids.end(), ids.begin(), ids.end());
+    ARROW_ASSIGN_OR_RAISE(auto found_states, value_decoder_->Finish());
+    ARROW_RETURN_NOT_OK(MergeStates(found_ids, found_states, &merged));
+    std::vector<uint32_t> all_ids(num_groups);
+    std::iota(all_ids.begin(), all_ids.end(), 0u);
+    arrow::ArrayVector batch_states;
+    for (const auto& accumulator : aggregation->accumulators()) {
+      ARROW_ASSIGN_OR_RAISE(auto states, accumulator->State());
+      batch_states.insert(batch_states.end(), states.begin(), states.end());
+    }
+    ARROW_RETURN_NOT_OK(MergeStates(all_ids, batch_states, &merged));
+    arrow::ArrayVector new_states;
+    for (const auto& accumulator : merged) {
+      ARROW_ASSIGN_OR_RAISE(auto states, accumulator->State());
+      new_states.insert(new_states.end(), states.begin(), states.end());
+    }
+    EncodedRows values;
+    if (num_groups > 0) {
+      value_encoder_->EncodeRows(new_states, 0, num_groups, &values.bytes, &values.offsets);
+    }
+    int64_t merge_ms = SteadyMillis() - updates_start;
+
+    // Each partition writes its keys, evicts, gathers its output and commits.
+    std::vector<PartitionOutput> outputs(num_partitions_);
+    std::vector<int64_t> updated(num_partitions_, 0), removed(num_partitions_, 0),
+        update_ms(num_partitions_, 0), removal_ms(num_partitions_, 0);
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
+      state::StateStore& store = *stores[p];
+      PartitionOutput& output = outputs[p];
+      int64_t start = SteadyMillis();
+      for (uint32_t g : groups_of[p]) {
+        std::string_view key = keys.row(g);
+        if (stateful_.output_mode == plan::OutputMode::kUpdate && IsFinal(key)) continue;
+        ARROW_RETURN_NOT_OK(store.Put(key, values.row(g)));
+        ++updated[p];
+        if (stateful_.output_mode == plan::OutputMode::kUpdate) {
+          output.keys.Append(key);
+          output.values.Append(values.row(g));
+        }
+      }
+      int64_t removal_start = SteadyMillis();
+      update_ms[p] = removal_start - start;
+      if (event_key_ && stateful_.output_mode != plan::OutputMode::kComplete) {
+        EncodedRows final_keys;
+        store.ForEach([&](std::string_view key, std::string_view value) {
+          if (!IsFinal(key)) return;
+          final_keys.Append(key);
+          if (stateful_.output_mode == plan::OutputMode::kAppend) {
+            output.keys.Append(key);
+            output.values.Append(value);
+          }
+        });
+        for (int64_t i = 0; i < final_keys.size(); ++i) {
+          ARROW_RETURN_NOT_OK(store.Remove(final_keys.row(i)));
+        }
+        removed[p] = final_keys.size();
+      }
+      if (stateful_.output_mode == plan::OutputMode::kComplete) {
+        store.ForEach([&](std::string_view key, std::string_view value) {
+          output.keys.Append(key);
+          output.values.Append(value);
+        });
+      }
+      removal_ms[p] = SteadyMillis() - removal_start;
+      return store.Commit().status();
+    }));
+
+    StateOperatorProgress progress;
+    progress.operator_name = "stateStoreSave";
+    progress.num_rows_dropped_by_watermark = dropped;
+    progress.num_shuffle_partitions = stateful_.num_partitions;
+    progress.num_state_store_instances = num_partitions_;
+    progress.all_updates_time_ms = merge_ms;
+    for (int p = 0; p < num_partitions_; ++p) {
+      auto metrics = stores[p]->metrics();
+      progress.num_rows_total += metrics.num_keys;
+      progress.memory_used_bytes += metrics.memory_used_bytes;
+      progress.commit_time_ms += metrics.commit_time_ms;
+      for (const auto& [name, value] : metrics.custom_metrics) {
+        progress.custom_metrics[name] += value;
+      }
+      progress.num_rows_updated += updated[p];
+      progress.num_rows_removed += removed[p];
+      progress.all_updates_time_ms += update_ms[p];
+      progress.all_removals_time_ms += removal_ms[p];
+    }
+    stateful_.Report(operator_id_, std::move(progress));
+    return OutputOf(outputs);
+  }
+
+ private:
+  /// Looks up what the operator needs from the plan and the batch.
+  arrow::Status Prepare() {
+    operator_id_ = stateful_.operator_ids->at(&plan_);
+    num_partitions_ = StorePartitions(plan_, stateful_.num_partitions);
+    event_key_ = plan_.event_time_key();
+    const auto& grouping = plan_.grouping();
+    key_order_ = KeyOrder(plan_);
+    if (event_key_) {
+      event_key_is_window_ =
+          grouping[*event_key_].expr->type()->id() == arrow::Type::STRUCT;
+    }
+    std::vector<std::shared_ptr<arrow::DataType>> key_types;
+    for (int k : key_order_) key_types.push_back(grouping[k].expr->type());
+    ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
+    ARROW_ASSIGN_OR_RAISE(key_decoder_, types::RowDecoder::Make(key_types, context_.eval.pool));
+    std::vector<std::shared_ptr<arrow::DataType>> value_types;
+    for (const auto& function : plan_.aggregates()) {
+      for (const auto& field : function->state_fields()) value_types.push_back(field->type());
+    }
+    ARROW_ASSIGN_OR_RAISE(value_encoder_,
+                          types::RowEncoder::Make(value_types, /*for_keys=*/false));
+    ARROW_ASSIGN_OR_RAISE(value_decoder_,
+                          types::RowDecoder::Make(value_types, context_.eval.pool));
+    return arrow::Status::OK();
+  }
+
+  /// True when the watermark made the key of `key` final: its event time is at or below the
+  /// eviction watermark.
+  bool IsFinal(std::string_view key) const {
+    if (!event_key_) return false;
+    auto time = EventTimeMicrosOfKey(key, event_key_is_window_);
+    return time && *time <= stateful_.eviction_watermark_ms * 1000;
+  }
+
+  arrow::Status EncodeKeys(const arrow::ArrayVector& group_keys, int64_t num_groups,
+                           EncodedRows* keys) const {
+    if (group_keys.empty()) {  // a global aggregation: one group, the empty key
+      keys->offsets.assign(num_groups + 1, 0);
+      return arrow::Status::OK();
+    }
+    arrow::ArrayVector ordered;
+    for (int k : key_order_) ordered.push_back(group_keys[k]);
+    key_encoder_->EncodeRows(ordered, 0, num_groups, &keys->bytes, &keys->offsets);
+    return arrow::Status::OK();
+  }
+
+  arrow::Result<std::vector<std::unique_ptr<expr::GroupedAccumulator>>> MakeAccumulators(
+      int64_t num_groups) const {
+    std::vector<std::unique_ptr<expr::GroupedAccumulator>> accumulators;
+    for (const auto& function : plan_.aggregates()) {
+      ARROW_ASSIGN_OR_RAISE(auto accumulator, function->MakeAccumulator(context_.eval.pool));
+      ARROW_RETURN_NOT_OK(accumulator->Resize(num_groups));
+      accumulators.push_back(std::move(accumulator));
+    }
+    return accumulators;
+  }
+
+  /// Folds partial states (the state fields of every function, side by side) into the groups
+  /// `ids`.
+  arrow::Status MergeStates(const std::vector<uint32_t>& ids, const arrow::ArrayVector& states,
+                            std::vector<std::unique_ptr<expr::GroupedAccumulator>>* into) const {
+    if (ids.empty()) return arrow::Status::OK();
+    size_t column = 0;
+    for (size_t f = 0; f < into->size(); ++f) {
+      size_t width = plan_.aggregates()[f]->state_fields().size();
+      arrow::ArrayVector slice(states.begin() + column, states.begin() + column + width);
+      ARROW_RETURN_NOT_OK((*into)[f]->Merge(ids.data(), static_cast<int64_t>(ids.size()), slice,
+                                            context_.eval));
+      column += width;
+    }
+    return arrow::Status::OK();
+  }
+
+  /// The output rows of the keys and states the partitions gathered.
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> OutputOf(
+      const std::vector<PartitionOutput>& outputs) {
+    int64_t rows = 0;
+    for (const auto& output : outputs) {
+      rows += output.keys.size();
+      for (int64_t i = 0; i < output.keys.size(); ++i) {
+        if (!plan_.grouping().empty()) {
+          ARROW_RETURN_NOT_OK(key_decoder_->Append(output.keys.row(i)));
+        }
+        ARROW_RETURN_NOT_OK(value_decoder_->Append(output.values.row(i)));
+      }
+    }
+    arrow::ArrayVector keys;
+    if (!plan_.grouping().empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto ordered, key_decoder_->Finish());
+      keys.resize(ordered.size());
+      for (size_t i = 0; i < key_order_.size(); ++i) keys[key_order_[i]] = ordered[i];
+    }
+    ARROW_ASSIGN_OR_RAISE(auto states, value_decoder_->Finish());
+    ARROW_ASSIGN_OR_RAISE(auto accumulators, MakeAccumulators(rows));
+    std::vector<uint32_t> ids(rows);
+    std::iota(ids.begin(), ids.end(), 0u);
+    ARROW_RETURN_NOT_OK(MergeStates(ids, states, &accumulators));
+    arrow::ArrayVector values;
+    for (auto& accumulator : accumulators) {
+      ARROW_ASSIGN_OR_RAISE(auto value, accumulator->Finalize(context_.eval));
+      values.push_back(std::move(value));
+    }
+    return AggregateOutput(plan_, keys, values, rows, context_);
+  }
+
+  const plan::Aggregate& plan_;
+  std::shared_ptr<arrow::Schema> schema_;
+  BatchStreamPtr input_;
+  const ExecContext& context_;
+  const StatefulContext& stateful_;
+  bool done_ = false;
+
+  int64_t operator_id_ = 0;
+  int num_partitions_ = 1;
+  std::optional<int> event_key_;
+  bool event_key_is_window_ = false;
+  /// The grouping keys in the order they are encoded: the event-time key first.
+  std::vector<int> key_order_;
+  std::shared_ptr<const types::RowEncoder> key_encoder_;
+  std::unique_ptr<types::RowDecoder> key_decoder_;
+  std::shared_ptr<const types::RowEncoder> value_encoder_;
+  std::unique_ptr<types::RowDecoder> value_decoder_;
+};
+
+}  // namespace
+
+state::StateOperatorInfo AggregateStateInfo(const plan::Aggregate& aggregate,
+                                            int64_t operator_id, int32_t num_partitions) {
+  state::StateOperatorInfo info;
+  info.operator_id = operator_id;
+  info.operator_name = "stateStoreSave";
+  info.num_partitions = StorePartitions(aggregate, num_partitions);
+  arrow::FieldVector keys;
+  for (int k : KeyOrder(aggregate)) {
+    const auto& key = aggregate.grouping()[k];
+    keys.push_back(arrow::field(key.name, key.expr->type(), key.expr->nullable()));
+  }
+  arrow::FieldVector values;
+  for (const auto& function : aggregate.aggregates()) {
+    for (const auto& field : function->state_fields()) {
+      values.push_back(field->WithName(function->sql() + "." + field->name()));
+    }
+  }
+  info.key_schema = arrow::schema(std::move(keys));
+  info.value_schema = arrow::schema(std::move(values));
+  return info;
+}
+
+BatchStreamPtr MakeStreamingAggregate(const plan::Aggregate& aggregate, BatchStreamPtr input,
+                                      const ExecContext& context) {
+  return std::make_unique<StreamingAggregateStream>(aggregate, std::move(input), context);
+}
+
+}  // namespace sluice::physical

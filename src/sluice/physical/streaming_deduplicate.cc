@@ -1,0 +1,286 @@
+#include "sluice/physical/streaming_deduplicate.h"
+
+#include <chrono>
+#include <cstring>
+#include <numeric>
+
+#include <arrow/compute/api_vector.h>
+#include <arrow/util/parallel.h>
+
+#include "sluice/physical/state_key_encoding.h"
+#include "sluice/physical/stateful_context.h"
+#include "sluice/types/row_codec.h"
+
+namespace sluice::physical {
+
+namespace {
+
+using Deduplication = plan::Aggregate::Deduplication;
+
+int64_t SteadyMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// The key columns in the order they are encoded: the event-time key first (dropDuplicates
+/// with the event time in its key), where eviction reads it without decoding the rest.
+std::vector<int> KeyOrder(const plan::Aggregate& aggregate) {
+  std::vector<int> order(aggregate.grouping().size());
+  std::iota(order.begin(), order.end(), 0);
+  if (aggregate.deduplication() == Deduplication::kFirstRow) {
+    if (auto event_key = aggregate.event_time_key()) {
+      std::rotate(order.begin(), order.begin() + *event_key, order.begin() + *event_key + 1);
+    }
+  }
+  return order;
+}
+
+/// The child column holding the event time, if any.
+std::optional<int> EventTimeColumn(const plan::Aggregate& aggregate) {
+  const auto& input = aggregate.children()[0]->output();
+  for (size_t i = 0; i < input.size(); ++i) {
+    if (input[i].event_time_delay_ms) return static_cast<int>(i);
+  }
+  return std::nullopt;
+}
+
+/// The kept value of a key within the watermark: when it expires, in microseconds.
+std::string EncodeExpiry(int64_t micros) {
+  std::string value(sizeof(micros), '\0');
+  std::memcpy(value.data(), &micros, sizeof(micros));
+  return value;
+}
+
+std::optional<int64_t> DecodeExpiry(std::string_view value) {
+  if (value.size() != sizeof(int64_t)) return std::nullopt;
+  int64_t micros;
+  std::memcpy(&micros, value.data(), sizeof(micros));
+  return micros;
+}
+
+class StreamingDeduplicateStream final : public BatchStream {
+ public:
+  StreamingDeduplicateStream(const plan::Aggregate& plan, BatchStreamPtr input,
+                             const ExecContext& context)
+      : plan_(plan),
+        input_(std::move(input)),
+        context_(context),
+        stateful_(*context.stateful) {}
+
+  const std::shared_ptr<arrow::Schema>& schema() const override { return input_->schema(); }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    if (finished_) return nullptr;
+    if (stores_.empty()) ARROW_RETURN_NOT_OK(Open());
+    while (true) {
+      ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
+      if (batch == nullptr) break;
+      ARROW_ASSIGN_OR_RAISE(auto kept, Deduplicate(batch));
+      if (kept->num_rows() > 0) return kept;
+    }
+    ARROW_RETURN_NOT_OK(EvictAndCommit());
+    finished_ = true;
+    return nullptr;
+  }
+
+ private:
+  arrow::Status Open() {
+    operator_id_ = stateful_.operator_ids->at(&plan_);
+    num_partitions_ = stateful_.num_partitions;
+    within_watermark_ = plan_.deduplication() == Deduplication::kWithinWatermark;
+    key_order_ = KeyOrder(plan_);
+    if (!within_watermark_) {
+      if (auto event_key = plan_.event_time_key()) {
+        event_key_in_key_ = true;
+        event_key_is_window_ =
+            plan_.grouping()[*event_key].expr->type()->id() == arrow::Type::STRUCT;
+      }
+    }
+    event_time_column_ = EventTimeColumn(plan_);
+    if (event_time_column_) {
+      delay_micros_ =
+          *plan_.children()[0]->output()[*event_time_column_].event_time_delay_ms * 1000;
+    }
+    std::vector<std::shared_ptr<arrow::DataType>> key_types;
+    for (int k : key_order_) key_types.push_back(plan_.grouping()[k].expr->type());
+    ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
+    stores_.resize(num_partitions_);
+    removed_.assign(num_partitions_, 0);
+    return arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
+      state::StateStoreId id;
+      id.operator_id = operator_id_;
+      id.partition_id = p;
+      ARROW_ASSIGN_OR_RAISE(auto* provider, stateful_.providers->Get(id));
+      ARROW_ASSIGN_OR_RAISE(stores_[p], provider->GetStore(stateful_.batch_id));
+      return arrow::Status::OK();
+    });
+  }
+
+  /// The rows of `batch` to emit: late rows and duplicates left out.
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Deduplicate(
+      const std::shared_ptr<arrow::RecordBatch>& batch) {
+    int64_t start = SteadyMillis();
+    const int64_t rows = batch->num_rows();
+    arrow::ArrayVector keys;
+    for (int k : key_order_) {
+      ARROW_ASSIGN_OR_RAISE(auto key, expr::EvaluateToArray(*plan_.grouping()[k].expr, *batch,
+                                                            context_.eval));
+      keys.push_back(std::move(key));
+    }
+    EncodedRows encoded;
+    if (rows > 0) key_encoder_->EncodeRows(keys, 0, rows, &encoded.bytes, &encoded.offsets);
+    // Late rows are those whose event time (the watermarked column of the input, or the end of
+    // a window over it) is at or below the late-events watermark, whether or not it is part
+    // of the key (Spark's predicate is on the input rows).
+    std::shared_ptr<arrow::Array> event_times;
+    if (event_time_column_) {
+      event_times = batch->column(*event_time_column_);
+      if (event_times->type_id() == arrow::Type::STRUCT) {
+        event_times = static_cast<const arrow::StructArray&>(*event_times).field(1);
+      }
+    }
+    const int64_t* times =
+        event_times ? event_times->data()->GetValues<int64_t>(1) : nullptr;
+    const int64_t late_micros = stateful_.late_events_watermark_ms * 1000;
+    std::vector<std::vector<int64_t>> rows_of(num_partitions_);
+    for (int64_t i = 0; i < rows; ++i) {
+      if (times && event_times->IsValid(i) && times[i] <= late_micros) {
+        ++dropped_late_;
+        continue;
+      }
+      rows_of[PartitionOfKey(encoded.row(i), num_partitions_)].push_back(i);
+    }
+    std::vector<uint8_t> keep(rows, 0);
+    std::vector<int64_t> updated(num_partitions_, 0);
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
+      state::StateStore& store = *stores_[p];
+      for (int64_t i : rows_of[p]) {
+        std::string_view key = encoded.row(i);
+        if (store.Get(key)) continue;
+        std::string value;
+        if (within_watermark_ && times && event_times->IsValid(i)) {
+          value = EncodeExpiry(times[i] + delay_micros_);
+        }
+        ARROW_RETURN_NOT_OK(store.Put(key, value));
+        keep[i] = 1;
+        ++updated[p];
+      }
+      return arrow::Status::OK();
+    }));
+    int64_t kept = 0;
+    for (int64_t i = 0; i < rows; ++i) kept += keep[i];
+    for (int64_t count : updated) updated_ += count;
+    duplicates_ += rows - kept;
+    arrow::BooleanBuilder mask_builder;
+    ARROW_RETURN_NOT_OK(mask_builder.Reserve(rows));
+    for (int64_t i = 0; i < rows; ++i) mask_builder.UnsafeAppend(keep[i] != 0);
+    ARROW_ASSIGN_OR_RAISE(auto mask, mask_builder.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto filtered,
+                          arrow::compute::Filter(batch, mask));
+    update_ms_ += SteadyMillis() - start;
+    return filtered.record_batch();
+  }
+
+  bool Expired(std::string_view key, std::string_view value) const {
+    const int64_t watermark_micros = stateful_.eviction_watermark_ms * 1000;
+    std::optional<int64_t> time;
+    if (event_key_in_key_) {
+      time = EventTimeMicrosOfKey(key, event_key_is_window_);
+    } else if (within_watermark_) {
+      time = DecodeExpiry(value);
+    }
+    return time && *time <= watermark_micros;
+  }
+
+  arrow::Status EvictAndCommit() {
+    int64_t start = SteadyMillis();
+    const bool evicts = event_key_in_key_ || within_watermark_;
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
+      state::StateStore& store = *stores_[p];
+      if (evicts) {
+        EncodedRows expired;
+        store.ForEach([&](std::string_view key, std::string_view value) {
+          if (Expired(key, value)) expired.Append(key);
+        });
+        for (int64_t i = 0; i < expired.size(); ++i) {
+          ARROW_RETURN_NOT_OK(store.Remove(expired.row(i)));
+        }
+        removed_[p] = expired.size();
+      }
+      return store.Commit().status();
+    }));
+    StateOperatorProgress progress;
+    progress.operator_name = within_watermark_ ? "dedupeWithinWatermark" : "dedupe";
+    progress.num_rows_dropped_by_watermark = dropped_late_;
+    progress.num_shuffle_partitions = stateful_.num_partitions;
+    progress.num_state_store_instances = num_partitions_;
+    progress.num_rows_updated = updated_;
+    progress.all_updates_time_ms = update_ms_;
+    progress.all_removals_time_ms = SteadyMillis() - start;
+    progress.custom_metrics["numDroppedDuplicateRows"] = duplicates_;
+    for (int p = 0; p < num_partitions_; ++p) {
+      auto metrics = stores_[p]->metrics();
+      progress.num_rows_total += metrics.num_keys;
+      progress.memory_used_bytes += metrics.memory_used_bytes;
+      progress.commit_time_ms += metrics.commit_time_ms;
+      for (const auto& [name, value] : metrics.custom_metrics) {
+        progress.custom_metrics[name] += value;
+      }
+      progress.num_rows_removed += removed_[p];
+    }
+    stateful_.Report(operator_id_, std::move(progress));
+    return arrow::Status::OK();
+  }
+
+  const plan::Aggregate& plan_;
+  BatchStreamPtr input_;
+  const ExecContext& context_;
+  const StatefulContext& stateful_;
+  bool finished_ = false;
+
+  int64_t operator_id_ = 0;
+  int num_partitions_ = 1;
+  bool within_watermark_ = false;
+  bool event_key_in_key_ = false;
+  bool event_key_is_window_ = false;
+  std::optional<int> event_time_column_;
+  int64_t delay_micros_ = 0;
+  std::vector<int> key_order_;
+  std::shared_ptr<const types::RowEncoder> key_encoder_;
+  std::vector<std::unique_ptr<state::StateStore>> stores_;
+
+  int64_t dropped_late_ = 0;
+  int64_t duplicates_ = 0;
+  int64_t updated_ = 0;
+  int64_t update_ms_ = 0;
+  std::vector<int64_t> removed_;
+};
+
+}  // namespace
+
+state::StateOperatorInfo DeduplicateStateInfo(const plan::Aggregate& aggregate,
+                                              int64_t operator_id, int32_t num_partitions) {
+  state::StateOperatorInfo info;
+  info.operator_id = operator_id;
+  const bool within = aggregate.deduplication() == Deduplication::kWithinWatermark;
+  info.operator_name = within ? "dedupeWithinWatermark" : "dedupe";
+  info.num_partitions = num_partitions;
+  arrow::FieldVector keys;
+  for (int k : KeyOrder(aggregate)) {
+    const auto& key = aggregate.grouping()[k];
+    keys.push_back(arrow::field(key.name, key.expr->type(), key.expr->nullable()));
+  }
+  arrow::FieldVector values;
+  if (within) values.push_back(arrow::field("expiresAtMicros", arrow::int64(), false));
+  info.key_schema = arrow::schema(std::move(keys));
+  info.value_schema = arrow::schema(std::move(values));
+  return info;
+}
+
+BatchStreamPtr MakeStreamingDeduplicate(const plan::Aggregate& aggregate, BatchStreamPtr input,
+                                        const ExecContext& context) {
+  return std::make_unique<StreamingDeduplicateStream>(aggregate, std::move(input), context);
+}
+
+}  // namespace sluice::physical

@@ -1,0 +1,167 @@
+#include "sluice/state/operator_metadata.h"
+
+#include <filesystem>
+
+#include <arrow/type.h>
+
+#include "sluice/checkpoint/atomic_file.h"
+#include "sluice/common/errors.h"
+#include "sluice/common/json_writer.h"
+#include "sluice/types/json_schema.h"
+
+namespace sluice::state {
+
+namespace {
+
+constexpr size_t kMaxUtfChunk = 65535;
+
+void WriteUtf(std::string_view text, std::string* out) {
+  out->push_back(static_cast<char>((text.size() >> 8) & 0xFF));
+  out->push_back(static_cast<char>(text.size() & 0xFF));
+  out->append(text);
+}
+
+void WriteChunkedSchema(const std::string& json, std::string* out) {
+  uint32_t chunks = static_cast<uint32_t>((json.size() + kMaxUtfChunk - 1) / kMaxUtfChunk);
+  if (chunks == 0) chunks = 1;
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    out->push_back(static_cast<char>((chunks >> shift) & 0xFF));
+  }
+  for (uint32_t i = 0; i < chunks; ++i) {
+    WriteUtf(std::string_view(json).substr(i * kMaxUtfChunk, kMaxUtfChunk), out);
+  }
+}
+
+/// Reads what WriteChunkedSchema wrote at `*position`.
+arrow::Result<std::string> ReadChunkedSchema(std::string_view bytes, size_t* position,
+                                             const std::string& path) {
+  auto corrupt = [&](const std::string& what) {
+    return SparkError("STDS_FAILED_TO_READ_STATE_SCHEMA",
+                      "Failed to read the state schema. Either the file does not exist, or the "
+                      "file is corrupted: " + path + " (" + what + ").");
+  };
+  if (bytes.size() < *position + 4) return corrupt("truncated chunk count");
+  uint32_t chunks = 0;
+  for (int i = 0; i < 4; ++i) {
+    chunks = (chunks << 8) | static_cast<uint8_t>(bytes[*position + i]);
+  }
+  *position += 4;
+  std::string json;
+  for (uint32_t i = 0; i < chunks; ++i) {
+    if (bytes.size() < *position + 2) return corrupt("truncated chunk length");
+    size_t length = (static_cast<uint8_t>(bytes[*position]) << 8) |
+                    static_cast<uint8_t>(bytes[*position + 1]);
+    *position += 2;
+    if (bytes.size() < *position + length) return corrupt("truncated chunk");
+    json.append(bytes.substr(*position, length));
+    *position += length;
+  }
+  return json;
+}
+
+/// Same number of columns of the same types; column names and nullability aside.
+bool Compatible(const arrow::Schema& stored, const arrow::Schema& current) {
+  if (stored.num_fields() != current.num_fields()) return false;
+  for (int i = 0; i < stored.num_fields(); ++i) {
+    if (!stored.field(i)->type()->Equals(*current.field(i)->type(), /*check_metadata=*/false)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string OperatorMetadataJson(const StateOperatorInfo& info) {
+  JsonWriter writer(JsonWriter::Layout::kCompact);
+  writer.StartObject();
+  writer.Key("operatorInfo");
+  writer.StartObject();
+  writer.Key("operatorId");
+  writer.Int(info.operator_id);
+  writer.Key("operatorName");
+  writer.String(info.operator_name);
+  writer.EndObject();
+  writer.Key("stateStoreInfo");
+  writer.StartArray();
+  writer.StartObject();
+  writer.Key("storeName");
+  writer.String("default");
+  writer.Key("numColsPrefixKey");
+  writer.Int(0);
+  writer.Key("numPartitions");
+  writer.Int(info.num_partitions);
+  writer.EndObject();
+  writer.EndArray();
+  writer.EndObject();
+  return std::move(writer).TakeText();
+}
+
+}  // namespace
+
+std::string EncodeStateSchemaFile(const arrow::Schema& key_schema,
+                                  const arrow::Schema& value_schema) {
+  std::string bytes;
+  WriteUtf("v2", &bytes);
+  WriteChunkedSchema(types::SchemaToJson(key_schema), &bytes);
+  WriteChunkedSchema(types::SchemaToJson(value_schema), &bytes);
+  return bytes;
+}
+
+arrow::Status WriteOrCheckOperatorMetadata(const checkpoint::CheckpointPaths& paths,
+                                           const StateOperatorInfo& info) {
+  namespace fs = std::filesystem;
+  const std::string folder = paths.state() + "/" + std::to_string(info.operator_id);
+  const std::string schema_path = folder + "/0/_metadata/schema";
+  std::error_code error;
+  if (!fs::exists(schema_path, error)) {
+    fs::create_directories(folder + "/_metadata", error);
+    fs::create_directories(folder + "/0/_metadata", error);
+    if (error) {
+      return arrow::Status::IOError("Cannot create the state folder ", folder, ": ",
+                                    error.message());
+    }
+    const std::string metadata_path = folder + "/_metadata/metadata";
+    if (!fs::exists(metadata_path, error)) {
+      ARROW_RETURN_NOT_OK(checkpoint::WriteFileAtomically(
+          metadata_path, "v1\n" + OperatorMetadataJson(info), /*overwrite=*/true));
+    }
+    return checkpoint::WriteFileAtomically(
+        schema_path, EncodeStateSchemaFile(*info.key_schema, *info.value_schema),
+        /*overwrite=*/true);
+  }
+  ARROW_ASSIGN_OR_RAISE(std::string bytes, checkpoint::ReadWholeFile(schema_path));
+  size_t position = 0;
+  if (bytes.size() < 4 || bytes.substr(0, 4) != std::string("\0\2v2", 4)) {
+    return SparkError("STDS_FAILED_TO_READ_STATE_SCHEMA",
+                      "Failed to read the state schema. Either the file does not exist, or the "
+                      "file is corrupted: " + schema_path + " (not a version 2 schema file).");
+  }
+  position = 4;
+  ARROW_ASSIGN_OR_RAISE(std::string key_json, ReadChunkedSchema(bytes, &position, schema_path));
+  ARROW_ASSIGN_OR_RAISE(std::string value_json,
+                        ReadChunkedSchema(bytes, &position, schema_path));
+  ARROW_ASSIGN_OR_RAISE(auto stored_key, types::SchemaFromJson(key_json));
+  ARROW_ASSIGN_OR_RAISE(auto stored_value, types::SchemaFromJson(value_json));
+  const std::string where = " (operator " + std::to_string(info.operator_id) + ", " +
+                            info.operator_name + ", in " + folder + ")";
+  if (!Compatible(*stored_key, *info.key_schema)) {
+    return SparkError("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                      "Provided key schema does not match existing state key schema. Please "
+                      "check number and type of fields. Existing key_schema=" +
+                          key_json + " and new key_schema=" +
+                          types::SchemaToJson(*info.key_schema) + where +
+                          ". The state cannot be reused: restore the query's grouping keys or "
+                          "use a new checkpoint location.");
+  }
+  if (!Compatible(*stored_value, *info.value_schema)) {
+    return SparkError("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
+                      "Provided value schema does not match existing state value schema. "
+                      "Please check number and type of fields. Existing value_schema=" +
+                          value_json + " and new value_schema=" +
+                          types::SchemaToJson(*info.value_schema) + where +
+                          ". The state cannot be reused: restore the query's aggregates or use "
+                          "a new checkpoint location.");
+  }
+  return arrow::Status::OK();
+}
+
+}  // namespace sluice::state

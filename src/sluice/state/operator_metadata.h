@@ -1,0 +1,55 @@
+// What a checkpoint records about each stateful operator, in Spark's files and formats:
+//
+//   state/<op>/_metadata/metadata      "v1\n" + {"operatorInfo":{"operatorId":0,"operatorName":
+//                                      "stateStoreSave"},"stateStoreInfo":[{"storeName":
+//                                      "default","numColsPrefixKey":0,"numPartitions":5}]}
+//   state/<op>/0/_metadata/schema      the state schema, as Spark's StateSchemaCompatibility-
+//                                      Checker writes version 2: Java DataOutputStream data,
+//                                      writeUTF("v2"), then for the key schema and then the
+//                                      value schema: an int32 number of chunks and each chunk
+//                                      of its Spark JSON schema with writeUTF (a 2-byte length,
+//                                      at most 65535 bytes per chunk). Column names are written
+//                                      as UTF-8 (Java writes NUL and characters outside the
+//                                      BMP in its modified form; such names are not expected).
+//
+// Both are written by the first run of the operator; later runs check the schema against
+// them, so a restart whose keys or aggregates changed fails instead of misreading its state.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <arrow/result.h>
+#include <arrow/status.h>
+#include <arrow/type_fwd.h>
+
+#include "sluice/checkpoint/checkpoint_paths.h"
+
+namespace sluice::state {
+
+/// One stateful operator as the checkpoint records it.
+struct StateOperatorInfo {
+  int64_t operator_id = 0;
+  /// Spark's name: stateStoreSave, dedupe, dedupeWithinWatermark, ...
+  std::string operator_name;
+  int32_t num_partitions = 1;
+  /// The layout of the state rows: the key columns and the value columns, in the order the
+  /// operator encodes them.
+  std::shared_ptr<arrow::Schema> key_schema;
+  std::shared_ptr<arrow::Schema> value_schema;
+};
+
+/// On the operator's first run, writes its metadata and schema files; on later runs, reads
+/// the schema file and fails with STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE or
+/// STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE (naming the operator and both schemas) when the
+/// number or the types of the columns differ (names and nullability may change, as in
+/// Spark). A damaged schema file fails naming the file.
+arrow::Status WriteOrCheckOperatorMetadata(const checkpoint::CheckpointPaths& paths,
+                                           const StateOperatorInfo& info);
+
+/// The bytes of a schema file for `key_schema` and `value_schema` (see above).
+std::string EncodeStateSchemaFile(const arrow::Schema& key_schema,
+                                  const arrow::Schema& value_schema);
+
+}  // namespace sluice::state

@@ -1,0 +1,39 @@
+// The state store providers of one running query.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include <arrow/result.h>
+
+#include "sluice/checkpoint/checkpoint_paths.h"
+#include "sluice/state/state_store.h"
+#include "sluice/state/state_store_provider_factory.h"
+
+namespace sluice::state {
+
+/// One provider per store id, made on first use and kept for the life of the query start, so
+/// each keeps its newest version loaded between batches (Spark keeps loaded providers on its
+/// executors the same way). Thread-safe: partitions of an operator open their stores in
+/// parallel. The providers are destroyed with the cache.
+class StateProviderCache {
+ public:
+  StateProviderCache(checkpoint::CheckpointPaths paths,
+                     std::shared_ptr<const StateStoreProviderFactory> factory)
+      : paths_(std::move(paths)), factory_(std::move(factory)) {}
+
+  /// The provider of `id`, made now if this is its first use.
+  arrow::Result<StateStoreProvider*> Get(const StateStoreId& id);
+
+ private:
+  checkpoint::CheckpointPaths paths_;
+  std::shared_ptr<const StateStoreProviderFactory> factory_;
+  std::mutex mutex_;
+  std::map<std::tuple<int64_t, int32_t, std::string>, std::unique_ptr<StateStoreProvider>>
+      providers_;
+};
+
+}  // namespace sluice::state
