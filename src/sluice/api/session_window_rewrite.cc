@@ -47,49 +47,6 @@ void CollectWindowCalls(const ExprPtr& e, std::vector<ExprPtr>& sessions,
   for (const auto& child : e->children()) CollectWindowCalls(child, sessions, all);
 }
 
-// `e` with every session_window call replaced by `replacement`. Rebuilds the expression kinds a
-// call can sit under; others are returned as they are.
-ExprPtr ReplaceSessionWindowCalls(const ExprPtr& e, const ExprPtr& replacement) {
-  if (IsSessionWindowCall(*e)) return replacement;
-  std::vector<ExprPtr> children;
-  bool changed = false;
-  for (const auto& child : e->children()) {
-    children.push_back(ReplaceSessionWindowCalls(child, replacement));
-    changed = changed || children.back() != child;
-  }
-  if (!changed) return e;
-  switch (e->kind()) {
-    case ExprKind::kCall: {
-      const auto& call = static_cast<const expr::Call&>(*e);
-      return std::make_shared<expr::Call>(call.name(), std::move(children), call.distinct());
-    }
-    case ExprKind::kAlias:
-      return std::make_shared<expr::Alias>(children[0],
-                                           static_cast<const expr::Alias&>(*e).name());
-    case ExprKind::kCast: {
-      const auto& cast = static_cast<const expr::Cast&>(*e);
-      return std::make_shared<expr::Cast>(children[0], cast.type(), cast.is_try());
-    }
-    case ExprKind::kExtract:
-      return std::make_shared<expr::Extract>(children[0], children[1]);
-    case ExprKind::kSortOrder: {
-      const auto& order = static_cast<const expr::SortOrder&>(*e);
-      return std::make_shared<expr::SortOrder>(children[0], order.ascending(),
-                                               order.nulls_first());
-    }
-    case ExprKind::kCaseWhen: {
-      const auto& case_when = static_cast<const expr::CaseWhen&>(*e);
-      std::vector<std::pair<ExprPtr, ExprPtr>> branches;
-      for (size_t i = 0; i < case_when.num_branches(); ++i) {
-        branches.emplace_back(children[2 * i], children[2 * i + 1]);
-      }
-      ExprPtr otherwise = case_when.otherwise() ? children.back() : nullptr;
-      return std::make_shared<expr::CaseWhen>(std::move(branches), std::move(otherwise));
-    }
-    default:
-      return e;
-  }
-}
 
 // Child columns as references by id, so that names shadowed by the session column (or repeated
 // after a join) still reach the right column.
@@ -179,14 +136,15 @@ arrow::Result<SessionWindowedInput> PlanSessionWindows(plan::PlanPtr child,
     if (IsSessionWindowCall(Unaliased(*expanded[k]))) {
       grouped_by_session = true;
     } else {
-      other_keys.push_back(ReplaceSessionWindowCalls(expanded[k], reference));
+      other_keys.push_back(
+          expr::ReplaceSubexpressions(expanded[k], IsSessionWindowCall, reference));
     }
   }
   if (grouped_by_session) {
     ARROW_ASSIGN_OR_RAISE(input, plan::MergeSessionWindows::Make(std::move(input), other_keys,
                                                                  /*session_column=*/0, context));
   }
-  for (auto& e : expanded) e = ReplaceSessionWindowCalls(e, reference);
+  for (auto& e : expanded) e = expr::ReplaceSubexpressions(e, IsSessionWindowCall, reference);
   return SessionWindowedInput{std::move(input), std::move(expanded)};
 }
 

@@ -35,49 +35,6 @@ void CollectWindowCalls(const ExprPtr& e, std::vector<ExprPtr>& found) {
   for (const auto& child : e->children()) CollectWindowCalls(child, found);
 }
 
-// `e` with every window call replaced by `replacement`. Rebuilds the expression kinds a window
-// call can sit under; others are returned as they are.
-ExprPtr ReplaceWindowCalls(const ExprPtr& e, const ExprPtr& replacement) {
-  if (IsWindowCall(*e)) return replacement;
-  std::vector<ExprPtr> children;
-  bool changed = false;
-  for (const auto& child : e->children()) {
-    children.push_back(ReplaceWindowCalls(child, replacement));
-    changed = changed || children.back() != child;
-  }
-  if (!changed) return e;
-  switch (e->kind()) {
-    case ExprKind::kCall: {
-      const auto& call = static_cast<const expr::Call&>(*e);
-      return std::make_shared<expr::Call>(call.name(), std::move(children), call.distinct());
-    }
-    case ExprKind::kAlias:
-      return std::make_shared<expr::Alias>(children[0],
-                                           static_cast<const expr::Alias&>(*e).name());
-    case ExprKind::kCast: {
-      const auto& cast = static_cast<const expr::Cast&>(*e);
-      return std::make_shared<expr::Cast>(children[0], cast.type(), cast.is_try());
-    }
-    case ExprKind::kExtract:
-      return std::make_shared<expr::Extract>(children[0], children[1]);
-    case ExprKind::kSortOrder: {
-      const auto& order = static_cast<const expr::SortOrder&>(*e);
-      return std::make_shared<expr::SortOrder>(children[0], order.ascending(),
-                                               order.nulls_first());
-    }
-    case ExprKind::kCaseWhen: {
-      const auto& case_when = static_cast<const expr::CaseWhen&>(*e);
-      std::vector<std::pair<ExprPtr, ExprPtr>> branches;
-      for (size_t i = 0; i < case_when.num_branches(); ++i) {
-        branches.emplace_back(children[2 * i], children[2 * i + 1]);
-      }
-      ExprPtr otherwise = case_when.otherwise() ? children.back() : nullptr;
-      return std::make_shared<expr::CaseWhen>(std::move(branches), std::move(otherwise));
-    }
-    default:
-      return e;
-  }
-}
 
 // The arguments of the internal __time_windows(time, window, slide, start): the slide defaults
 // to the window duration, the start time to 0.
@@ -148,7 +105,7 @@ arrow::Result<TimeWindowedInput> PlanTimeWindows(plan::PlanPtr child,
   const auto& window = generate->output().back();
   auto reference =
       std::make_shared<expr::ColumnRef>(std::vector<std::string>{window.name}, window.id);
-  for (auto& e : expanded) e = ReplaceWindowCalls(e, reference);
+  for (auto& e : expanded) e = expr::ReplaceSubexpressions(e, IsWindowCall, reference);
   return TimeWindowedInput{std::move(generate), std::move(expanded)};
 }
 

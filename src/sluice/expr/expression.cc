@@ -339,4 +339,47 @@ ExprPtr CallFunction(std::string name, std::vector<ExprPtr> args, bool distinct)
   return std::make_shared<Call>(std::move(name), std::move(args), distinct);
 }
 
+ExprPtr ReplaceSubexpressions(const ExprPtr& e, const std::function<bool(const Expr&)>& matches,
+                              const ExprPtr& replacement) {
+  if (matches(*e)) return replacement;
+  std::vector<ExprPtr> children;
+  bool changed = false;
+  for (const auto& child : e->children()) {
+    children.push_back(ReplaceSubexpressions(child, matches, replacement));
+    changed = changed || children.back() != child;
+  }
+  if (!changed) return e;
+  switch (e->kind()) {
+    case ExprKind::kCall: {
+      const auto& call = static_cast<const Call&>(*e);
+      return std::make_shared<Call>(call.name(), std::move(children), call.distinct());
+    }
+    case ExprKind::kAlias:
+      return std::make_shared<Alias>(children[0],
+                                           static_cast<const Alias&>(*e).name());
+    case ExprKind::kCast: {
+      const auto& cast = static_cast<const Cast&>(*e);
+      return std::make_shared<Cast>(children[0], cast.type(), cast.is_try());
+    }
+    case ExprKind::kExtract:
+      return std::make_shared<Extract>(children[0], children[1]);
+    case ExprKind::kSortOrder: {
+      const auto& order = static_cast<const SortOrder&>(*e);
+      return std::make_shared<SortOrder>(children[0], order.ascending(),
+                                               order.nulls_first());
+    }
+    case ExprKind::kCaseWhen: {
+      const auto& case_when = static_cast<const CaseWhen&>(*e);
+      std::vector<std::pair<ExprPtr, ExprPtr>> branches;
+      for (size_t i = 0; i < case_when.num_branches(); ++i) {
+        branches.emplace_back(children[2 * i], children[2 * i + 1]);
+      }
+      ExprPtr otherwise = case_when.otherwise() ? children.back() : nullptr;
+      return std::make_shared<CaseWhen>(std::move(branches), std::move(otherwise));
+    }
+    default:
+      return e;
+  }
+}
+
 }  // namespace sluice::expr

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -210,6 +211,13 @@ ExprPtr Col(std::string dotted_name);
 ExprPtr ColumnPath(std::vector<std::string> name_parts);
 ExprPtr Lit(std::shared_ptr<arrow::Scalar> value);
 ExprPtr CallFunction(std::string name, std::vector<ExprPtr> args, bool distinct = false);
+
+/// `e` with every subexpression for which `matches` holds replaced by `replacement` (what a
+/// replaced one contains is not visited). Rebuilds the kinds of expression that hold others
+/// (calls, aliases, casts, extract, sort orders, CASE); a match under any other kind stays.
+/// Used by the analyzer's rewrites of window() and session_window().
+ExprPtr ReplaceSubexpressions(const ExprPtr& e, const std::function<bool(const Expr&)>& matches,
+                              const ExprPtr& replacement);
 
 /// Splits a column name on dots outside backticks: "a.`b.c`" -> {"a", "b.c"}.
 std::vector<std::string> SplitColumnName(const std::string& dotted_name);
