@@ -144,43 +144,6 @@ class MemoryStateStore final : public StateStore {
   bool commit_failed_ = false;
 };
 
-namespace {
-
-/// The versions of the delta and snapshot files in a folder, and the hidden temp files that
-/// interrupted writes left; other names are ignored.
-struct FolderListing {
-  std::set<int64_t> deltas;
-  std::set<int64_t> snapshots;
-  std::vector<fs::path> temp_files;
-};
-
-arrow::Result<FolderListing> ListFolder(const std::string& folder) {
-  FolderListing listing;
-  std::error_code error;
-  if (!fs::exists(folder, error)) return listing;
-  for (fs::directory_iterator it(folder, error), end; !error && it != end;
-       it.increment(error)) {
-    std::string name = it->path().filename().string();
-    if (auto parsed = ParseStateFileName(name)) {
-      // Other kinds (the RocksDB provider's changelogs) are not this provider's files.
-      if (parsed->kind == StateFileKind::kDelta) listing.deltas.insert(parsed->version);
-      if (parsed->kind == StateFileKind::kSnapshot) listing.snapshots.insert(parsed->version);
-    } else if (name.size() > 4 && name.front() == '.' && name.ends_with(".tmp")) {
-      listing.temp_files.push_back(it->path());
-    }
-  }
-  if (error) return arrow::Status::IOError("Cannot list ", folder, ": ", error.message());
-  return listing;
-}
-
-/// The newest snapshot at or below `version`, or 0 (the empty version 0) when none.
-int64_t BaseSnapshot(const FolderListing& listing, int64_t version) {
-  auto it = listing.snapshots.upper_bound(version);
-  return it == listing.snapshots.begin() ? 0 : *std::prev(it);
-}
-
-}  // namespace
-
 MemoryStateStoreProvider::MemoryStateStoreProvider(std::string folder, StateStoreId id,
                                                    StateStoreConf conf)
     : folder_(std::move(folder)), id_(std::move(id)), conf_(conf) {}
@@ -228,8 +191,8 @@ arrow::Status MemoryStateStoreProvider::Load(int64_t version) {
     return arrow::Status::OK();
   }
   if (version > 0) ++cache_misses_;
-  ARROW_ASSIGN_OR_RAISE(FolderListing listing, ListFolder(folder_));
-  int64_t base = BaseSnapshot(listing, version);
+  ARROW_ASSIGN_OR_RAISE(StateFolderListing listing, ListStateFolder(folder_));
+  int64_t base = listing.BaseSnapshot(version);
   for (int64_t delta = base + 1; delta <= version; ++delta) {
     if (!listing.deltas.count(delta)) {
       std::string path = PathOf(delta, StateFileKind::kDelta);
@@ -305,10 +268,10 @@ arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version,
 }
 
 arrow::Status MemoryStateStoreProvider::Cleanup(int64_t newest_version) {
-  ARROW_ASSIGN_OR_RAISE(FolderListing listing, ListFolder(folder_));
+  ARROW_ASSIGN_OR_RAISE(StateFolderListing listing, ListStateFolder(folder_));
   int64_t oldest_retained = std::max<int64_t>(0, newest_version - conf_.min_versions_to_retain + 1);
   // Loading any retained version reads a snapshot at or above this one, then later deltas.
-  int64_t base = BaseSnapshot(listing, oldest_retained);
+  int64_t base = listing.BaseSnapshot(oldest_retained);
   std::vector<fs::path> obsolete;
   for (int64_t version : listing.snapshots) {
     if (version < base) obsolete.push_back(PathOf(version, StateFileKind::kSnapshot));
@@ -318,7 +281,7 @@ arrow::Status MemoryStateStoreProvider::Cleanup(int64_t newest_version) {
   }
   // Files are written synchronously within Commit, so no write is under way: every temp file
   // is the remains of a process killed mid-write.
-  obsolete.insert(obsolete.end(), listing.temp_files.begin(), listing.temp_files.end());
+  obsolete.insert(obsolete.end(), listing.temp_entries.begin(), listing.temp_entries.end());
   for (const fs::path& path : obsolete) {
     std::error_code error;
     fs::remove(path, error);

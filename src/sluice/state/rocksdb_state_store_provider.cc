@@ -28,38 +28,6 @@ arrow::Status FromRocksDb(const rocksdb::Status& status, const std::string& what
   return arrow::Status::IOError(what, ": ", status.ToString());
 }
 
-/// The changelogs and snapshots in a checkpoint folder, and the hidden temp entries that
-/// interrupted writes left; other names are ignored.
-struct FolderListing {
-  std::set<int64_t> changelogs;
-  std::set<int64_t> snapshots;
-  std::vector<fs::path> temp_entries;
-};
-
-arrow::Result<FolderListing> ListFolder(const std::string& folder) {
-  FolderListing listing;
-  std::error_code error;
-  if (!fs::exists(folder, error)) return listing;
-  for (fs::directory_iterator it(folder, error), end; !error && it != end;
-       it.increment(error)) {
-    std::string name = it->path().filename().string();
-    if (auto parsed = ParseStateFileName(name)) {
-      if (parsed->kind == StateFileKind::kChangelog) listing.changelogs.insert(parsed->version);
-      if (parsed->kind == StateFileKind::kSnapshot) listing.snapshots.insert(parsed->version);
-    } else if (name.size() > 4 && name.front() == '.' && name.ends_with(".tmp")) {
-      listing.temp_entries.push_back(it->path());
-    }
-  }
-  if (error) return arrow::Status::IOError("Cannot list ", folder, ": ", error.message());
-  return listing;
-}
-
-/// The newest snapshot at or below `version`, or 0 (the empty version 0) when none.
-int64_t BaseSnapshot(const FolderListing& listing, int64_t version) {
-  auto it = listing.snapshots.upper_bound(version);
-  return it == listing.snapshots.begin() ? 0 : *std::prev(it);
-}
-
 }  // namespace
 
 /// One version of a RocksDbStateStoreProvider's store, changing the provider's database in
@@ -369,8 +337,8 @@ arrow::Result<std::unique_ptr<StateStore>> RocksDbStateStoreProvider::GetStore(
 
 arrow::Status RocksDbStateStoreProvider::Load(int64_t version) {
   if (db_ && version == loaded_version_) return arrow::Status::OK();
-  ARROW_ASSIGN_OR_RAISE(FolderListing listing, ListFolder(folder_));
-  int64_t base = BaseSnapshot(listing, version);
+  ARROW_ASSIGN_OR_RAISE(StateFolderListing listing, ListStateFolder(folder_));
+  int64_t base = listing.BaseSnapshot(version);
   DropDatabase();
   std::string db_folder = local_folder_ + "/db";
   std::error_code error;
@@ -473,11 +441,11 @@ arrow::Status RocksDbStateStoreProvider::FinishCommit(int64_t version, int64_t n
 }
 
 arrow::Status RocksDbStateStoreProvider::Cleanup(int64_t newest_version) {
-  ARROW_ASSIGN_OR_RAISE(FolderListing listing, ListFolder(folder_));
+  ARROW_ASSIGN_OR_RAISE(StateFolderListing listing, ListStateFolder(folder_));
   int64_t oldest_retained =
       std::max<int64_t>(0, newest_version - conf_.min_versions_to_retain + 1);
   // Loading any retained version reads a snapshot at or above this one, then later changelogs.
-  int64_t base = BaseSnapshot(listing, oldest_retained);
+  int64_t base = listing.BaseSnapshot(oldest_retained);
   std::vector<fs::path> obsolete;
   for (int64_t version : listing.snapshots) {
     if (version >= base) continue;

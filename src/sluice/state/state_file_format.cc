@@ -3,6 +3,7 @@
 #include <bit>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 
 #include <arrow/util/crc32.h>
 
@@ -179,6 +180,39 @@ arrow::Status ReadStateFile(
                        std::to_string(expected_records));
   }
   return arrow::Status::OK();
+}
+
+int64_t StateFolderListing::BaseSnapshot(int64_t version) const {
+  auto it = snapshots.upper_bound(version);
+  return it == snapshots.begin() ? 0 : *std::prev(it);
+}
+
+arrow::Result<StateFolderListing> ListStateFolder(const std::string& folder) {
+  namespace fs = std::filesystem;
+  StateFolderListing listing;
+  std::error_code error;
+  if (!fs::exists(folder, error)) return listing;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error)) {
+    std::string name = it->path().filename().string();
+    if (auto parsed = ParseStateFileName(name)) {
+      switch (parsed->kind) {
+        case StateFileKind::kDelta:
+          listing.deltas.insert(parsed->version);
+          break;
+        case StateFileKind::kSnapshot:
+          listing.snapshots.insert(parsed->version);
+          break;
+        case StateFileKind::kChangelog:
+          listing.changelogs.insert(parsed->version);
+          break;
+      }
+    } else if (name.size() > 4 && name.front() == '.' && name.ends_with(".tmp")) {
+      listing.temp_entries.push_back(it->path().string());
+    }
+  }
+  if (error) return arrow::Status::IOError("Cannot list ", folder, ": ", error.message());
+  return listing;
 }
 
 }  // namespace sluice::state

@@ -23,9 +23,12 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include <arrow/result.h>
 #include <arrow/status.h>
 
 namespace sluice::state {
@@ -81,5 +84,20 @@ arrow::Status ReadStateFile(
     StateFileKind kind, int64_t version,
     const std::function<void(std::string_view key, std::optional<std::string_view> value)>&
         visit);
+
+/// The state files in a store's folder, by kind and version, and the hidden temp entries
+/// that interrupted writes left; other names are ignored.
+struct StateFolderListing {
+  std::set<int64_t> deltas;
+  std::set<int64_t> snapshots;
+  std::set<int64_t> changelogs;
+  std::vector<std::string> temp_entries;
+
+  /// The newest snapshot at or below `version`, or 0 (the empty version 0) when none.
+  int64_t BaseSnapshot(int64_t version) const;
+};
+
+/// Lists `folder` (an absent folder lists empty); fails naming the folder when it cannot.
+arrow::Result<StateFolderListing> ListStateFolder(const std::string& folder);
 
 }  // namespace sluice::state

@@ -233,7 +233,7 @@ arrow::Status ReadMap(DecodeNode& node, Reader& reader) {
   return node.MarkValid();
 }
 
-// A null slot, with the placeholder payload its layout needs (zeroed fixed-width bytes, a
+// A null slot, with the filler its layout needs (zeroed fixed-width bytes, a
 // repeated offset, null children under a struct or fixed-size list).
 arrow::Status AppendNull(DecodeNode& node) {
   switch (node.shape) {
