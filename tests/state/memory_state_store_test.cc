@@ -78,6 +78,7 @@ class MemoryStateStoreTest : public ::testing::Test {
       EXPECT_EQ(store->Commit().ValueOrDie(), v);
       versions.push_back(expected);
     }
+    provider.WaitForSnapshot();  // the folder then holds every file the commits wrote
     return versions;
   }
 
@@ -179,6 +180,7 @@ TEST_F(MemoryStateStoreTest, ADeltaHoldsOnlyTheChangedKeys) {
   for (int i = 0; i < 400; ++i) ASSERT_TRUE(store->Remove(key(i * 100 + 1)).ok());
   for (int i = 0; i < 100; ++i) ASSERT_TRUE(store->Put(key(kKeys + i), "count=1;sum=10").ok());
   ASSERT_TRUE(store->Commit().ok());
+  provider->WaitForSnapshot();  // written in the background
   EXPECT_EQ(store->metrics().checkpoint_bytes_written,
             FileSize(2, StateFileKind::kDelta) + FileSize(2, StateFileKind::kSnapshot));
 
@@ -223,8 +225,35 @@ TEST_F(MemoryStateStoreTest, ATempFileOfAnInterruptedSnapshotIsIgnored) {
   EXPECT_EQ(ReadAll(*store), versions[3]);
   ASSERT_TRUE(store->Put("k4", "v4").ok());
   ASSERT_TRUE(store->Commit().ok());
-  EXPECT_FALSE(fs::exists(temp)) << "cleanup removes the remains of the interrupted write";
+  provider->WaitForSnapshot();  // written in the background
   EXPECT_TRUE(fs::exists(folder_ + "/4.snapshot"));
+  // The next commit, with no snapshot in flight, removes what the interrupted write left.
+  store = provider->GetStore(4).ValueOrDie();
+  ASSERT_TRUE(store->Put("k5", "v5").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  EXPECT_FALSE(fs::exists(temp)) << "cleanup removes the remains of the interrupted write";
+}
+
+TEST_F(MemoryStateStoreTest, AFailedBackgroundSnapshotIsTakenAgainAtTheNextCommit) {
+  StateStoreConf conf;
+  conf.min_deltas_for_snapshot = 3;
+  auto provider = NewProvider(conf);
+  CommitVersions(*provider, 2);
+  // A folder where 3.snapshot must go makes its background write fail.
+  fs::create_directories(folder_ + "/3.snapshot");
+  auto store = provider->GetStore(2).ValueOrDie();
+  ASSERT_TRUE(store->Put("k3", "v3").ok());
+  EXPECT_TRUE(store->Commit().ok()) << "the deltas keep the version loadable";
+  provider->WaitForSnapshot();
+  fs::remove(folder_ + "/3.snapshot");
+  store = provider->GetStore(3).ValueOrDie();
+  ASSERT_TRUE(store->Put("k4", "v4").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  provider->WaitForSnapshot();
+  EXPECT_TRUE(fs::exists(folder_ + "/4.snapshot"));
+  auto reloaded = NewProvider(conf)->GetStore(4);
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_EQ((*reloaded)->Get("k4").value_or(""), "v4");
 }
 
 TEST_F(MemoryStateStoreTest, ACorruptOrTruncatedFileFailsNamingIt) {

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <set>
 
+#include <arrow/util/logging.h>
+
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/common/errors.h"
 #include "sluice/state/state_file_format.h"
@@ -191,6 +193,7 @@ arrow::Status MemoryStateStoreProvider::Load(int64_t version) {
     return arrow::Status::OK();
   }
   if (version > 0) ++cache_misses_;
+  WaitForSnapshot();  // the folder must show every file this provider wrote
   ARROW_ASSIGN_OR_RAISE(StateFolderListing listing, ListStateFolder(folder_));
   int64_t base = listing.BaseSnapshot(version);
   for (int64_t delta = base + 1; delta <= version; ++delta) {
@@ -243,6 +246,8 @@ arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version,
                              ". Cannot perform commit during state checkpoint. " +
                              status.message());
   };
+  // One snapshot in flight at a time; the previous one had a whole batch to finish.
+  WaitForSnapshot();
   StateFileWriter delta(StateFileKind::kDelta, version);
   changes.ForEach([&](std::string_view key, std::string_view previous) {
     if (auto current = table_.Find(key)) {
@@ -260,11 +265,30 @@ arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version,
     table_.ForEach([&](std::string_view key, std::string_view value) {
       snapshot.Put(key, value);
     });
-    ARROW_RETURN_NOT_OK(write(PathOf(version, StateFileKind::kSnapshot), snapshot.Finish()));
+    std::string contents = snapshot.Finish();
+    *bytes_written += static_cast<int64_t>(contents.size());
+    snapshot_before_pending_ = last_snapshot_version_;
     last_snapshot_version_ = version;
+    // The slow part, writing and syncing the file, runs while the next batches do.
+    pending_snapshot_ = std::async(
+        std::launch::async,
+        [path = PathOf(version, StateFileKind::kSnapshot), contents = std::move(contents)] {
+          return checkpoint::WriteFileAtomically(path, contents, /*overwrite=*/true);
+        });
   }
   loaded_version_ = version;
   return Cleanup(version);
+}
+
+void MemoryStateStoreProvider::WaitForSnapshot() {
+  if (!pending_snapshot_.valid()) return;
+  arrow::Status status = pending_snapshot_.get();
+  if (!status.ok()) {
+    // The deltas still make every version loadable; the next Commit tries again.
+    ARROW_LOG(WARNING) << "Could not write the snapshot of version " << last_snapshot_version_
+                       << " of " << Describe() << ": " << status.ToString();
+    last_snapshot_version_ = snapshot_before_pending_;
+  }
 }
 
 arrow::Status MemoryStateStoreProvider::Cleanup(int64_t newest_version) {
@@ -279,9 +303,11 @@ arrow::Status MemoryStateStoreProvider::Cleanup(int64_t newest_version) {
   for (int64_t version : listing.deltas) {
     if (version <= base) obsolete.push_back(PathOf(version, StateFileKind::kDelta));
   }
-  // Files are written synchronously within Commit, so no write is under way: every temp file
-  // is the remains of a process killed mid-write.
-  obsolete.insert(obsolete.end(), listing.temp_entries.begin(), listing.temp_entries.end());
+  // Besides a snapshot being written in the background, every temp file is the remains of a
+  // process killed mid-write; they are deleted once no write is under way.
+  if (!pending_snapshot_.valid()) {
+    obsolete.insert(obsolete.end(), listing.temp_entries.begin(), listing.temp_entries.end());
+  }
   for (const fs::path& path : obsolete) {
     std::error_code error;
     fs::remove(path, error);

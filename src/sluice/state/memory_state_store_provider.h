@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 
@@ -20,10 +21,13 @@ namespace sluice::state {
 /// loaded version starts at once; any other retained version is read from the folder (the
 /// newest snapshot at or below it, then the deltas after it). Commit of version v writes
 /// <v>.delta; when min_deltas_for_snapshot deltas have been written since the last snapshot it
-/// also writes <v>.snapshot, synchronously within Commit (so a snapshot never races a later
-/// version's changes; its cost is paid once every min_deltas_for_snapshot batches), then
-/// deletes the files no version among the newest min_versions_to_retain needs, and hidden temp
-/// files left by interrupted writes. Every file is written with WriteFileAtomically.
+/// also takes a snapshot of all entries: Commit copies them into the snapshot's bytes (so the
+/// snapshot never races a later version's changes), and a background thread writes and syncs
+/// <v>.snapshot while the next batches run. The deltas keep every version loadable until it
+/// is on disk; a failed snapshot is logged and retried at the next Commit. At most one
+/// snapshot is in flight: the next Commit waits for it. Commit then deletes the files no
+/// version among the newest min_versions_to_retain needs, and hidden temp files left by
+/// interrupted writes. Every file is written with WriteFileAtomically.
 /// Not thread-safe; one store open at a time.
 class MemoryStateStoreProvider final : public StateStoreProvider {
  public:
@@ -33,7 +37,13 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
                                                                        StateStoreId id,
                                                                        StateStoreConf conf);
 
+  ~MemoryStateStoreProvider() override { WaitForSnapshot(); }
+
   arrow::Result<std::unique_ptr<StateStore>> GetStore(int64_t version) override;
+
+  /// Returns once the snapshot being written in the background, if any, is on disk or has
+  /// failed (then it is logged, and the next Commit takes another).
+  void WaitForSnapshot();
   const std::string& folder() const override { return folder_; }
 
   /// The version held in memory, or -1 when none is.
@@ -63,6 +73,10 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   int64_t loaded_version_ = -1;
   /// The newest version with a snapshot at or below loaded_version_ (0 when none).
   int64_t last_snapshot_version_ = 0;
+  /// The snapshot being written in the background, and the last snapshot before it (which
+  /// becomes the last one again if the write fails).
+  std::future<arrow::Status> pending_snapshot_;
+  int64_t snapshot_before_pending_ = 0;
   bool store_open_ = false;
   /// Loads of a version > 0 served from memory, and read from files.
   int64_t cache_hits_ = 0;
