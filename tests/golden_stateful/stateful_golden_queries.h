@@ -226,7 +226,9 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
       {"error_dedup_within_watermark_without_watermark",
        [](const DataFrame& df) { return df.dropDuplicatesWithinWatermark({"k"}); }},
       {"dedup_then_count_update",
-       [](const DataFrame& df) { return df.dropDuplicates({"k", "v"}).groupBy({Col("k")}).count(); }},
+       [](const DataFrame& df) {
+         return df.dropDuplicates({"k", "v"}).groupBy({Col("k")}).count();
+       }},
       // ---- session windows
       {"session_static_gap_append",
        [](const DataFrame& df) {

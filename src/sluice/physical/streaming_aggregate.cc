@@ -116,7 +116,9 @@ class StreamingAggregateStream final : public BatchStream {
     ARROW_ASSIGN_OR_RAISE(auto merged, MakeAccumulators(num_groups));
     std::vector<uint32_t> found_ids;
     for (const auto& rows : found_values) {
-      for (int64_t i = 0; i < rows.size(); ++i) ARROW_RETURN_NOT_OK(value_decoder_->Append(rows.row(i)));
+      for (int64_t i = 0; i < rows.size(); ++i) {
+        ARROW_RETURN_NOT_OK(value_decoder_->Append(rows.row(i)));
+      }
     }
     for (const auto& ids : found_groups) found_ids.insert(found_ids.end(), ids.begin(), ids.end());
     ARROW_ASSIGN_OR_RAISE(auto found_states, value_decoder_->Finish());

@@ -164,7 +164,9 @@ arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode, bool check_cor
         break;
     }
   }
-  for (const auto& child : node.children()) ARROW_RETURN_NOT_OK(CheckNode(*child, mode, check_correctness));
+  for (const auto& child : node.children()) {
+    ARROW_RETURN_NOT_OK(CheckNode(*child, mode, check_correctness));
+  }
   return arrow::Status::OK();
 }
 

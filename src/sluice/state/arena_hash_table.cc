@@ -103,7 +103,11 @@ char* ArenaHashTable::AppendRecord(std::string_view key, std::string_view value)
 
 void ArenaHashTable::Upsert(std::string_view key, std::string_view value) {
   uint64_t hash = HashOf(key);
-  size_t index = Probe(key, hash);
+  UpsertAt(Probe(key, hash), hash, key, value);
+}
+
+void ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
+                              std::string_view value) {
   uint64_t slot = slots_[index];
   if (slot != kEmpty) {
     const char* record = RecordOf(slot);

@@ -33,6 +33,29 @@ class ArenaHashTable {
   /// place; otherwise a new record is appended.
   void Upsert(std::string_view key, std::string_view value);
 
+  /// Upsert that first shows `before` the key's current value (nullopt when absent), with a
+  /// single probe: what an undo log needs. `before` must not change this table.
+  template <typename Before>
+  void Upsert(std::string_view key, std::string_view value, Before&& before) {
+    uint64_t hash = HashOf(key);
+    size_t index = Probe(key, hash);
+    std::optional<std::string_view> current;
+    if (slots_[index] != kEmpty) current = ValueOf(RecordOf(slots_[index]));
+    before(current);
+    UpsertAt(index, hash, key, value);
+  }
+
+  /// Inserts `key` with the value `make()` returns (a view valid during the call) unless the
+  /// key is present, with a single probe; returns whether it inserted.
+  template <typename Make>
+  bool InsertIfAbsent(std::string_view key, Make&& make) {
+    uint64_t hash = HashOf(key);
+    size_t index = Probe(key, hash);
+    if (slots_[index] != kEmpty) return false;
+    UpsertAt(index, hash, key, make());
+    return true;
+  }
+
   /// Removes `key`; returns whether it was present.
   bool Erase(std::string_view key);
 
@@ -67,6 +90,8 @@ class ArenaHashTable {
 
   /// The slot index holding `key`, or the empty slot where it would go.
   size_t Probe(std::string_view key, uint64_t hash) const;
+  /// Sets `key` to `value` at `index`, the slot Probe found for it.
+  void UpsertAt(size_t index, uint64_t hash, std::string_view key, std::string_view value);
   char* AppendRecord(std::string_view key, std::string_view value);
   char* Allocate(size_t bytes);
   void Grow();

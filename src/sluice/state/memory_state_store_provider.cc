@@ -34,8 +34,11 @@ class MemoryStateStore final : public StateStore {
 
   arrow::Status Put(std::string_view key, std::string_view value) override {
     ARROW_RETURN_NOT_OK(CheckOpen("Put"));
-    RememberPrevious(key);
-    provider_->table_.Upsert(key, value);
+    // One probe of each table: the first change of a key in this version records the value
+    // it had.
+    provider_->table_.Upsert(key, value, [&](std::optional<std::string_view> previous) {
+      changes_.InsertIfAbsent(key, [&] { return UndoRecord(previous); });
+    });
     ++metrics_.num_updated_rows;
     return arrow::Status::OK();
   }
@@ -123,12 +126,15 @@ class MemoryStateStore final : public StateStore {
                                   committed_ ? "committed" : "aborted");
   }
 
-  void RememberPrevious(std::string_view key) {
-    if (changes_.Find(key)) return;
-    std::optional<std::string_view> previous = provider_->table_.Find(key);
+  /// What changes_ keeps for a key's first change: whether it was present, and its value.
+  std::string_view UndoRecord(std::optional<std::string_view> previous) {
     scratch_.assign(1, previous ? kPresent : kAbsent);
     if (previous) scratch_.append(*previous);
-    changes_.Upsert(key, scratch_);
+    return scratch_;
+  }
+
+  void RememberPrevious(std::string_view key) {
+    changes_.InsertIfAbsent(key, [&] { return UndoRecord(provider_->table_.Find(key)); });
   }
 
   void Close() {
