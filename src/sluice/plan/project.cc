@@ -16,6 +16,25 @@ arrow::Result<std::shared_ptr<const Project>> Project::Make(
   return FromBound(std::move(child), std::move(bound), context);
 }
 
+namespace {
+
+/// The event-time delay an output computed by `expr` over `input` carries (Spark's
+/// spark.watermarkDelayMs metadata): an alias of the event-time column keeps it, and so does
+/// window_time() of a time window over it (Spark's window_time resolution marks its result).
+std::optional<int64_t> EventTimeDelayOf(const expr::BoundExpr& expr,
+                                        const expr::AttributeList& input) {
+  const expr::BoundExpr* column = &expr;
+  if (expr.kind() == expr::BoundKind::kCall &&
+      static_cast<const expr::BoundCall&>(expr).function_name() == "window_time" &&
+      expr.children().size() == 1) {
+    column = expr.children()[0].get();
+  }
+  if (column->kind() != expr::BoundKind::kColumn) return std::nullopt;
+  return input[static_cast<const expr::BoundColumn&>(*column).index()].event_time_delay_ms;
+}
+
+}  // namespace
+
 std::shared_ptr<const Project> Project::FromBound(PlanPtr child,
                                                   std::vector<expr::NamedExpr> exprs,
                                                   const AnalysisContext& context) {
@@ -27,7 +46,8 @@ std::shared_ptr<const Project> Project::FromBound(PlanPtr child,
       output.push_back(std::move(kept));
     } else {
       output.push_back({named.name, named.expr->type(), named.expr->nullable(),
-                        context.ids->Next(), {}});
+                        context.ids->Next(), {},
+                        EventTimeDelayOf(*named.expr, child->output())});
     }
   }
   return std::make_shared<Project>(std::move(child), std::move(exprs), std::move(output));

@@ -52,13 +52,11 @@ bool HasWatermark(const LogicalPlan& node) {
 
 arrow::Status CheckAggregate(const Aggregate& aggregate, OutputMode mode,
                              bool check_correctness) {
-  if (HasAggregate(*aggregate.children()[0])) {
-    if (mode == OutputMode::kAppend) {
-      // Spark propagates the watermark through the upstream aggregation; not done here yet.
-      return NotYet(aggregate, "A stateful operator after an aggregation in append mode");
-    }
-    // Spark's global-watermark check refuses an aggregation fed by an aggregation; a
-    // deduplication after one runs.
+  // In append mode an upstream aggregation emits only final rows, which are never late for
+  // the next operator (it drops rows by the previous batch's watermark); in update and
+  // complete modes Spark's global-watermark check refuses an aggregation fed by an
+  // aggregation, while a deduplication after one runs.
+  if (HasAggregate(*aggregate.children()[0]) && mode != OutputMode::kAppend) {
     if (check_correctness && !aggregate.is_deduplicate()) {
       return Unsupported(
           "Detected pattern of possible 'correctness' issue due to global watermark. The query "
