@@ -127,6 +127,28 @@ TEST_F(StreamingAggregationTest, AppendModeSurvivesRestartsWithItsWindows) {
               AddData(input, {"[26, 31]"}), CheckNewAnswer({"[15,1]"})});
 }
 
+// The inputs of the golden scenario session_static_gap_append, with restarts between the
+// steps: the open sessions survive them, and the closed ones are the ones Spark emits.
+TEST_F(StreamingAggregationTest, SessionWindowsSurviveRestarts) {
+  auto input = MemoryStream("k STRING, t INT");
+  auto df = spark_->readStream()
+                .load(input)
+                .withColumn("ts", F::timestamp_seconds(F::col("t")))
+                .withWatermark("ts", "10 seconds")
+                .groupBy({F::session_window(F::col("ts"), "5 seconds"), F::col("k")})
+                .count()
+                .select({F::col("session_window").getField("start").cast("long"), F::col("k"),
+                         F::col("count")});
+  TestStream(df, {AddData(input, {"[\"a\", \"a\", \"b\"]", "[1, 4, 2]"}), CheckAnswer({}),
+                  StopStream(), StartStream(),
+                  AddData(input, {"[\"a\", \"a\", \"b\"]", "[8, 20, 30]"}),
+                  CheckAnswer({"[1,\"a\",3]", "[2,\"b\",1]"}), StopStream(), StartStream(),
+                  AddData(input, {"[\"a\", \"b\"]", "[22, 50]"}),
+                  CheckNewAnswer({"[20,\"a\",2]", "[30,\"b\",1]"}), StopStream(),
+                  StartStream(), AddData(input, {"[\"a\"]", "[80]"}),
+                  CheckNewAnswer({"[50,\"b\",1]"})});
+}
+
 TEST_F(StreamingAggregationTest, EveryAggregateMergesAcrossBatchesAsTheBatchEngineComputes) {
   const std::string schema = "k INT, v DOUBLE, s STRING";
   auto input = MemoryStream(schema);

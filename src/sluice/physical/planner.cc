@@ -12,6 +12,7 @@
 #include "sluice/physical/sort_operator.h"
 #include "sluice/physical/streaming_aggregate.h"
 #include "sluice/physical/streaming_deduplicate.h"
+#include "sluice/physical/streaming_session_aggregate.h"
 #include "sluice/physical/union_operator.h"
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/event_time_watermark.h"
@@ -40,7 +41,16 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
       return MakeFilter(static_cast<const plan::Filter&>(node), std::move(input), context);
     }
     case plan::PlanKind::kAggregate: {
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      const auto& child = *node.children()[0];
+      if (context.stateful != nullptr && node.is_streaming() &&
+          child.kind() == plan::PlanKind::kMergeSessionWindows) {
+        // On a stream, sessions are merged with the ones kept in state, not within the batch.
+        ARROW_ASSIGN_OR_RAISE(auto rows, Execute(*child.children()[0], context));
+        return MakeStreamingSessionAggregate(
+            static_cast<const plan::Aggregate&>(node),
+            static_cast<const plan::MergeSessionWindows&>(child), std::move(rows), context);
+      }
+      ARROW_ASSIGN_OR_RAISE(auto input, Execute(child, context));
       if (context.stateful != nullptr && node.is_streaming()) {
         const auto& aggregate = static_cast<const plan::Aggregate&>(node);
         if (aggregate.is_deduplicate()) {
@@ -83,8 +93,6 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
                                     std::move(input), context);
     }
     case plan::PlanKind::kMergeSessionWindows: {
-      // On a stream the checker refuses session windows until the stateful session operator
-      // exists: merging one micro-batch at a time would split sessions spanning batches.
       ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
       return MakeMergeSessionWindows(static_cast<const plan::MergeSessionWindows&>(node),
                                      std::move(input), context);

@@ -2,6 +2,7 @@
 
 #include "sluice/physical/streaming_aggregate.h"
 #include "sluice/physical/streaming_deduplicate.h"
+#include "sluice/physical/streaming_session_aggregate.h"
 #include "sluice/plan/aggregate.h"
 
 namespace sluice::physical {
@@ -26,6 +27,12 @@ state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int6
   const auto& aggregate = static_cast<const plan::Aggregate&>(node);
   if (aggregate.is_deduplicate()) {
     return DeduplicateStateInfo(aggregate, operator_id, num_partitions);
+  }
+  const auto& child = *aggregate.children()[0];
+  if (child.kind() == plan::PlanKind::kMergeSessionWindows) {
+    return SessionAggregateStateInfo(aggregate,
+                                     static_cast<const plan::MergeSessionWindows&>(child),
+                                     operator_id, num_partitions);
   }
   return AggregateStateInfo(aggregate, operator_id, num_partitions);
 }

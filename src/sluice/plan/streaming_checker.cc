@@ -131,7 +131,7 @@ arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode, bool check_cor
         if (mode == OutputMode::kUpdate) {
           return UnsupportedOutputMode(mode, "session window streaming aggregations");
         }
-        return NotYet(node, "A session window");
+        break;
       case PlanKind::kSort:
         // Only the whole result of an aggregation, as complete mode gives it, can be sorted.
         if (mode != OutputMode::kComplete || !HasAggregate(node)) {
