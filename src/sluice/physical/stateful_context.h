@@ -2,6 +2,7 @@
 // runs them, and what they report back for the progress's stateOperators.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -32,6 +33,14 @@ struct StateOperatorProgress {
   /// Provider-specific figures, by name (sorted, as Spark prints its java map).
   std::map<std::string, int64_t> custom_metrics;
 };
+
+/// Milliseconds of a steady clock, for the operators' time metrics (the query clock may be
+/// manual).
+inline int64_t SteadyMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 /// The micro-batch's view of its stateful operators. Made by the executor for each batch;
 /// outlives the operators' streams.

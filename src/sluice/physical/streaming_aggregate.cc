@@ -1,12 +1,12 @@
 #include "sluice/physical/streaming_aggregate.h"
 
-#include <chrono>
 #include <numeric>
 
 #include <arrow/util/parallel.h>
 
 #include "sluice/physical/grouped_aggregation.h"
 #include "sluice/physical/hash_aggregate.h"
+#include "sluice/physical/partial_states.h"
 #include "sluice/physical/state_key_encoding.h"
 #include "sluice/physical/stateful_context.h"
 #include "sluice/types/row_codec.h"
@@ -14,12 +14,6 @@
 namespace sluice::physical {
 
 namespace {
-
-int64_t SteadyMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 /// What one partition's task gathers for the output: the keys and state values of the rows
 /// to emit.
@@ -113,7 +107,8 @@ class StreamingAggregateStream final : public BatchStream {
 
     // Each key's new state: its kept state, then the batch's rows (in this order, so first()
     // and collect_list() see the rows in arrival order).
-    ARROW_ASSIGN_OR_RAISE(auto merged, MakeAccumulators(num_groups));
+    ARROW_ASSIGN_OR_RAISE(auto merged,
+                          MakeAccumulators(plan_, num_groups, context_.eval.pool));
     std::vector<uint32_t> found_ids;
     for (const auto& rows : found_values) {
       for (int64_t i = 0; i < rows.size(); ++i) {
@@ -122,20 +117,12 @@ class StreamingAggregateStream final : public BatchStream {
     }
     for (const auto& ids : found_groups) found_ids.insert(found_ids.end(), ids.begin(), ids.end());
     ARROW_ASSIGN_OR_RAISE(auto found_states, value_decoder_->Finish());
-    ARROW_RETURN_NOT_OK(MergeStates(found_ids, found_states, &merged));
+    ARROW_RETURN_NOT_OK(MergeStates(plan_, found_ids, found_states, &merged, context_.eval));
     std::vector<uint32_t> all_ids(num_groups);
     std::iota(all_ids.begin(), all_ids.end(), 0u);
-    arrow::ArrayVector batch_states;
-    for (const auto& accumulator : aggregation->accumulators()) {
-      ARROW_ASSIGN_OR_RAISE(auto states, accumulator->State());
-      batch_states.insert(batch_states.end(), states.begin(), states.end());
-    }
-    ARROW_RETURN_NOT_OK(MergeStates(all_ids, batch_states, &merged));
-    arrow::ArrayVector new_states;
-    for (const auto& accumulator : merged) {
-      ARROW_ASSIGN_OR_RAISE(auto states, accumulator->State());
-      new_states.insert(new_states.end(), states.begin(), states.end());
-    }
+    ARROW_ASSIGN_OR_RAISE(auto batch_states, ExportStates(aggregation->accumulators()));
+    ARROW_RETURN_NOT_OK(MergeStates(plan_, all_ids, batch_states, &merged, context_.eval));
+    ARROW_ASSIGN_OR_RAISE(auto new_states, ExportStates(merged));
     EncodedRows values;
     if (num_groups > 0) {
       value_encoder_->EncodeRows(new_states, 0, num_groups, &values.bytes, &values.offsets);
@@ -227,9 +214,7 @@ class StreamingAggregateStream final : public BatchStream {
     ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
     ARROW_ASSIGN_OR_RAISE(key_decoder_, types::RowDecoder::Make(key_types, context_.eval.pool));
     std::vector<std::shared_ptr<arrow::DataType>> value_types;
-    for (const auto& function : plan_.aggregates()) {
-      for (const auto& field : function->state_fields()) value_types.push_back(field->type());
-    }
+    for (const auto& field : StateFields(plan_)) value_types.push_back(field->type());
     ARROW_ASSIGN_OR_RAISE(value_encoder_,
                           types::RowEncoder::Make(value_types, /*for_keys=*/false));
     ARROW_ASSIGN_OR_RAISE(value_decoder_,
@@ -257,33 +242,6 @@ class StreamingAggregateStream final : public BatchStream {
     return arrow::Status::OK();
   }
 
-  arrow::Result<std::vector<std::unique_ptr<expr::GroupedAccumulator>>> MakeAccumulators(
-      int64_t num_groups) const {
-    std::vector<std::unique_ptr<expr::GroupedAccumulator>> accumulators;
-    for (const auto& function : plan_.aggregates()) {
-      ARROW_ASSIGN_OR_RAISE(auto accumulator, function->MakeAccumulator(context_.eval.pool));
-      ARROW_RETURN_NOT_OK(accumulator->Resize(num_groups));
-      accumulators.push_back(std::move(accumulator));
-    }
-    return accumulators;
-  }
-
-  /// Folds partial states (the state fields of every function, side by side) into the groups
-  /// `ids`.
-  arrow::Status MergeStates(const std::vector<uint32_t>& ids, const arrow::ArrayVector& states,
-                            std::vector<std::unique_ptr<expr::GroupedAccumulator>>* into) const {
-    if (ids.empty()) return arrow::Status::OK();
-    size_t column = 0;
-    for (size_t f = 0; f < into->size(); ++f) {
-      size_t width = plan_.aggregates()[f]->state_fields().size();
-      arrow::ArrayVector slice(states.begin() + column, states.begin() + column + width);
-      ARROW_RETURN_NOT_OK((*into)[f]->Merge(ids.data(), static_cast<int64_t>(ids.size()), slice,
-                                            context_.eval));
-      column += width;
-    }
-    return arrow::Status::OK();
-  }
-
   /// The output rows of the keys and states the partitions gathered.
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> OutputOf(
       const std::vector<PartitionOutput>& outputs) {
@@ -304,10 +262,11 @@ class StreamingAggregateStream final : public BatchStream {
       for (size_t i = 0; i < key_order_.size(); ++i) keys[key_order_[i]] = ordered[i];
     }
     ARROW_ASSIGN_OR_RAISE(auto states, value_decoder_->Finish());
-    ARROW_ASSIGN_OR_RAISE(auto accumulators, MakeAccumulators(rows));
+    ARROW_ASSIGN_OR_RAISE(auto accumulators,
+                          MakeAccumulators(plan_, rows, context_.eval.pool));
     std::vector<uint32_t> ids(rows);
     std::iota(ids.begin(), ids.end(), 0u);
-    ARROW_RETURN_NOT_OK(MergeStates(ids, states, &accumulators));
+    ARROW_RETURN_NOT_OK(MergeStates(plan_, ids, states, &accumulators, context_.eval));
     arrow::ArrayVector values;
     for (auto& accumulator : accumulators) {
       ARROW_ASSIGN_OR_RAISE(auto value, accumulator->Finalize(context_.eval));
@@ -348,14 +307,8 @@ state::StateOperatorInfo AggregateStateInfo(const plan::Aggregate& aggregate,
     const auto& key = aggregate.grouping()[k];
     keys.push_back(arrow::field(key.name, key.expr->type(), key.expr->nullable()));
   }
-  arrow::FieldVector values;
-  for (const auto& function : aggregate.aggregates()) {
-    for (const auto& field : function->state_fields()) {
-      values.push_back(field->WithName(function->sql() + "." + field->name()));
-    }
-  }
   info.key_schema = arrow::schema(std::move(keys));
-  info.value_schema = arrow::schema(std::move(values));
+  info.value_schema = arrow::schema(StateFields(aggregate));
   return info;
 }
 

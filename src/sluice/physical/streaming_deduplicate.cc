@@ -1,6 +1,5 @@
 #include "sluice/physical/streaming_deduplicate.h"
 
-#include <chrono>
 #include <cstring>
 #include <numeric>
 
@@ -16,12 +15,6 @@ namespace sluice::physical {
 namespace {
 
 using Deduplication = plan::Aggregate::Deduplication;
-
-int64_t SteadyMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 /// The key columns in the order they are encoded: the event-time key first (dropDuplicates
 /// with the event time in its key), where eviction reads it without decoding the rest.

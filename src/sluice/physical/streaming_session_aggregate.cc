@@ -1,7 +1,6 @@
 #include "sluice/physical/streaming_session_aggregate.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <numeric>
 #include <unordered_map>
@@ -12,6 +11,7 @@
 #include "sluice/physical/grouped_aggregation.h"
 #include "sluice/physical/hash_aggregate.h"
 #include "sluice/physical/session_window_merge.h"
+#include "sluice/physical/partial_states.h"
 #include "sluice/physical/state_key_encoding.h"
 #include "sluice/physical/stateful_context.h"
 #include "sluice/types/row_codec.h"
@@ -25,12 +25,6 @@ namespace {
 //   (session start, session end, the partial state fields of every aggregate).
 // A session row starts with the two non-null timestamps: flag byte, 8 bytes, flag byte,
 // 8 bytes, which is where SpanOfRow reads them.
-
-int64_t SteadyMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 SessionSpan SpanOfRow(std::string_view row) {
   SessionSpan span;
@@ -111,11 +105,7 @@ class StreamingSessionAggregateStream final : public BatchStream {
     }
     const int64_t num_groups = aggregation->num_groups();
     ARROW_ASSIGN_OR_RAISE(auto group_keys, aggregation->GroupKeys());
-    arrow::ArrayVector batch_states;
-    for (const auto& accumulator : aggregation->accumulators()) {
-      ARROW_ASSIGN_OR_RAISE(auto states, accumulator->State());
-      batch_states.insert(batch_states.end(), states.begin(), states.end());
-    }
+    ARROW_ASSIGN_OR_RAISE(auto batch_states, ExportStates(aggregation->accumulators()));
 
     // Each group's key (the other grouping keys) and own session; late sessions dropped.
     EncodedRows group_key_rows;
@@ -219,12 +209,15 @@ class StreamingSessionAggregateStream final : public BatchStream {
       if (pieces[i].kept_row >= 0) session_of_kept[pieces[i].kept_row] = session;
       if (pieces[i].group >= 0) session_of_group[pieces[i].group] = session;
     }
-    ARROW_ASSIGN_OR_RAISE(auto accumulators, MakeAccumulators(num_sessions + 1));
+    ARROW_ASSIGN_OR_RAISE(auto accumulators,
+                          MakeAccumulators(plan_, num_sessions + 1, context_.eval.pool));
     if (kept_rows > 0) {
       arrow::ArrayVector kept_states(kept_columns.begin() + 2, kept_columns.end());
-      ARROW_RETURN_NOT_OK(MergeStates(session_of_kept, kept_states, &accumulators));
+      ARROW_RETURN_NOT_OK(
+          MergeStates(plan_, session_of_kept, kept_states, &accumulators, context_.eval));
     }
-    ARROW_RETURN_NOT_OK(MergeStates(session_of_group, batch_states, &accumulators));
+    ARROW_RETURN_NOT_OK(
+        MergeStates(plan_, session_of_group, batch_states, &accumulators, context_.eval));
 
     // The merged sessions as rows of (start, end, states).
     EncodedRows session_rows;
@@ -338,9 +331,7 @@ class StreamingSessionAggregateStream final : public BatchStream {
     session_type_ = plan_.grouping()[session_key_].expr->type();
     const auto& time_type = session_type_->field(0)->type();
     std::vector<std::shared_ptr<arrow::DataType>> value_types{time_type, time_type};
-    for (const auto& function : plan_.aggregates()) {
-      for (const auto& field : function->state_fields()) value_types.push_back(field->type());
-    }
+    for (const auto& field : StateFields(plan_)) value_types.push_back(field->type());
     ARROW_ASSIGN_OR_RAISE(value_encoder_,
                           types::RowEncoder::Make(value_types, /*for_keys=*/false));
     ARROW_ASSIGN_OR_RAISE(value_decoder_,
@@ -378,35 +369,10 @@ class StreamingSessionAggregateStream final : public BatchStream {
     return arrow::Status::OK();
   }
 
-  arrow::Result<std::vector<std::unique_ptr<expr::GroupedAccumulator>>> MakeAccumulators(
-      int64_t num_groups) const {
-    std::vector<std::unique_ptr<expr::GroupedAccumulator>> accumulators;
-    for (const auto& function : plan_.aggregates()) {
-      ARROW_ASSIGN_OR_RAISE(auto accumulator, function->MakeAccumulator(context_.eval.pool));
-      ARROW_RETURN_NOT_OK(accumulator->Resize(num_groups));
-      accumulators.push_back(std::move(accumulator));
-    }
-    return accumulators;
-  }
-
-  arrow::Status MergeStates(const std::vector<uint32_t>& ids, const arrow::ArrayVector& states,
-                            std::vector<std::unique_ptr<expr::GroupedAccumulator>>* into) const {
-    if (ids.empty()) return arrow::Status::OK();
-    size_t column = 0;
-    for (size_t f = 0; f < into->size(); ++f) {
-      size_t width = plan_.aggregates()[f]->state_fields().size();
-      arrow::ArrayVector slice(states.begin() + column, states.begin() + column + width);
-      ARROW_RETURN_NOT_OK((*into)[f]->Merge(ids.data(), static_cast<int64_t>(ids.size()), slice,
-                                            context_.eval));
-      column += width;
-    }
-    return arrow::Status::OK();
-  }
-
   /// The rows (start, end, states) of the merged sessions.
   arrow::Result<EncodedRows> SessionRows(
       const std::vector<SessionSpan>& sessions,
-      const std::vector<std::unique_ptr<expr::GroupedAccumulator>>& accumulators) const {
+      const Accumulators& accumulators) const {
     const auto& time_type = session_type_->field(0)->type();
     arrow::ArrayVector columns;
     for (int bound = 0; bound < 2; ++bound) {
@@ -416,10 +382,8 @@ class StreamingSessionAggregateStream final : public BatchStream {
       columns.push_back(arrow::MakeArray(arrow::ArrayData::Make(
           time_type, static_cast<int64_t>(sessions.size()), {nullptr, std::move(buffer)}, 0)));
     }
-    for (const auto& accumulator : accumulators) {
-      ARROW_ASSIGN_OR_RAISE(auto states, accumulator->State());
-      columns.insert(columns.end(), states.begin(), states.end());
-    }
+    ARROW_ASSIGN_OR_RAISE(auto states, ExportStates(accumulators));
+    columns.insert(columns.end(), states.begin(), states.end());
     EncodedRows rows;
     value_encoder_->EncodeRows(columns, 0, static_cast<int64_t>(sessions.size()), &rows.bytes,
                                &rows.offsets);
@@ -447,10 +411,11 @@ class StreamingSessionAggregateStream final : public BatchStream {
         group_keys[session_key_],
         arrow::StructArray::Make({columns[0], columns[1]}, session_type_->fields()));
     arrow::ArrayVector states(columns.begin() + 2, columns.end());
-    ARROW_ASSIGN_OR_RAISE(auto accumulators, MakeAccumulators(count));
+    ARROW_ASSIGN_OR_RAISE(auto accumulators,
+                          MakeAccumulators(plan_, count, context_.eval.pool));
     std::vector<uint32_t> ids(count);
     std::iota(ids.begin(), ids.end(), 0u);
-    ARROW_RETURN_NOT_OK(MergeStates(ids, states, &accumulators));
+    ARROW_RETURN_NOT_OK(MergeStates(plan_, ids, states, &accumulators, context_.eval));
     arrow::ArrayVector values;
     for (auto& accumulator : accumulators) {
       ARROW_ASSIGN_OR_RAISE(auto value, accumulator->Finalize(context_.eval));
@@ -500,11 +465,7 @@ state::StateOperatorInfo SessionAggregateStateInfo(const plan::Aggregate& aggreg
     const auto& session = aggregate.grouping()[session_key];
     values.push_back(arrow::field(session.name, session.expr->type(), false));
   }
-  for (const auto& function : aggregate.aggregates()) {
-    for (const auto& field : function->state_fields()) {
-      values.push_back(field->WithName(function->sql() + "." + field->name()));
-    }
-  }
+  for (const auto& field : StateFields(aggregate)) values.push_back(field);
   info.key_schema = arrow::schema(std::move(keys));
   info.value_schema = arrow::schema(std::move(values));
   return info;

@@ -1,0 +1,50 @@
+#include "sluice/physical/partial_states.h"
+
+namespace sluice::physical {
+
+arrow::Result<Accumulators> MakeAccumulators(const plan::Aggregate& aggregate,
+                                             int64_t num_groups, arrow::MemoryPool* pool) {
+  Accumulators accumulators;
+  for (const auto& function : aggregate.aggregates()) {
+    ARROW_ASSIGN_OR_RAISE(auto accumulator, function->MakeAccumulator(pool));
+    ARROW_RETURN_NOT_OK(accumulator->Resize(num_groups));
+    accumulators.push_back(std::move(accumulator));
+  }
+  return accumulators;
+}
+
+arrow::Status MergeStates(const plan::Aggregate& aggregate, const std::vector<uint32_t>& ids,
+                          const arrow::ArrayVector& states, Accumulators* into,
+                          const expr::EvalContext& eval) {
+  if (ids.empty()) return arrow::Status::OK();
+  size_t column = 0;
+  for (size_t f = 0; f < into->size(); ++f) {
+    const size_t width = aggregate.aggregates()[f]->state_fields().size();
+    arrow::ArrayVector slice(states.begin() + column, states.begin() + column + width);
+    ARROW_RETURN_NOT_OK(
+        (*into)[f]->Merge(ids.data(), static_cast<int64_t>(ids.size()), slice, eval));
+    column += width;
+  }
+  return arrow::Status::OK();
+}
+
+arrow::Result<arrow::ArrayVector> ExportStates(const Accumulators& accumulators) {
+  arrow::ArrayVector columns;
+  for (const auto& accumulator : accumulators) {
+    ARROW_ASSIGN_OR_RAISE(auto states, accumulator->State());
+    columns.insert(columns.end(), states.begin(), states.end());
+  }
+  return columns;
+}
+
+arrow::FieldVector StateFields(const plan::Aggregate& aggregate) {
+  arrow::FieldVector fields;
+  for (const auto& function : aggregate.aggregates()) {
+    for (const auto& field : function->state_fields()) {
+      fields.push_back(field->WithName(function->sql() + "." + field->name()));
+    }
+  }
+  return fields;
+}
+
+}  // namespace sluice::physical

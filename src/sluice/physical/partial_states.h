@@ -1,0 +1,37 @@
+// The partial aggregation states stateful aggregations keep: every aggregate function's
+// mergeable state fields side by side, one row per group.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <arrow/array.h>
+#include <arrow/result.h>
+#include <arrow/status.h>
+
+#include "sluice/expr/aggregate_function.h"
+#include "sluice/plan/aggregate.h"
+
+namespace sluice::physical {
+
+using Accumulators = std::vector<std::unique_ptr<expr::GroupedAccumulator>>;
+
+/// Fresh accumulators of every aggregate of `aggregate`, holding `num_groups` empty groups.
+arrow::Result<Accumulators> MakeAccumulators(const plan::Aggregate& aggregate,
+                                             int64_t num_groups, arrow::MemoryPool* pool);
+
+/// Folds partial states (`states`: every function's state fields side by side, as
+/// ExportStates lays them out, one row per entry of `ids`) into the groups `ids`.
+arrow::Status MergeStates(const plan::Aggregate& aggregate, const std::vector<uint32_t>& ids,
+                          const arrow::ArrayVector& states, Accumulators* into,
+                          const expr::EvalContext& eval);
+
+/// The state fields of every accumulator side by side, one row per group.
+arrow::Result<arrow::ArrayVector> ExportStates(const Accumulators& accumulators);
+
+/// The state fields of every function of `aggregate`, named `<function>.<field>` (for the
+/// checkpoint's state schema).
+arrow::FieldVector StateFields(const plan::Aggregate& aggregate);
+
+}  // namespace sluice::physical
