@@ -1,5 +1,7 @@
 #include "sluice/physical/partial_states.h"
 
+#include <numeric>
+
 namespace sluice::physical {
 
 arrow::Result<Accumulators> MakeAccumulators(const plan::Aggregate& aggregate,
@@ -35,6 +37,22 @@ arrow::Result<arrow::ArrayVector> ExportStates(const Accumulators& accumulators)
     columns.insert(columns.end(), states.begin(), states.end());
   }
   return columns;
+}
+
+arrow::Result<arrow::ArrayVector> FinalizeStates(const plan::Aggregate& aggregate,
+                                                 const arrow::ArrayVector& states,
+                                                 int64_t num_rows,
+                                                 const expr::EvalContext& eval) {
+  ARROW_ASSIGN_OR_RAISE(auto accumulators, MakeAccumulators(aggregate, num_rows, eval.pool));
+  std::vector<uint32_t> ids(num_rows);
+  std::iota(ids.begin(), ids.end(), 0u);
+  ARROW_RETURN_NOT_OK(MergeStates(aggregate, ids, states, &accumulators, eval));
+  arrow::ArrayVector values;
+  for (auto& accumulator : accumulators) {
+    ARROW_ASSIGN_OR_RAISE(auto value, accumulator->Finalize(eval));
+    values.push_back(std::move(value));
+  }
+  return values;
 }
 
 arrow::FieldVector StateFields(const plan::Aggregate& aggregate) {

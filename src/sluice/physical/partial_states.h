@@ -30,6 +30,13 @@ arrow::Status MergeStates(const plan::Aggregate& aggregate, const std::vector<ui
 /// The state fields of every accumulator side by side, one row per group.
 arrow::Result<arrow::ArrayVector> ExportStates(const Accumulators& accumulators);
 
+/// The finalized value of every aggregate for `num_rows` rows of partial states (laid out as
+/// ExportStates lays them out): one array per aggregate function.
+arrow::Result<arrow::ArrayVector> FinalizeStates(const plan::Aggregate& aggregate,
+                                                 const arrow::ArrayVector& states,
+                                                 int64_t num_rows,
+                                                 const expr::EvalContext& eval);
+
 /// The state fields of every function of `aggregate`, named `<function>.<field>` (for the
 /// checkpoint's state schema).
 arrow::FieldVector StateFields(const plan::Aggregate& aggregate);

@@ -262,16 +262,7 @@ class StreamingAggregateStream final : public BatchStream {
       for (size_t i = 0; i < key_order_.size(); ++i) keys[key_order_[i]] = ordered[i];
     }
     ARROW_ASSIGN_OR_RAISE(auto states, value_decoder_->Finish());
-    ARROW_ASSIGN_OR_RAISE(auto accumulators,
-                          MakeAccumulators(plan_, rows, context_.eval.pool));
-    std::vector<uint32_t> ids(rows);
-    std::iota(ids.begin(), ids.end(), 0u);
-    ARROW_RETURN_NOT_OK(MergeStates(plan_, ids, states, &accumulators, context_.eval));
-    arrow::ArrayVector values;
-    for (auto& accumulator : accumulators) {
-      ARROW_ASSIGN_OR_RAISE(auto value, accumulator->Finalize(context_.eval));
-      values.push_back(std::move(value));
-    }
+    ARROW_ASSIGN_OR_RAISE(auto values, FinalizeStates(plan_, states, rows, context_.eval));
     return AggregateOutput(plan_, keys, values, rows, context_);
   }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <unordered_map>
 
 #include <arrow/array/array_nested.h>
@@ -411,16 +410,7 @@ class StreamingSessionAggregateStream final : public BatchStream {
         group_keys[session_key_],
         arrow::StructArray::Make({columns[0], columns[1]}, session_type_->fields()));
     arrow::ArrayVector states(columns.begin() + 2, columns.end());
-    ARROW_ASSIGN_OR_RAISE(auto accumulators,
-                          MakeAccumulators(plan_, count, context_.eval.pool));
-    std::vector<uint32_t> ids(count);
-    std::iota(ids.begin(), ids.end(), 0u);
-    ARROW_RETURN_NOT_OK(MergeStates(plan_, ids, states, &accumulators, context_.eval));
-    arrow::ArrayVector values;
-    for (auto& accumulator : accumulators) {
-      ARROW_ASSIGN_OR_RAISE(auto value, accumulator->Finalize(context_.eval));
-      values.push_back(std::move(value));
-    }
+    ARROW_ASSIGN_OR_RAISE(auto values, FinalizeStates(plan_, states, count, context_.eval));
     return AggregateOutput(plan_, group_keys, values, count, context_);
   }
 
