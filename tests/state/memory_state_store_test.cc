@@ -256,6 +256,11 @@ TEST_F(MemoryStateStoreTest, AFailedBackgroundSnapshotIsTakenAgainAtTheNextCommi
   EXPECT_EQ((*reloaded)->Get("k4").value_or(""), "v4");
 }
 
+TEST_F(MemoryStateStoreTest, ANegativeVersionIsRefusedAsSparkRefusesIt) {
+  auto status = NewProvider()->GetStore(-1).status();
+  EXPECT_EQ(ErrorClassOf(status), "CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION") << status;
+}
+
 TEST_F(MemoryStateStoreTest, ACorruptOrTruncatedFileFailsNamingIt) {
   auto versions = CommitVersions(*NewProvider(), 3);
   std::string path = folder_ + "/2.delta";

@@ -181,9 +181,7 @@ std::string MemoryStateStoreProvider::PathOf(int64_t version, StateFileKind kind
 
 arrow::Result<std::unique_ptr<StateStore>> MemoryStateStoreProvider::GetStore(
     int64_t version) {
-  if (version < 0) {
-    return arrow::Status::Invalid("A state store version cannot be negative: ", version);
-  }
+  ARROW_RETURN_NOT_OK(CheckVersionToLoad(version));
   if (store_open_) {
     return arrow::Status::Invalid("A store of ", Describe(),
                                   " is still open; commit or abort it first");

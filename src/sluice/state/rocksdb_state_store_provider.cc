@@ -321,11 +321,7 @@ std::string RocksDbStateStoreProvider::ChangelogPath(int64_t version) const {
 
 arrow::Result<std::unique_ptr<StateStore>> RocksDbStateStoreProvider::GetStore(
     int64_t version) {
-  if (version < 0) {
-    return SparkError("CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION",
-                      "An error occurred during loading state. Version cannot be " +
-                          std::to_string(version) + " because it is less than 0.");
-  }
+  ARROW_RETURN_NOT_OK(CheckVersionToLoad(version));
   if (store_open_) {
     return arrow::Status::Invalid("A store of ", Describe(),
                                   " is still open; commit or abort it first");

@@ -1,5 +1,7 @@
 #include "sluice/state/state_store.h"
 
+#include "sluice/common/errors.h"
+
 namespace sluice::state {
 
 std::string StateStoreId::ToString() const {
@@ -12,6 +14,13 @@ std::string StateStoreFolder(const checkpoint::CheckpointPaths& paths, const Sta
                        std::to_string(id.partition_id);
   if (id.store_name != StateStoreId::kDefaultStoreName) folder += "/" + id.store_name;
   return folder;
+}
+
+arrow::Status CheckVersionToLoad(int64_t version) {
+  if (version >= 0) return arrow::Status::OK();
+  return SparkError("CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION",
+                    "An error occurred during loading state. Version cannot be " +
+                        std::to_string(version) + " because it is less than 0.");
 }
 
 }  // namespace sluice::state

@@ -79,6 +79,10 @@ struct StateStoreConf {
   RocksDbStateStoreConf rocksdb;
 };
 
+/// OK when `version` can be asked of a provider (GetStore); Spark's
+/// CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION for a negative one. Shared by every provider.
+arrow::Status CheckVersionToLoad(int64_t version);
+
 /// What a store reports for the progress's stateOperators, after Commit (or so far, before).
 struct StateStoreMetrics {
   /// Keys in the store (numTotalStateRows).
