@@ -194,6 +194,49 @@ TEST_F(RocksDbStateStoreTest, AbortAndDestructionRollBackWithoutReloading) {
   EXPECT_EQ(Files(), (std::set<std::string>{"1.changelog", "2.changelog"}));
 }
 
+// A store buffers its changes and applies them to the database in key order once the buffer
+// holds 64 MiB, and at Commit: a version larger than that is applied in parts, and reads,
+// iteration, Abort and reloads see one consistent version throughout.
+TEST_F(RocksDbStateStoreTest, AVersionLargerThanTheWriteBufferIsAppliedInParts) {
+  auto provider = NewProvider();
+  Entries committed = CommitVersions(*provider, 2).back();
+  const std::string big(1 << 20, 'x');
+  constexpr int kBigValues = 80;  // 80 MiB: applied once mid-version, the rest at Commit
+  auto fill = [&](StateStore& store, Entries* expected) {
+    ASSERT_TRUE(store.Put("k2", "before the first apply").ok());
+    ASSERT_TRUE(store.Remove("k1").ok());
+    for (int i = 0; i < kBigValues; ++i) {
+      ASSERT_TRUE(store.Put(Named("big", i), big).ok());
+      (*expected)[Named("big", i)] = big;
+    }
+    ASSERT_TRUE(store.Put("k2", "after it").ok());
+    ASSERT_TRUE(store.Remove("big3").ok());
+    expected->erase("k1");
+    expected->erase("big3");
+    (*expected)["k2"] = "after it";
+  };
+  {
+    auto store = provider->GetStore(2).ValueOrDie();
+    Entries expected = committed;
+    fill(*store, &expected);
+    EXPECT_EQ(*store->Get("k2"), "after it");
+    EXPECT_FALSE(store->Get("big3").has_value());
+    EXPECT_FALSE(store->Get("k1").has_value());
+    EXPECT_EQ(ReadAll(*store), expected);
+    EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+    store->Abort();
+  }
+  EXPECT_EQ(provider->loaded_version(), 2) << "the applied part was rolled back in place";
+  EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), committed);
+
+  auto store = provider->GetStore(2).ValueOrDie();
+  Entries expected = committed;
+  fill(*store, &expected);
+  ASSERT_EQ(store->Commit().ValueOrDie(), 3);
+  EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+  ExpectVersion(Conf(), 3, expected);
+}
+
 TEST_F(RocksDbStateStoreTest, EveryVersionReloadsInAFreshProvider) {
   StateStoreConf conf = Conf();
   conf.min_deltas_for_snapshot = 3;

@@ -97,6 +97,12 @@ arrow::Result<rocksdb::Options> MakeDatabaseOptions(const RocksDbStateStoreConf&
     table.cache_index_and_filter_blocks = true;
     table.cache_index_and_filter_blocks_with_high_priority = true;
     table.pin_l0_filter_and_index_blocks_in_cache = true;
+    // Filters and indexes in blocks of metadata_block_size with a small pinned top level: a
+    // whole-file filter of a large table file (megabytes) would be evicted from its cache
+    // shard at once and read back from the file by every lookup.
+    table.partition_filters = true;
+    table.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+    table.pin_top_level_index_and_filter = true;
   } else {
     table.block_cache =
         rocksdb::NewLRUCache(static_cast<size_t>(conf.block_cache_size_mb * kMebibyte));
@@ -107,6 +113,8 @@ arrow::Result<rocksdb::Options> MakeDatabaseOptions(const RocksDbStateStoreConf&
   options.error_if_exists = false;
   options.compression = codec->second;
   options.level_compaction_dynamic_level_bytes = true;
+  options.memtable_whole_key_filtering = true;
+  options.memtable_prefix_bloom_size_ratio = 0.1;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   if (conf.write_buffer_size_mb > 0) {
     options.write_buffer_size = static_cast<size_t>(conf.write_buffer_size_mb * kMebibyte);

@@ -7,10 +7,12 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
+#include <rocksdb/write_batch.h>
 #include <rocksdb/utilities/checkpoint.h>
 
 #include "sluice/common/errors.h"
 #include "sluice/formats/partitioned_writer.h"
+#include "sluice/state/pending_writes.h"
 #include "sluice/state/rocksdb_changelog.h"
 #include "sluice/state/rocksdb_snapshot.h"
 #include "sluice/state/state_file_format.h"
@@ -21,6 +23,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// Pending changes of a store are applied once they hold this many bytes of keys and values,
+/// so a version that changes more keys than fit in memory still can.
+constexpr int64_t kMaxPendingBytes = 64 << 20;
+/// Applied changes reach the database in write batches of about this size.
+constexpr size_t kWriteBatchBytes = 1 << 20;
+
 rocksdb::Slice ToSlice(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
 
 arrow::Status FromRocksDb(const rocksdb::Status& status, const std::string& what) {
@@ -30,9 +38,11 @@ arrow::Status FromRocksDb(const rocksdb::Status& status, const std::string& what
 
 }  // namespace
 
-/// One version of a RocksDbStateStoreProvider's store, changing the provider's database in
-/// place. Each change is appended to the version's changelog before it reaches the database,
-/// so the changelog always names every key to restore on Abort.
+/// One version of a RocksDbStateStoreProvider's store. Changes collect in a write buffer
+/// (PendingWrites) that Get and ForEach consult before the database; the buffer is applied in
+/// key order, first to the version's changelog and then to the provider's database, when it
+/// fills and at Commit. So the changelog names every key that reached the database, which is
+/// what Abort restores from a RocksDB snapshot taken when the store opened.
 ///
 /// Get keeps the value it returns (a pinned slice) until the next change; and it remembers
 /// the key it looked up last, so the Put that an aggregation makes right after its Get learns
@@ -55,6 +65,9 @@ class RocksDbStateStore final : public StateStore {
   int64_t version() const override { return version_; }
 
   std::optional<std::string_view> Get(std::string_view key) const override {
+    if (PendingWrites::Lookup pending = pending_.Find(key); pending.changed) {
+      return pending.value;
+    }
     if (pinned_used_ == pinned_.size()) pinned_.emplace_back();
     rocksdb::PinnableSlice& value = pinned_[pinned_used_];
     rocksdb::Status status =
@@ -74,36 +87,38 @@ class RocksDbStateStore final : public StateStore {
   arrow::Status Put(std::string_view key, std::string_view value) override {
     ARROW_RETURN_NOT_OK(CheckWritable("Put"));
     ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
-    ARROW_RETURN_NOT_OK(Log(key, value));
-    ARROW_RETURN_NOT_OK(
-        Check(db_->Put(write_options_, ToSlice(key), ToSlice(value)), "Cannot write to"));
+    ReleaseValues();
+    pending_.Put(key, value);
     if (!existed) ++num_keys_;
     ++metrics_.num_updated_rows;
-    Remember(key, true);
-    return arrow::Status::OK();
+    return ApplyPendingIfFull();
   }
 
   arrow::Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckWritable("Remove"));
     ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
     if (!existed) return arrow::Status::OK();
-    ARROW_RETURN_NOT_OK(Log(key, std::nullopt));
-    ARROW_RETURN_NOT_OK(Check(db_->Delete(write_options_, ToSlice(key)), "Cannot write to"));
+    ReleaseValues();
+    pending_.Remove(key);
     --num_keys_;
     ++metrics_.num_removed_rows;
-    Remember(key, false);
-    return arrow::Status::OK();
+    return ApplyPendingIfFull();
   }
 
   void ForEach(const std::function<void(std::string_view, std::string_view)>& visit)
       const override {
+    // The database's entries that no pending change replaces, then the pending new values.
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      visit(std::string_view(it->key().data(), it->key().size()),
-            std::string_view(it->value().data(), it->value().size()));
+      std::string_view key(it->key().data(), it->key().size());
+      if (pending_.Find(key).changed) continue;
+      visit(key, std::string_view(it->value().data(), it->value().size()));
     }
     if (!it->status().ok()) {
       Fail(FromRocksDb(it->status(), "Cannot iterate over " + provider_->Describe()));
+    }
+    for (const auto& [key, value] : pending_.SortedChanges()) {
+      if (value) visit(key, *value);
     }
   }
 
@@ -111,7 +126,8 @@ class RocksDbStateStore final : public StateStore {
     ARROW_RETURN_NOT_OK(CheckWritable("Commit"));
     auto start = std::chrono::steady_clock::now();
     ReleaseValues();
-    arrow::Status status = CommitFiles();
+    arrow::Status status = ApplyPending();
+    if (status.ok()) status = CommitFiles();
     if (!status.ok()) {
       commit_failed_ = true;
       return ExternalError("CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT",
@@ -131,6 +147,7 @@ class RocksDbStateStore final : public StateStore {
   void Abort() override {
     if (!open_) return;
     ReleaseValues();
+    pending_.Clear();
     bool rolled_back = !commit_failed_ && (!changelog_ || RollBack().ok());
     ReleaseSnapshot();
     changelog_.reset();  // deletes its temp file
@@ -171,6 +188,9 @@ class RocksDbStateStore final : public StateStore {
   }
 
   arrow::Result<bool> Exists(std::string_view key) {
+    if (PendingWrites::Lookup pending = pending_.Find(key); pending.changed) {
+      return pending.value.has_value();
+    }
     if (has_last_lookup_ && key == last_lookup_key_) return last_lookup_found_;
     rocksdb::PinnableSlice value;
     rocksdb::Status status =
@@ -180,14 +200,14 @@ class RocksDbStateStore final : public StateStore {
     return true;
   }
 
-  void Remember(std::string_view key, bool found) {
-    ReleaseValues();
-    last_lookup_key_.assign(key);
-    last_lookup_found_ = found;
-    has_last_lookup_ = true;
+  arrow::Status ApplyPendingIfFull() {
+    if (pending_.record_bytes() < kMaxPendingBytes) return arrow::Status::OK();
+    return ApplyPending();
   }
 
-  arrow::Status Log(std::string_view key, std::optional<std::string_view> value) {
+  /// Writes the pending changes, in key order, to the changelog and then the database.
+  arrow::Status ApplyPending() {
+    if (pending_.size() == 0) return arrow::Status::OK();
     if (!changelog_) {
       auto writer = ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1), version_ + 1);
       if (!writer.ok()) {
@@ -196,9 +216,25 @@ class RocksDbStateStore final : public StateStore {
       }
       changelog_ = writer.MoveValueUnsafe();
     }
-    arrow::Status status = value ? changelog_->Put(key, *value) : changelog_->Remove(key);
-    if (!status.ok()) Fail(status);
-    return status;
+    rocksdb::WriteBatch batch;
+    for (const auto& [key, value] : pending_.SortedChanges()) {
+      arrow::Status logged = value ? changelog_->Put(key, *value) : changelog_->Remove(key);
+      if (!logged.ok()) {
+        Fail(logged);
+        return error_;
+      }
+      rocksdb::Status added =
+          value ? batch.Put(ToSlice(key), ToSlice(*value)) : batch.Delete(ToSlice(key));
+      ARROW_RETURN_NOT_OK(Check(added, "Cannot write to"));
+      if (batch.GetDataSize() >= kWriteBatchBytes) {
+        ARROW_RETURN_NOT_OK(Check(db_->Write(write_options_, &batch), "Cannot write to"));
+        batch.Clear();
+      }
+    }
+    ARROW_RETURN_NOT_OK(Check(db_->Write(write_options_, &batch), "Cannot write to"));
+    pending_.Clear();
+    has_last_lookup_ = false;
+    return arrow::Status::OK();
   }
 
   arrow::Status CommitFiles() {
@@ -257,6 +293,7 @@ class RocksDbStateStore final : public StateStore {
   const rocksdb::Snapshot* snapshot_;
   rocksdb::WriteOptions write_options_;
   std::unique_ptr<ChangelogWriter> changelog_;
+  PendingWrites pending_;
   StateStoreMetrics metrics_;
   // A deque, so that the slices handed out stay where they are as more are added.
   mutable std::deque<rocksdb::PinnableSlice> pinned_;

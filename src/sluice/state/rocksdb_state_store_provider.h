@@ -27,9 +27,10 @@ namespace sluice::state {
 /// version is rebuilt from the checkpoint folder (the newest snapshot at or below it, then the
 /// changelogs after it).
 ///
-/// A store writes its changes straight into the database, without RocksDB's write-ahead log,
-/// and appends each to the version's changelog as it goes, so neither grows with the number
-/// of changes. Commit of version v completes <v>.changelog; when min_deltas_for_snapshot
+/// A store buffers its changes (up to 64 MiB of keys and values) and applies them in key
+/// order, to the version's changelog and then to the database without RocksDB's write-ahead
+/// log, when the buffer fills and at Commit: sorted keys are cheap for RocksDB to insert, and
+/// memory does not grow with the number of changes. Commit of version v completes <v>.changelog; when min_deltas_for_snapshot
 /// versions have been committed since the last snapshot it also writes <v>.snapshot,
 /// synchronously, then deletes the files no version among the newest min_versions_to_retain
 /// needs. Abort reads the changelog back and restores each key it names from a RocksDB
@@ -37,8 +38,8 @@ namespace sluice::state {
 /// database, to be rebuilt from the checkpoint by the next GetStore.
 ///
 /// Memory: RocksDB's block cache and memtables, bounded per query through `shared` (see
-/// RocksDbSharedResources); the changelog buffers 1 MiB. Not thread-safe; one store open at a
-/// time.
+/// RocksDbSharedResources); a store's write buffer, up to 64 MiB; the changelog's 1 MiB
+/// buffer. Not thread-safe; one store open at a time.
 class RocksDbStateStoreProvider final : public StateStoreProvider {
  public:
   /// A provider for the store `id` whose checkpoint files live in `folder` (see
