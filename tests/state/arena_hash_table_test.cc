@@ -3,6 +3,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -87,6 +88,54 @@ TEST(ArenaHashTableTest, ClearReleasesEverything) {
   EXPECT_EQ(table.size(), 0);
   EXPECT_LT(table.memory_used_bytes(), full / 10);
   EXPECT_FALSE(table.Find("1").has_value());
+}
+
+TEST(ArenaHashTableTest, PipelinedVisitsEveryKeyInOrderWithItsHash) {
+  // Runs shorter and longer than the pipeline's lookahead, visits that insert (the table
+  // grows under the pipeline) and visits that look up.
+  for (size_t n : {0, 1, 5, 16, 17, 5000}) {
+    ArenaHashTable table;
+    std::vector<std::string> keys;
+    for (size_t i = 0; i < n; ++i) keys.push_back("key-" + std::to_string(i % 3000));
+    std::vector<size_t> visited;
+    table.Pipelined(
+        n, [&](size_t i) { return std::string_view(keys[i]); },
+        [&](size_t i, uint64_t hash) {
+          visited.push_back(i);
+          EXPECT_EQ(hash, ArenaHashTable::Hash(keys[i]));
+          table.InsertIfAbsentHashed(keys[i], hash, [&] { return std::string_view(keys[i]); });
+        });
+    std::vector<size_t> in_order(n);
+    for (size_t i = 0; i < n; ++i) in_order[i] = i;
+    EXPECT_EQ(visited, in_order);
+    EXPECT_EQ(table.size(), static_cast<int64_t>(std::min<size_t>(n, 3000)));
+    size_t found = 0;
+    table.Pipelined(
+        n, [&](size_t i) { return std::string_view(keys[i]); },
+        [&](size_t i, uint64_t hash) {
+          auto value = table.FindHashed(keys[i], hash);
+          found += value.has_value() && *value == keys[i];
+        });
+    EXPECT_EQ(found, n);
+  }
+}
+
+TEST(ArenaHashTableTest, ClearKeepingCapacityEmptiesButKeepsTheMemory) {
+  ArenaHashTable table;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 20000; ++i) {
+      table.Upsert("key-" + std::to_string(i), "value-" + std::to_string(round));
+    }
+    EXPECT_EQ(table.size(), 20000);
+    EXPECT_EQ(*table.Find("key-7"), "value-" + std::to_string(round));
+    int64_t memory = table.memory_used_bytes();
+    table.ClearKeepingCapacity();
+    EXPECT_EQ(table.size(), 0);
+    EXPECT_EQ(table.record_bytes(), 0);
+    EXPECT_FALSE(table.Find("key-7").has_value());
+    EXPECT_TRUE(Contents(table).empty());
+    EXPECT_EQ(table.memory_used_bytes(), memory) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -251,7 +251,8 @@ TEST_F(MemoryStateStoreTest, AFailedBackgroundSnapshotIsTakenAgainAtTheNextCommi
   ASSERT_TRUE(store->Commit().ok());
   provider->WaitForSnapshot();
   EXPECT_TRUE(fs::exists(folder_ + "/4.snapshot"));
-  auto reloaded = NewProvider(conf)->GetStore(4);
+  auto fresh = NewProvider(conf);  // a provider outlives its stores
+  auto reloaded = fresh->GetStore(4);
   ASSERT_TRUE(reloaded.ok()) << reloaded.status();
   EXPECT_EQ((*reloaded)->Get("k4").value_or(""), "v4");
 }

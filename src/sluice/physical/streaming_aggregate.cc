@@ -96,12 +96,13 @@ class StreamingAggregateStream final : public BatchStream {
       id.partition_id = p;
       ARROW_ASSIGN_OR_RAISE(auto* provider, stateful_.providers->Get(id));
       ARROW_ASSIGN_OR_RAISE(stores[p], provider->GetStore(stateful_.batch_id));
-      for (uint32_t g : groups_of[p]) {
-        if (auto value = stores[p]->Get(keys.row(g))) {
-          found_groups[p].push_back(g);
-          found_values[p].Append(*value);
-        }
-      }
+      std::vector<std::string_view> partition_keys;
+      partition_keys.reserve(groups_of[p].size());
+      for (uint32_t g : groups_of[p]) partition_keys.push_back(keys.row(g));
+      stores[p]->GetMany(partition_keys, [&](size_t i, std::string_view value) {
+        found_groups[p].push_back(groups_of[p][i]);
+        found_values[p].Append(value);
+      });
       return arrow::Status::OK();
     }));
 
@@ -137,14 +138,21 @@ class StreamingAggregateStream final : public BatchStream {
       state::StateStore& store = *stores[p];
       PartitionOutput& output = outputs[p];
       int64_t start = SteadyMillis();
+      std::vector<std::string_view> put_keys, put_values;
+      put_keys.reserve(groups_of[p].size());
+      put_values.reserve(groups_of[p].size());
       for (uint32_t g : groups_of[p]) {
         std::string_view key = keys.row(g);
         if (stateful_.output_mode == plan::OutputMode::kUpdate && IsFinal(key)) continue;
-        ARROW_RETURN_NOT_OK(store.Put(key, values.row(g)));
-        ++updated[p];
-        if (stateful_.output_mode == plan::OutputMode::kUpdate) {
-          output.keys.Append(key);
-          output.values.Append(values.row(g));
+        put_keys.push_back(key);
+        put_values.push_back(values.row(g));
+      }
+      ARROW_RETURN_NOT_OK(store.PutMany(put_keys, put_values));
+      updated[p] = static_cast<int64_t>(put_keys.size());
+      if (stateful_.output_mode == plan::OutputMode::kUpdate) {
+        for (size_t i = 0; i < put_keys.size(); ++i) {
+          output.keys.Append(put_keys[i]);
+          output.values.Append(put_values[i]);
         }
       }
       int64_t removal_start = SteadyMillis();

@@ -47,7 +47,7 @@ size_t ArenaHashTable::RecordSize(const char* record) {
   return kRecordHeader + KeyOf(record).size() + ValueOf(record).size();
 }
 
-uint64_t ArenaHashTable::HashOf(std::string_view key) {
+uint64_t ArenaHashTable::Hash(std::string_view key) {
   return arrow::internal::ComputeStringHash<0>(key.data(), static_cast<int64_t>(key.size()));
 }
 
@@ -68,8 +68,9 @@ size_t ArenaHashTable::Probe(std::string_view key, uint64_t hash) const {
   }
 }
 
-std::optional<std::string_view> ArenaHashTable::Find(std::string_view key) const {
-  uint64_t slot = slots_[Probe(key, HashOf(key))];
+std::optional<std::string_view> ArenaHashTable::FindHashed(std::string_view key,
+                                                           uint64_t hash) const {
+  uint64_t slot = slots_[Probe(key, hash)];
   if (slot == kEmpty) return std::nullopt;
   return ValueOf(RecordOf(slot));
 }
@@ -79,7 +80,7 @@ char* ArenaHashTable::Allocate(size_t bytes) {
     size_t next = blocks_.empty() ? kFirstBlockBytes
                                   : std::min(blocks_.back().capacity * 2, kLargestBlockBytes);
     size_t capacity = std::max(next, bytes);
-    blocks_.push_back(Block{std::make_unique<char[]>(capacity), capacity, 0});
+    blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0});
     block_bytes_ += static_cast<int64_t>(capacity);
   }
   Block& block = blocks_.back();
@@ -102,7 +103,7 @@ char* ArenaHashTable::AppendRecord(std::string_view key, std::string_view value)
 }
 
 void ArenaHashTable::Upsert(std::string_view key, std::string_view value) {
-  uint64_t hash = HashOf(key);
+  uint64_t hash = Hash(key);
   UpsertAt(Probe(key, hash), hash, key, value);
 }
 
@@ -132,7 +133,7 @@ void ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
 }
 
 bool ArenaHashTable::Erase(std::string_view key) {
-  size_t hole = Probe(key, HashOf(key));
+  size_t hole = Probe(key, Hash(key));
   if (slots_[hole] == kEmpty) return false;
   garbage_bytes_ += static_cast<int64_t>(RecordSize(RecordOf(slots_[hole])));
   record_bytes_ -= static_cast<int64_t>(RecordSize(RecordOf(slots_[hole])));
@@ -144,7 +145,7 @@ bool ArenaHashTable::Erase(std::string_view key) {
     current = (current + 1) & mask_;
     uint64_t slot = slots_[current];
     if (slot == kEmpty) break;
-    size_t home = HashOf(KeyOf(RecordOf(slot))) & mask_;
+    size_t home = Hash(KeyOf(RecordOf(slot))) & mask_;
     bool home_in_between = ((current - home) & mask_) < ((current - hole) & mask_);
     if (!home_in_between) {
       slots_[hole] = slot;
@@ -162,7 +163,7 @@ void ArenaHashTable::Grow() {
   mask_ = slots_.size() - 1;
   for (uint64_t slot : old) {
     if (slot == kEmpty) continue;
-    size_t index = HashOf(KeyOf(RecordOf(slot))) & mask_;
+    size_t index = Hash(KeyOf(RecordOf(slot))) & mask_;
     while (slots_[index] != kEmpty) index = (index + 1) & mask_;
     slots_[index] = slot;
   }
@@ -195,6 +196,23 @@ void ArenaHashTable::Clear() {
   size_ = 0;
   blocks_.clear();
   block_bytes_ = 0;
+  garbage_bytes_ = 0;
+  record_bytes_ = 0;
+}
+
+void ArenaHashTable::ClearKeepingCapacity() {
+  std::fill(slots_.begin(), slots_.end(), kEmpty);
+  size_ = 0;
+  // The first block grows to hold them all, so the next fill allocates nothing new.
+  size_t capacity = 0;
+  for (const Block& block : blocks_) capacity += block.capacity;
+  if (blocks_.size() > 1) {
+    blocks_.clear();
+    blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0});
+  } else if (!blocks_.empty()) {
+    blocks_.front().used = 0;
+  }
+  block_bytes_ = static_cast<int64_t>(capacity);
   garbage_bytes_ = 0;
   record_bytes_ = 0;
 }

@@ -26,8 +26,39 @@ class ArenaHashTable {
   /// Number of entries.
   int64_t size() const { return size_; }
 
+  /// The hash of `key` that the *Hashed calls take (the one every ArenaHashTable uses).
+  static uint64_t Hash(std::string_view key);
+
   /// The value of `key`, or nullopt.
-  std::optional<std::string_view> Find(std::string_view key) const;
+  std::optional<std::string_view> Find(std::string_view key) const {
+    return FindHashed(key, Hash(key));
+  }
+  /// Find with the key's Hash already computed.
+  std::optional<std::string_view> FindHashed(std::string_view key, uint64_t hash) const;
+
+  /// Calls `visit(i, hash)` for i = 0 .. n-1 in order, `hash` being Hash(key_of(i)), while
+  /// prefetching the slots and records of the keys 8 to 16 places ahead. On a table larger
+  /// than the CPU caches, a run of *Hashed calls made this way waits on memory far less than
+  /// the same calls one by one. `visit` may change the table.
+  template <typename KeyAt, typename Visit>
+  void Pipelined(size_t n, KeyAt&& key_of, Visit&& visit) const {
+    constexpr size_t kSlotsAhead = 16;
+    constexpr size_t kRecordsAhead = 8;
+    constexpr size_t kRing = 32;  // a power of two above kSlotsAhead
+    uint64_t hashes[kRing];
+    for (size_t i = 0; i < n + kSlotsAhead; ++i) {
+      if (i < n) {
+        uint64_t hash = Hash(key_of(i));
+        hashes[i % kRing] = hash;
+        __builtin_prefetch(&slots_[hash & mask_]);
+      }
+      if (i >= kRecordsAhead && i - kRecordsAhead < n) {
+        uint64_t slot = slots_[hashes[(i - kRecordsAhead) % kRing] & mask_];
+        if (slot != kEmpty) __builtin_prefetch(RecordOf(slot));
+      }
+      if (i >= kSlotsAhead) visit(i - kSlotsAhead, hashes[(i - kSlotsAhead) % kRing]);
+    }
+  }
 
   /// Sets the value of `key`. A value of the same length as the old one is overwritten in
   /// place; otherwise a new record is appended.
@@ -37,7 +68,12 @@ class ArenaHashTable {
   /// single probe: what an undo log needs. `before` must not change this table.
   template <typename Before>
   void Upsert(std::string_view key, std::string_view value, Before&& before) {
-    uint64_t hash = HashOf(key);
+    UpsertHashed(key, Hash(key), value, before);
+  }
+  /// Upsert with `before`, with the key's Hash already computed.
+  template <typename Before>
+  void UpsertHashed(std::string_view key, uint64_t hash, std::string_view value,
+                    Before&& before) {
     size_t index = Probe(key, hash);
     std::optional<std::string_view> current;
     if (slots_[index] != kEmpty) current = ValueOf(RecordOf(slots_[index]));
@@ -49,7 +85,11 @@ class ArenaHashTable {
   /// key is present, with a single probe; returns whether it inserted.
   template <typename Make>
   bool InsertIfAbsent(std::string_view key, Make&& make) {
-    uint64_t hash = HashOf(key);
+    return InsertIfAbsentHashed(key, Hash(key), make);
+  }
+  /// InsertIfAbsent with the key's Hash already computed.
+  template <typename Make>
+  bool InsertIfAbsentHashed(std::string_view key, uint64_t hash, Make&& make) {
     size_t index = Probe(key, hash);
     if (slots_[index] != kEmpty) return false;
     UpsertAt(index, hash, key, make());
@@ -61,6 +101,10 @@ class ArenaHashTable {
 
   /// Removes every entry and releases the memory.
   void Clear();
+
+  /// Removes every entry but keeps the slot array and the arena's memory, for a table filled
+  /// again to about the same size (no growing, no fresh pages to fault in).
+  void ClearKeepingCapacity();
 
   /// Calls `visit(key, value)` for every entry, in slot order. `visit` must not modify the
   /// table.
@@ -84,7 +128,6 @@ class ArenaHashTable {
   static const char* RecordOf(uint64_t slot);
   static std::string_view KeyOf(const char* record);
   static std::string_view ValueOf(const char* record);
-  static uint64_t HashOf(std::string_view key);
   static uint64_t MakeSlot(uint64_t hash, const char* record);
   static size_t RecordSize(const char* record);
 

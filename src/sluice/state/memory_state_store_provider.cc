@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 class MemoryStateStore final : public StateStore {
  public:
   MemoryStateStore(MemoryStateStoreProvider* provider, int64_t version)
-      : provider_(provider), version_(version) {}
+      : provider_(provider), version_(version), changes_(provider->changes_) {}
 
   ~MemoryStateStore() override {
     if (open_) Abort();
@@ -32,14 +32,28 @@ class MemoryStateStore final : public StateStore {
     return provider_->table_.Find(key);
   }
 
+  void GetMany(std::span<const std::string_view> keys,
+               const std::function<void(size_t, std::string_view)>& found) const override {
+    const ArenaHashTable& table = provider_->table_;
+    table.Pipelined(
+        keys.size(), [&](size_t i) { return keys[i]; },
+        [&](size_t i, uint64_t hash) {
+          if (auto value = table.FindHashed(keys[i], hash)) found(i, *value);
+        });
+  }
+
   arrow::Status Put(std::string_view key, std::string_view value) override {
     ARROW_RETURN_NOT_OK(CheckOpen("Put"));
-    // One probe of each table: the first change of a key in this version records the value
-    // it had.
-    provider_->table_.Upsert(key, value, [&](std::optional<std::string_view> previous) {
-      changes_.InsertIfAbsent(key, [&] { return UndoRecord(previous); });
-    });
-    ++metrics_.num_updated_rows;
+    PutHashed(key, ArenaHashTable::Hash(key), value);
+    return arrow::Status::OK();
+  }
+
+  arrow::Status PutMany(std::span<const std::string_view> keys,
+                        std::span<const std::string_view> values) override {
+    ARROW_RETURN_NOT_OK(CheckOpen("Put"));
+    provider_->table_.Pipelined(
+        keys.size(), [&](size_t i) { return keys[i]; },
+        [&](size_t i, uint64_t hash) { PutHashed(keys[i], hash, values[i]); });
     return arrow::Status::OK();
   }
 
@@ -61,7 +75,7 @@ class MemoryStateStore final : public StateStore {
     ARROW_RETURN_NOT_OK(CheckOpen("Commit"));
     auto start = std::chrono::steady_clock::now();
     int64_t bytes_written = 0;
-    arrow::Status status = provider_->CommitVersion(version_ + 1, changes_, &bytes_written);
+    arrow::Status status = provider_->CommitVersion(version_ + 1, &bytes_written);
     if (!status.ok()) {
       commit_failed_ = true;
       return status;
@@ -70,7 +84,7 @@ class MemoryStateStore final : public StateStore {
                                   std::chrono::steady_clock::now() - start)
                                   .count();
     metrics_.checkpoint_bytes_written = bytes_written;
-    changes_.Clear();
+    changes_.ClearKeepingCapacity();
     Close();
     committed_ = true;
     return version_ + 1;
@@ -83,7 +97,7 @@ class MemoryStateStore final : public StateStore {
       // way to be sure the memory matches what the next open expects.
       provider_->table_.Clear();
       provider_->loaded_version_ = -1;
-      changes_.Clear();
+      changes_.ClearKeepingCapacity();
       Close();
       return;
     }
@@ -95,7 +109,7 @@ class MemoryStateStore final : public StateStore {
         table.Erase(key);
       }
     });
-    changes_.Clear();
+    changes_.ClearKeepingCapacity();
     Close();
   }
 
@@ -105,7 +119,7 @@ class MemoryStateStore final : public StateStore {
     StateStoreMetrics metrics = metrics_;
     metrics.num_keys = provider_->table_.size();
     metrics.memory_used_bytes =
-        provider_->table_.memory_used_bytes() + (open_ ? changes_.memory_used_bytes() : 0);
+        provider_->table_.memory_used_bytes() + changes_.memory_used_bytes();
     // Spark's HDFSBackedStateStoreProvider figures: loads served by the version in memory
     // and loads that read files (both counted over the provider's life), and the size of
     // the entries of the current version.
@@ -126,6 +140,15 @@ class MemoryStateStore final : public StateStore {
                                   committed_ ? "committed" : "aborted");
   }
 
+  /// One probe of each table: the first change of a key in this version records the value
+  /// it had.
+  void PutHashed(std::string_view key, uint64_t hash, std::string_view value) {
+    provider_->table_.UpsertHashed(key, hash, value, [&](std::optional<std::string_view> previous) {
+      changes_.InsertIfAbsentHashed(key, hash, [&] { return UndoRecord(previous); });
+    });
+    ++metrics_.num_updated_rows;
+  }
+
   /// What changes_ keeps for a key's first change: whether it was present, and its value.
   std::string_view UndoRecord(std::optional<std::string_view> previous) {
     scratch_.assign(1, previous ? kPresent : kAbsent);
@@ -144,7 +167,8 @@ class MemoryStateStore final : public StateStore {
 
   MemoryStateStoreProvider* provider_;
   int64_t version_;
-  ArenaHashTable changes_;
+  // The provider's undo log, empty when the store opens.
+  ArenaHashTable& changes_;
   std::string scratch_;
   StateStoreMetrics metrics_;
   bool open_ = true;
@@ -238,7 +262,6 @@ arrow::Status MemoryStateStoreProvider::ReadFileInto(int64_t version, StateFileK
 }
 
 arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version,
-                                                      const ArenaHashTable& changes,
                                                       int64_t* bytes_written) {
   auto write = [&](const std::string& path, std::string contents) -> arrow::Status {
     *bytes_written += static_cast<int64_t>(contents.size());
@@ -253,13 +276,22 @@ arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version,
   // One snapshot in flight at a time; the previous one had a whole batch to finish.
   WaitForSnapshot();
   StateFileWriter delta(StateFileKind::kDelta, version);
-  changes.ForEach([&](std::string_view key, std::string_view previous) {
-    if (auto current = table_.Find(key)) {
-      delta.Put(key, *current);
-    } else if (previous[0] != 0) {
-      delta.Remove(key);
-    }  // else absent before and after: nothing changed.
+  // The undo records hold the previous values: about the size of the new ones.
+  delta.Reserve(static_cast<size_t>(changes_.record_bytes()) + kStateFileTrailerSize);
+  changed_keys_.clear();
+  changes_.ForEach([&](std::string_view key, std::string_view previous) {
+    changed_keys_.emplace_back(key, previous[0] != 0);
   });
+  table_.Pipelined(
+      changed_keys_.size(), [&](size_t i) { return changed_keys_[i].first; },
+      [&](size_t i, uint64_t hash) {
+        auto [key, was_present] = changed_keys_[i];
+        if (auto current = table_.FindHashed(key, hash)) {
+          delta.Put(key, *current);
+        } else if (was_present) {
+          delta.Remove(key);
+        }  // else absent before and after: nothing changed.
+      });
   ARROW_RETURN_NOT_OK(write(PathOf(version, StateFileKind::kDelta), delta.Finish()));
   if (version - last_snapshot_version_ >= conf_.min_deltas_for_snapshot) {
     StateFileWriter snapshot(StateFileKind::kSnapshot, version);

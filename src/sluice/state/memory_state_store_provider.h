@@ -7,6 +7,8 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <arrow/result.h>
 #include <arrow/status.h>
@@ -58,9 +60,8 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   arrow::Status Load(int64_t version);
   arrow::Status ReadFileInto(int64_t version, StateFileKind kind);
   /// Writes the files of version `version` (the loaded one + 1) whose changed keys are the
-  /// keys of `changes`, then cleans up; `bytes_written` receives the files' total size.
-  arrow::Status CommitVersion(int64_t version, const ArenaHashTable& changes,
-                              int64_t* bytes_written);
+  /// keys of changes_, then cleans up; `bytes_written` receives the files' total size.
+  arrow::Status CommitVersion(int64_t version, int64_t* bytes_written);
   arrow::Status Cleanup(int64_t newest_version);
   std::string PathOf(int64_t version, StateFileKind kind) const;
   /// "MemoryStateStoreProvider[StateStoreId[...], dir=<folder>]", for error messages.
@@ -70,6 +71,12 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   StateStoreId id_;
   StateStoreConf conf_;
   ArenaHashTable table_;
+  /// The undo log of the open store: each key it changed, with the value it had before
+  /// (see MemoryStateStore). Kept with its capacity between versions, as the next version
+  /// usually changes about as many keys.
+  ArenaHashTable changes_;
+  /// Scratch space of CommitVersion, kept for the same reason.
+  std::vector<std::pair<std::string_view, bool>> changed_keys_;
   int64_t loaded_version_ = -1;
   /// The newest version with a snapshot at or below loaded_version_ (0 when none).
   int64_t last_snapshot_version_ = 0;

@@ -1,5 +1,6 @@
 #include "sluice/state/rocksdb_state_store_provider.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/formats/partitioned_writer.h"
+#include "sluice/state/arena_hash_table.h"
 #include "sluice/state/pending_writes.h"
 #include "sluice/state/rocksdb_changelog.h"
 #include "sluice/state/rocksdb_snapshot.h"
@@ -82,6 +84,45 @@ class RocksDbStateStore final : public StateStore {
     if (!status.ok()) return std::nullopt;
     ++pinned_used_;
     return std::string_view(value.data(), value.size());
+  }
+
+  void GetMany(std::span<const std::string_view> keys,
+               const std::function<void(size_t, std::string_view)>& found) const override {
+    // The keys the write buffer does not answer go to RocksDB's MultiGet, a chunk at a time.
+    // Each answer is remembered, so that the Put that follows learns whether the key is new
+    // without a second lookup.
+    constexpr size_t kChunk = 256;
+    std::vector<rocksdb::Slice> lookups;
+    std::vector<size_t> lookup_of(kChunk);
+    std::vector<rocksdb::PinnableSlice> values(kChunk);
+    std::vector<rocksdb::Status> statuses(kChunk);
+    for (size_t begin = 0; begin < keys.size(); begin += kChunk) {
+      const size_t end = std::min(keys.size(), begin + kChunk);
+      lookups.clear();
+      for (size_t i = begin; i < end; ++i) {
+        lookup_of[i - begin] = pending_.Find(keys[i]).changed ? kChunk : lookups.size();
+        if (lookup_of[i - begin] != kChunk) lookups.push_back(ToSlice(keys[i]));
+      }
+      db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), lookups.size(),
+                    lookups.data(), values.data(), statuses.data());
+      for (size_t i = begin; i < end; ++i) {
+        size_t lookup = lookup_of[i - begin];
+        if (lookup == kChunk) {
+          if (std::optional<std::string_view> value = pending_.Find(keys[i]).value) {
+            found(i, *value);
+          }
+          continue;
+        }
+        const rocksdb::Status& status = statuses[lookup];
+        if (!status.ok() && !status.IsNotFound()) {
+          Fail(FromRocksDb(status, "Cannot read from " + provider_->Describe()));
+          continue;
+        }
+        existence_.Upsert(keys[i], status.ok() ? kFound : kNotFound);
+        if (status.ok()) found(i, std::string_view(values[lookup].data(), values[lookup].size()));
+        values[lookup].Reset();
+      }
+    }
   }
 
   arrow::Status Put(std::string_view key, std::string_view value) override {
@@ -192,6 +233,7 @@ class RocksDbStateStore final : public StateStore {
       return pending.value.has_value();
     }
     if (has_last_lookup_ && key == last_lookup_key_) return last_lookup_found_;
+    if (std::optional<std::string_view> known = existence_.Find(key)) return *known == kFound;
     rocksdb::PinnableSlice value;
     rocksdb::Status status =
         db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), ToSlice(key), &value);
@@ -233,6 +275,8 @@ class RocksDbStateStore final : public StateStore {
     }
     ARROW_RETURN_NOT_OK(Check(db_->Write(write_options_, &batch), "Cannot write to"));
     pending_.Clear();
+    // What GetMany learned is out of date for the keys just applied.
+    existence_.ClearKeepingCapacity();
     has_last_lookup_ = false;
     return arrow::Status::OK();
   }
@@ -294,6 +338,11 @@ class RocksDbStateStore final : public StateStore {
   rocksdb::WriteOptions write_options_;
   std::unique_ptr<ChangelogWriter> changelog_;
   PendingWrites pending_;
+  // Whether the keys GetMany looked up are in the database (kFound / kNotFound), until the
+  // write buffer is next applied.
+  static constexpr std::string_view kFound = "1";
+  static constexpr std::string_view kNotFound = "0";
+  mutable ArenaHashTable existence_;
   StateStoreMetrics metrics_;
   // A deque, so that the slices handed out stay where they are as more are added.
   mutable std::deque<rocksdb::PinnableSlice> pinned_;

@@ -30,7 +30,8 @@ namespace sluice::state {
 /// A store buffers its changes (up to 64 MiB of keys and values) and applies them in key
 /// order, to the version's changelog and then to the database without RocksDB's write-ahead
 /// log, when the buffer fills and at Commit: sorted keys are cheap for RocksDB to insert, and
-/// memory does not grow with the number of changes. Commit of version v completes <v>.changelog; when min_deltas_for_snapshot
+/// memory does not grow with the number of changes. GetMany looks keys up with RocksDB's
+/// MultiGet. Commit of version v completes <v>.changelog; when min_deltas_for_snapshot
 /// versions have been committed since the last snapshot it also writes <v>.snapshot,
 /// synchronously, then deletes the files no version among the newest min_versions_to_retain
 /// needs. Abort reads the changelog back and restores each key it names from a RocksDB

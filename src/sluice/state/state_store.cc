@@ -16,6 +16,20 @@ std::string StateStoreFolder(const checkpoint::CheckpointPaths& paths, const Sta
   return folder;
 }
 
+void StateStore::GetMany(
+    std::span<const std::string_view> keys,
+    const std::function<void(size_t i, std::string_view value)>& found) const {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (std::optional<std::string_view> value = Get(keys[i])) found(i, *value);
+  }
+}
+
+arrow::Status StateStore::PutMany(std::span<const std::string_view> keys,
+                                  std::span<const std::string_view> values) {
+  for (size_t i = 0; i < keys.size(); ++i) ARROW_RETURN_NOT_OK(Put(keys[i], values[i]));
+  return arrow::Status::OK();
+}
+
 arrow::Status CheckVersionToLoad(int64_t version) {
   if (version >= 0) return arrow::Status::OK();
   return SparkError("CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION",

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -118,8 +119,20 @@ class StateStore {
   /// The value of `key`, or nullopt when absent.
   virtual std::optional<std::string_view> Get(std::string_view key) const = 0;
 
+  /// Get of every key of `keys`: calls `found(i, value)` for each keys[i] present, in order
+  /// of i, with views valid during the call. Providers look the keys up together (prefetching,
+  /// RocksDB's MultiGet), which is much faster than one Get after another; the default does
+  /// just that.
+  virtual void GetMany(std::span<const std::string_view> keys,
+                       const std::function<void(size_t i, std::string_view value)>& found) const;
+
   /// Sets the value of `key`, inserting it if absent.
   virtual arrow::Status Put(std::string_view key, std::string_view value) = 0;
+
+  /// Put of keys[i] -> values[i] for every i, in order; stops at the first error. Like
+  /// GetMany, faster than one Put after another; the default does just that.
+  virtual arrow::Status PutMany(std::span<const std::string_view> keys,
+                                std::span<const std::string_view> values);
 
   /// Removes `key`; removing an absent key does nothing.
   virtual arrow::Status Remove(std::string_view key) = 0;

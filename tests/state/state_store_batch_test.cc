@@ -1,0 +1,94 @@
+// GetMany and PutMany, the batched calls of the StateStore interface, on both providers: the
+// same answers as Get and Put one key at a time, in order, through commit, abort and reload.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sluice/checkpoint/checkpoint_paths.h"
+#include "sluice/state/state_store_provider_factory.h"
+#include "support/scratch_dir.h"
+
+namespace sluice::state {
+namespace {
+
+class StateStoreBatchTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  std::unique_ptr<StateStoreProvider> NewProvider() {
+    StateStoreConf conf;
+    conf.provider_class = GetParam();
+    conf.rocksdb.local_dir = scratch_ / "local";
+    if (!factory_) factory_ = StateStoreProviderFactory::Make(conf).ValueOrDie();
+    return factory_
+        ->MakeProvider(StateStoreFolder(checkpoint::CheckpointPaths(scratch_.path()),
+                                        StateStoreId{}),
+                       StateStoreId{})
+        .ValueOrDie();
+  }
+
+  /// GetMany's answers as (index, value) pairs.
+  static std::vector<std::pair<size_t, std::string>> Found(
+      const StateStore& store, const std::vector<std::string_view>& keys) {
+    std::vector<std::pair<size_t, std::string>> found;
+    store.GetMany(keys, [&](size_t i, std::string_view value) {
+      found.emplace_back(i, std::string(value));
+    });
+    return found;
+  }
+
+  testing::ScratchDir scratch_;
+  std::unique_ptr<StateStoreProviderFactory> factory_;
+};
+
+TEST_P(StateStoreBatchTest, ManyKeysAtOnceAnswerAsOneAtATime) {
+  auto provider = NewProvider();
+  // More keys than the lookahead of the prefetching pipeline, some repeated.
+  constexpr int kKeys = 1000;
+  std::vector<std::string> names;
+  for (int i = 0; i < kKeys; ++i) names.push_back("key-" + std::to_string(i));
+  std::vector<std::string_view> keys(names.begin(), names.end());
+  std::vector<std::string> value_names;
+  for (int i = 0; i < kKeys; ++i) value_names.push_back("value-" + std::to_string(i));
+  std::vector<std::string_view> values(value_names.begin(), value_names.end());
+
+  auto store = provider->GetStore(0).ValueOrDie();
+  EXPECT_TRUE(Found(*store, keys).empty());
+  // The even keys, then key-0 again with a new value: the later put wins.
+  std::vector<std::string_view> even_keys, even_values;
+  for (int i = 0; i < kKeys; i += 2) {
+    even_keys.push_back(keys[i]);
+    even_values.push_back(values[i]);
+  }
+  even_keys.push_back(keys[0]);
+  even_values.push_back("value-0 again");
+  ASSERT_TRUE(store->PutMany(even_keys, even_values).ok());
+  EXPECT_EQ(store->metrics().num_keys, kKeys / 2);
+  EXPECT_EQ(store->metrics().num_updated_rows, kKeys / 2 + 1);
+  std::vector<std::pair<size_t, std::string>> expected;
+  expected.emplace_back(0, "value-0 again");
+  for (int i = 2; i < kKeys; i += 2) expected.emplace_back(i, value_names[i]);
+  EXPECT_EQ(Found(*store, keys), expected);
+  ASSERT_EQ(store->Commit().ValueOrDie(), 1);
+
+  // An aborted PutMany leaves version 1 as it was; a reload answers the same.
+  {
+    auto aborted = provider->GetStore(1).ValueOrDie();
+    ASSERT_TRUE(aborted->PutMany(keys, values).ok());
+    EXPECT_EQ(aborted->metrics().num_keys, kKeys);
+    EXPECT_EQ(Found(*aborted, keys).size(), static_cast<size_t>(kKeys));
+    aborted->Abort();
+  }
+  EXPECT_EQ(Found(*provider->GetStore(1).ValueOrDie(), keys), expected);
+  factory_.reset();
+  provider = NewProvider();
+  EXPECT_EQ(Found(*provider->GetStore(1).ValueOrDie(), keys), expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Providers, StateStoreBatchTest,
+    ::testing::Values(kHdfsBackedProviderClass, kRocksDbProviderClass),
+    [](const auto& info) { return info.index == 0 ? "Default" : "RocksDb"; });
+
+}  // namespace
+}  // namespace sluice::state
