@@ -228,7 +228,7 @@ arrow::Status MicroBatchExecution::Run() {
       state_->cancel().SleepFor(std::chrono::milliseconds(settings_.polling_delay_ms));
     }
   }
-  state_->MarkNoNewData();
+  state_->MarkNoNewData(state_->BeginDataCheck());
   return arrow::Status::OK();
 }
 
@@ -238,6 +238,7 @@ arrow::Result<bool> MicroBatchExecution::RunTrigger(int64_t trigger_start_ms,
   timings.trigger_start_ms = trigger_start_ms;
   int64_t steady_start = SteadyMillis();
   state_->SetStatus("Processing new data", false, true);
+  const int64_t data_check = state_->BeginDataCheck();
   for (auto& source : sources_) timings.start_offsets.push_back(source.committed);
 
   bool has_batch = false;
@@ -253,7 +254,7 @@ arrow::Result<bool> MicroBatchExecution::RunTrigger(int64_t trigger_start_ms,
   }
   if (!has_batch) {
     state_->SetStatus("Waiting for data to arrive", false, false);
-    state_->MarkNoNewData();
+    state_->MarkNoNewData(data_check);
     // A trigger that runs to the end of the data (once, availableNow) stops instead of idling.
     if (spec_.trigger.kind == Trigger::Kind::kProcessingTime) ReportIdle(trigger_start_ms);
     return false;

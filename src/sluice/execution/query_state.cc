@@ -1,5 +1,6 @@
 #include "sluice/execution/query_state.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace sluice::execution {
@@ -34,18 +35,23 @@ std::vector<StreamingQueryProgress> QueryState::recent_progress() const {
   return {recent_.begin(), recent_.end()};
 }
 
-void QueryState::MarkNoNewData() {
+int64_t QueryState::BeginDataCheck() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return data_requests_;
+}
+
+void QueryState::MarkNoNewData(int64_t check) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    no_new_data_ = true;
+    data_requests_answered_ = std::max(data_requests_answered_, check);
   }
   changed_.notify_all();
 }
 
 arrow::Status QueryState::AwaitNoNewData() {
   std::unique_lock<std::mutex> lock(mutex_);
-  no_new_data_ = false;
-  changed_.wait(lock, [&] { return no_new_data_ || !active_; });
+  const int64_t request = ++data_requests_;
+  changed_.wait(lock, [&] { return data_requests_answered_ >= request || !active_; });
   return error_;
 }
 

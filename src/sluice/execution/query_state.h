@@ -28,10 +28,15 @@ class QueryState {
   std::optional<StreamingQueryProgress> last_progress() const;
   std::vector<StreamingQueryProgress> recent_progress() const;
 
-  /// A trigger found no new data (or the loop ended): wakes processAllAvailable.
-  void MarkNoNewData();
-  /// processAllAvailable: waits until the loop reports no new data after this call, or the
-  /// query ends. Returns the query's error if it failed.
+  /// The loop starts looking for new data; pass the result to MarkNoNewData if it finds none.
+  int64_t BeginDataCheck();
+  /// The check `check` (from BeginDataCheck) found no new data, or the loop ended: wakes the
+  /// processAllAvailable calls made before that check began.
+  void MarkNoNewData(int64_t check);
+  /// processAllAvailable: waits until a check for new data that began after this call finds
+  /// none, or the query ends. (A check already under way may have looked at the sources
+  /// before data added just now, so its answer does not count.) Returns the query's error if
+  /// it failed.
   arrow::Status AwaitNoNewData();
 
   /// The loop ended: `error` is OK after a clean stop.
@@ -52,7 +57,10 @@ class QueryState {
   std::deque<StreamingQueryProgress> recent_;
   int64_t recent_limit_;
   std::optional<StreamingQueryProgress> last_;
-  bool no_new_data_ = false;
+  /// processAllAvailable calls so far, and the newest of them a check without new data
+  /// answered.
+  int64_t data_requests_ = 0;
+  int64_t data_requests_answered_ = 0;
   bool active_ = true;
   arrow::Status error_;
   CancelToken cancel_;
