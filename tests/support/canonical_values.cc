@@ -67,7 +67,8 @@ std::string PlainDecimal(std::string digits, int32_t scale) {
     if (static_cast<int32_t>(digits.size()) <= scale) {
       digits.insert(0, static_cast<size_t>(scale) + 1 - digits.size(), '0');
     }
-    digits.insert(digits.size() - static_cast<size_t>(scale), ".");
+    const size_t point = digits.size() - static_cast<size_t>(scale);
+    digits = digits.substr(0, point) + '.' + digits.substr(point);
   }
   return (negative ? "-" : "") + digits;
 }
