@@ -11,6 +11,7 @@ all: build
 
 setup: $(VENV)/.requirements.sha256
 	@scripts/install-system-packages.sh
+	@scripts/kafka/fetch.sh >/dev/null
 
 $(VENV)/.requirements.sha256: requirements.txt
 	@scripts/install-system-packages.sh
