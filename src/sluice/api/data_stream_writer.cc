@@ -155,6 +155,7 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start() const {
     request.schema = schema;
     request.format_context = spec.format_context;
     request.file_sink_compact_interval = settings.file_sink_compact_interval;
+    request.checkpoint_root = spec.checkpoint_root;
     ARROW_ASSIGN_OR_RAISE(spec.sink, sinks::MakeStreamSink(request));
   }
   return StreamingQuery::Start(std::move(spec), session->streams);

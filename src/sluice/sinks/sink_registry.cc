@@ -6,6 +6,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/sinks/console/console_sink.h"
 #include "sluice/sinks/file/file_stream_sink.h"
+#include "sluice/sinks/kafka/kafka_stream_sink.h"
 #include "sluice/sinks/noop/noop_sink.h"
 
 namespace sluice::sinks {
@@ -22,6 +23,9 @@ arrow::Result<std::unique_ptr<StreamSink>> MakeStreamSink(const SinkRequest& req
                            request.format_context.session_time_zone);
   }
   if (request.format == "noop") return MakeNoopSink();
+  if (request.format == "kafka") {
+    return MakeKafkaStreamSink(request.options, request.schema, request.checkpoint_root);
+  }
   auto file_format = formats::ParseFileFormat(request.format);
   if (file_format.ok()) {
     if (request.path.empty()) {
@@ -41,7 +45,7 @@ arrow::Result<std::unique_ptr<StreamSink>> MakeStreamSink(const SinkRequest& req
   return SparkError("DATA_SOURCE_NOT_FOUND",
                     "Failed to find the data source: " + request.format +
                         ". Streaming sinks: parquet, json, csv, orc, text, console, memory, "
-                        "noop, foreach, foreachBatch.");
+                        "noop, foreach, foreachBatch, kafka.");
 }
 
 }  // namespace sluice::sinks

@@ -17,7 +17,7 @@ namespace sluice::sinks {
 
 /// What writeStream gathered for a sink.
 struct SinkRequest {
-  /// Lower case: parquet, json, csv, orc, text, console, noop.
+  /// Lower case: parquet, json, csv, orc, text, console, noop, kafka.
   std::string format;
   formats::OptionMap options;
   /// The output folder of file sinks (start(path) or the "path" option).
@@ -29,6 +29,9 @@ struct SinkRequest {
   formats::FormatContext format_context;
   /// spark.sql.streaming.fileSink.log.compactInterval.
   int file_sink_compact_interval = 10;
+  /// The query's checkpoint folder (its `metadata` file holds the query id once the query
+  /// has started).
+  std::string checkpoint_root;
 };
 
 /// True for the sinks that run without a checkpoint location (console, noop, memory,
