@@ -18,6 +18,7 @@
 #include "sluice/physical/planner.h"
 #include "sluice/plan/file_source.h"
 #include "sluice/plan/relation.h"
+#include "sluice/sources/source_registry.h"
 
 namespace sluice {
 
@@ -86,6 +87,7 @@ arrow::Status Commit(const fs::path& output, const fs::path& staging,
 DataFrameReader::DataFrameReader(std::shared_ptr<SessionState> state) : state_(std::move(state)) {}
 
 DataFrame DataFrameReader::load() const {
+  if (sources::IsNonFileBatchSource(format_)) return load(std::string());
   auto path = options_.find("path");
   if (path == options_.end()) {
     return DataFrame(state_, SparkError("_LEGACY_ERROR_TEMP_1029",
@@ -97,6 +99,12 @@ DataFrame DataFrameReader::load() const {
 
 DataFrame DataFrameReader::load(const std::string& path) const {
   if (!schema_error_.ok()) return DataFrame(state_, schema_error_);
+  if (sources::IsNonFileBatchSource(format_)) {
+    sources::SourceRequest request{format_, options_, path, schema_, {}, false};
+    auto source = sources::MakeBatchSource(request);
+    if (!source.ok()) return DataFrame(state_, source.status());
+    return DataFrame(state_, plan::Relation::Make(*source, state_->analysis_context()));
+  }
   auto format = formats::ParseFileFormat(format_);
   if (!format.ok()) return DataFrame(state_, format.status());
   formats::FormatContext context = FormatContextOf(state_->config);

@@ -3,6 +3,7 @@
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/sources/file/file_stream_source.h"
+#include "sluice/sources/kafka/kafka_source_provider.h"
 #include "sluice/sources/rate/rate_per_micro_batch_source.h"
 #include "sluice/sources/rate/rate_source.h"
 #include "sluice/sources/socket/socket_source.h"
@@ -28,10 +29,22 @@ arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvi
   if (name == "rate") return MakeRateSourceProvider(request.options);
   if (name == "rate-micro-batch") return MakeRatePerMicroBatchSourceProvider(request.options);
   if (name == "socket") return MakeSocketSourceProvider(request.options);
+  if (name == "kafka") return kafka::MakeKafkaSourceProvider(request.options, request.schema);
   return SparkError("DATA_SOURCE_NOT_FOUND",
                     "Failed to find the data source: " + request.format +
                         ". Streaming sources: json, csv, parquet, orc, text, rate, "
-                        "rate-micro-batch, socket.");
+                        "rate-micro-batch, socket, kafka.");
+}
+
+bool IsNonFileBatchSource(std::string_view format) { return AsciiLower(format) == "kafka"; }
+
+arrow::Result<std::shared_ptr<const plan::DataSource>> MakeBatchSource(
+    const SourceRequest& request) {
+  if (AsciiLower(request.format) == "kafka") {
+    return kafka::MakeKafkaRelation(request.options, request.schema);
+  }
+  return SparkError("DATA_SOURCE_NOT_FOUND",
+                    "Failed to find the data source: " + request.format + ".");
 }
 
 }  // namespace sluice::sources

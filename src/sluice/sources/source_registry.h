@@ -3,12 +3,14 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <arrow/result.h>
 #include <arrow/type_fwd.h>
 
 #include "sluice/formats/file_format.h"
 #include "sluice/formats/format_options.h"
+#include "sluice/plan/data_source.h"
 #include "sluice/sources/stream_source.h"
 
 namespace sluice::sources {
@@ -27,9 +29,18 @@ struct SourceRequest {
 };
 
 /// The plan leaf of the source named by request.format (case-insensitive): json, csv, parquet,
-/// orc, text, rate, rate-micro-batch, socket. An unknown name fails with DATA_SOURCE_NOT_FOUND;
-/// bad options fail naming the option.
+/// orc, text, rate, rate-micro-batch, socket, kafka. An unknown name fails with
+/// DATA_SOURCE_NOT_FOUND; bad options fail naming the option.
 arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvider(
+    const SourceRequest& request);
+
+/// Whether read.format(`format`) names a batch source that is not a file format (kafka);
+/// case-insensitive. The file formats are read by DataFrameReader itself.
+bool IsNonFileBatchSource(std::string_view format);
+
+/// The plan leaf of read.format(request.format).load() for a source IsNonFileBatchSource
+/// accepts. Bad options fail naming the option; nothing connects before the scan.
+arrow::Result<std::shared_ptr<const plan::DataSource>> MakeBatchSource(
     const SourceRequest& request);
 
 }  // namespace sluice::sources
