@@ -205,7 +205,11 @@ void ArenaHashTable::Clear() {
   record_bytes_ = 0;
 }
 
-void ArenaHashTable::ClearKeepingCapacity() {
+void ArenaHashTable::ClearForRefill() {
+  if (static_cast<size_t>(size_) * 4 < slots_.size()) {
+    Clear();
+    return;
+  }
   std::fill(slots_.begin(), slots_.end(), kEmpty);
   size_ = 0;
   // The first block grows to hold them all, so the next fill allocates nothing new.

@@ -84,7 +84,7 @@ class MemoryStateStore final : public StateStore {
                                   std::chrono::steady_clock::now() - start)
                                   .count();
     metrics_.checkpoint_bytes_written = bytes_written;
-    changes_.ClearKeepingCapacity();
+    changes_.ClearForRefill();
     Close();
     committed_ = true;
     return version_ + 1;
@@ -97,7 +97,7 @@ class MemoryStateStore final : public StateStore {
       // way to be sure the memory matches what the next open expects.
       provider_->table_.Clear();
       provider_->loaded_version_ = -1;
-      changes_.ClearKeepingCapacity();
+      changes_.ClearForRefill();
       Close();
       return;
     }
@@ -109,7 +109,7 @@ class MemoryStateStore final : public StateStore {
         table.Erase(key);
       }
     });
-    changes_.ClearKeepingCapacity();
+    changes_.ClearForRefill();
     Close();
   }
 

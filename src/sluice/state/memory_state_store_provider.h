@@ -72,8 +72,8 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   StateStoreConf conf_;
   ArenaHashTable table_;
   /// The undo log of the open store: each key it changed, with the value it had before
-  /// (see MemoryStateStore). Kept with its capacity between versions, as the next version
-  /// usually changes about as many keys.
+  /// (see MemoryStateStore). Kept with its capacity between versions (ClearForRefill), as the
+  /// next version usually changes about as many keys.
   ArenaHashTable changes_;
   /// Scratch space of CommitVersion, kept for the same reason.
   std::vector<std::pair<std::string_view, bool>> changed_keys_;

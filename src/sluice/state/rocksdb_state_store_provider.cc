@@ -276,7 +276,7 @@ class RocksDbStateStore final : public StateStore {
     ARROW_RETURN_NOT_OK(Check(db_->Write(write_options_, &batch), "Cannot write to"));
     pending_.Clear();
     // What GetMany learned is out of date for the keys just applied.
-    existence_.ClearKeepingCapacity();
+    existence_.ClearForRefill();
     has_last_lookup_ = false;
     return arrow::Status::OK();
   }
