@@ -34,6 +34,8 @@ class PendingWrites {
   int64_t size() const { return table_.size(); }
   /// Bytes of keys and values held, the measure for when to apply them.
   int64_t record_bytes() const { return table_.record_bytes(); }
+  /// Bytes of memory held (the table's slots and arena).
+  int64_t memory_used_bytes() const { return table_.memory_used_bytes(); }
 
   /// One change: the key and its new value, or nullopt for a removal.
   using Change = std::pair<std::string_view, std::optional<std::string_view>>;

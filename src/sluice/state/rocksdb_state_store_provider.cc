@@ -202,7 +202,9 @@ class RocksDbStateStore final : public StateStore {
   StateStoreMetrics metrics() const override {
     StateStoreMetrics metrics = metrics_;
     metrics.num_keys = num_keys_;
-    if (provider_->db_) metrics.memory_used_bytes = provider_->MemoryUsedBytes();
+    // The database's own memory, and the buffers this store holds beside it.
+    metrics.memory_used_bytes = pending_.memory_used_bytes() + existence_.memory_used_bytes();
+    if (provider_->db_) metrics.memory_used_bytes += provider_->MemoryUsedBytes();
     return metrics;
   }
 
