@@ -12,7 +12,6 @@
 #include <arrow/type.h>
 #include <arrow/util/bit_util.h>
 
-#include "sluice/common/huge_pages.h"
 #include "sluice/types/row_codec.h"
 
 namespace sluice::expr {
@@ -22,7 +21,7 @@ namespace {
 // Rows are hashed and inserted in slices of this many rows, so the table is grown once per
 // slice and never while a slice's probes are in flight.
 constexpr int64_t kSliceRows = 1 << 16;
-// How many rows ahead of the probe the table slot is prefetched (see PrefetchAhead).
+// How many rows ahead of the probe the table slot is prefetched.
 constexpr int64_t kPrefetchDistance = 16;
 
 inline uint64_t MixInteger(uint64_t x) {
@@ -260,8 +259,6 @@ class IntegralGrouper final : public KeyGrouper {
 
   void Rehash(uint64_t capacity) {
     std::vector<Slot> old = std::move(slots_);
-    slots_.reserve(capacity);
-    AdviseHugePages(slots_.data(), capacity * sizeof(Slot));
     slots_.assign(capacity, Slot{0, kEmpty, 0});
     mask_ = capacity - 1;
     shift_ = 64 - arrow::bit_util::Log2(capacity);
@@ -327,7 +324,9 @@ class RowGrouper final : public KeyGrouper {
       new_rows.clear();
       uint32_t* out = group_ids->data() + begin;
       for (int64_t i = 0; i < n; ++i) {
-        PrefetchAhead(i, n);
+        if (i + kPrefetchDistance < n) {
+          __builtin_prefetch(&slots_[hashes_[i + kPrefetchDistance] & mask_]);
+        }
         const uint64_t hash = hashes_[i];
         const uint8_t* row = encoder_.row(i);
         const uint32_t length = encoder_.length(i);
@@ -364,7 +363,6 @@ class RowGrouper final : public KeyGrouper {
       Hash(n);
       int32_t* out = group_ids->data() + begin;
       for (int64_t i = 0; i < n; ++i) {
-        PrefetchAhead(i, n);
         out[i] = -1;
         if (!null_matches) {
           bool any_null = false;
@@ -403,23 +401,6 @@ class RowGrouper final : public KeyGrouper {
     for (int64_t i = 0; i < n; ++i) hashes_[i] = HashBytes(encoder_.row(i), encoder_.length(i));
   }
 
-  /// Brings towards the cache what probing row i + kPrefetchDistance will read, in three
-  /// steps as each depends on the one before: its home slot, then (half as far ahead) the
-  /// offset of the key that slot holds, then (a quarter as far) that key's bytes.
-  void PrefetchAhead(int64_t i, int64_t n) const {
-    if (i + kPrefetchDistance < n) {
-      __builtin_prefetch(&slots_[hashes_[i + kPrefetchDistance] & mask_]);
-    }
-    if (i + kPrefetchDistance / 2 < n) {
-      uint32_t id = slots_[hashes_[i + kPrefetchDistance / 2] & mask_].id;
-      if (id != kEmpty) __builtin_prefetch(&key_offsets_[id]);
-    }
-    if (i + kPrefetchDistance / 4 < n) {
-      uint32_t id = slots_[hashes_[i + kPrefetchDistance / 4] & mask_].id;
-      if (id != kEmpty) __builtin_prefetch(key_data_.data() + key_offsets_[id]);
-    }
-  }
-
   bool SameKey(uint32_t id, const uint8_t* row, uint32_t length) const {
     const uint64_t begin = key_offsets_[id];
     return key_offsets_[id + 1] - begin == length &&
@@ -434,8 +415,6 @@ class RowGrouper final : public KeyGrouper {
 
   void Rehash(uint64_t capacity) {
     std::vector<Slot> old = std::move(slots_);
-    slots_.reserve(capacity);
-    AdviseHugePages(slots_.data(), capacity * sizeof(Slot));
     slots_.assign(capacity, Slot{0, kEmpty, 0});
     mask_ = capacity - 1;
     for (const Slot& s : old) {

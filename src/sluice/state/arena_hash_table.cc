@@ -6,8 +6,6 @@
 #include <arrow/util/hashing.h>
 #include <arrow/util/logging.h>
 
-#include "sluice/common/huge_pages.h"
-
 namespace sluice::state {
 
 namespace {
@@ -83,7 +81,6 @@ char* ArenaHashTable::Allocate(size_t bytes) {
                                   : std::min(blocks_.back().capacity * 2, kLargestBlockBytes);
     size_t capacity = std::max(next, bytes);
     blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0});
-    AdviseHugePages(blocks_.back().data.get(), capacity);
     block_bytes_ += static_cast<int64_t>(capacity);
   }
   Block& block = blocks_.back();
@@ -162,8 +159,6 @@ bool ArenaHashTable::Erase(std::string_view key) {
 
 void ArenaHashTable::Grow() {
   std::vector<uint64_t> old = std::move(slots_);
-  slots_.reserve(old.size() * 2);
-  AdviseHugePages(slots_.data(), old.size() * 2 * sizeof(uint64_t));
   slots_.assign(old.size() * 2, kEmpty);
   mask_ = slots_.size() - 1;
   for (uint64_t slot : old) {
@@ -218,7 +213,6 @@ void ArenaHashTable::ClearForRefill() {
   if (blocks_.size() > 1) {
     blocks_.clear();
     blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0});
-    AdviseHugePages(blocks_.back().data.get(), capacity);
   } else if (!blocks_.empty()) {
     blocks_.front().used = 0;
   }
