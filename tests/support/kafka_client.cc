@@ -28,7 +28,9 @@ struct MessageDeleter {
   void operator()(rd_kafka_message_t* message) const { rd_kafka_message_destroy(message); }
 };
 struct MetadataDeleter {
-  void operator()(const rd_kafka_metadata_t* metadata) const { rd_kafka_metadata_destroy(metadata); }
+  void operator()(const rd_kafka_metadata_t* metadata) const {
+    rd_kafka_metadata_destroy(metadata);
+  }
 };
 struct ErrorDeleter {
   void operator()(rd_kafka_error_t* error) const { rd_kafka_error_destroy(error); }
@@ -437,6 +439,11 @@ arrow::Result<std::vector<KafkaRecord>> KafkaTestClient::ProduceWith(
                    " the transaction of '" + *transactional_id + "' on " + where));
   }
   producer.reset();  // No delivery report may arrive once the results move out.
+  std::map<int32_t, int64_t>& written_ends = written_ends_[topic];
+  for (const KafkaRecord& record : deliveries.written) {
+    int64_t& end = written_ends[record.partition];
+    end = std::max(end, record.offset + 1);
+  }
   return std::move(deliveries.written);
 }
 
@@ -445,6 +452,9 @@ arrow::Result<std::vector<KafkaRecord>> KafkaTestClient::ConsumeAll(const std::s
   // The ends are fixed first: an end-of-partition event counts only once it is at or past its
   // partition's end, since librdkafka may report one early for a topic that was just written.
   ARROW_ASSIGN_OR_RAISE(auto ends, EndOffsets(topic, isolation));
+  for (const auto& [partition, written_end] : written_ends_[topic]) {
+    ends[partition] = std::max(ends[partition], written_end);
+  }
   std::vector<int32_t> partitions;
   for (const auto& [partition, end] : ends) partitions.push_back(partition);
   ARROW_ASSIGN_OR_RAISE(
@@ -455,6 +465,8 @@ arrow::Result<std::vector<KafkaRecord>> KafkaTestClient::ConsumeAll(const std::s
                  {"enable.auto.commit", "false"},
                  // The end of each partition is reported as an event: reading stops there.
                  {"enable.partition.eof", "true"},
+                 // Reading starts at offset 0, or at the log's start once records aged out.
+                 {"auto.offset.reset", "earliest"},
                  {"isolation.level", isolation == KafkaIsolation::kReadCommitted
                                          ? "read_committed"
                                          : "read_uncommitted"}}));
@@ -462,8 +474,7 @@ arrow::Result<std::vector<KafkaRecord>> KafkaTestClient::ConsumeAll(const std::s
   rd_kafka_topic_partition_list_t* assignment =
       rd_kafka_topic_partition_list_new(static_cast<int>(partitions.size()));
   for (int32_t partition : partitions) {
-    rd_kafka_topic_partition_list_add(assignment, topic.c_str(), partition)->offset =
-        RD_KAFKA_OFFSET_BEGINNING;
+    rd_kafka_topic_partition_list_add(assignment, topic.c_str(), partition)->offset = 0;
   }
   const rd_kafka_resp_err_t assigned = rd_kafka_assign(consumer.get(), assignment);
   rd_kafka_topic_partition_list_destroy(assignment);

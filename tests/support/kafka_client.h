@@ -122,6 +122,10 @@ class KafkaTestClient {
 
   std::string bootstrap_;
   std::chrono::milliseconds patience_;
+  /// Per topic and partition, the offset after the last record this client wrote: the end
+  /// ConsumeAll reads to at least. The broker's answer to an end-offsets request just after a
+  /// write was seen to lag behind it under load.
+  std::map<std::string, std::map<int32_t, int64_t>> written_ends_;
 };
 
 }  // namespace sluice::testing
