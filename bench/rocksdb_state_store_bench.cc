@@ -1,7 +1,7 @@
 // The RocksDB state store at the scale of issue 4's state-larger-than-memory figure: 50M long
 // keys -> (count, sum) values, written as a stateful aggregation does (GetMany, then
-// PutMany), ten batches of 5M new keys each committed durably (a changelog per batch, the snapshot of all
-// 50M at the tenth), with RocksDB's memory bounded to 512 MB. Reports puts/s including the
+// PutMany), ten batches of 5M new keys each committed durably (a changelog per batch, the
+// snapshot of all 50M at the tenth), with RocksDB's memory bounded to 512 MB. Reports puts/s including the
 // commits, puts/s per core (puts over the process's user + system CPU time, RocksDB's
 // background flushes and compactions included), and the process's peak resident memory
 // (ru_maxrss: run with --benchmark_filter=RocksDb to see the store alone).

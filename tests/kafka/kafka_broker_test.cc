@@ -52,7 +52,9 @@ std::vector<int64_t> Offsets(const std::vector<KafkaRecord>& records) {
   return offsets;
 }
 
-KafkaRecord Value(const std::string& value) { return KafkaRecord().WithValue(value).InPartition(0); }
+KafkaRecord Value(const std::string& value) {
+  return KafkaRecord().WithValue(value).InPartition(0);
+}
 
 TEST(KafkaBrokerTest, AnswersOnTheLoopbackInterface) {
   const std::string& bootstrap = SharedKafkaBroker().bootstrap();

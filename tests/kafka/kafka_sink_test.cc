@@ -143,7 +143,8 @@ TEST_F(KafkaSinkTest, CompleteModeWritesTheWholeResultEveryBatch) {
                     .load(input)
                     .groupBy({F::col("word")})
                     .count()
-                    .selectExpr({"word AS key", "CONCAT(word, '=', CAST(count AS STRING)) AS value"});
+                    .selectExpr({"word AS key",
+                                 "CONCAT(word, '=', CAST(count AS STRING)) AS value"});
   ASSERT_TRUE(input->AddData(Table("word STRING", {R"(["a", "b", "a"])"})).ok());
   auto query = KafkaWriter(counts).outputMode("complete").option("topic", topic_).start();
   Drain(query);

@@ -34,7 +34,8 @@ class KafkaProducer {
  public:
   /// A producer with the sink's settings over librdkafka's defaults made to match Java's
   /// producer as Spark runs it: idempotence on, Java's murmur2 partitioner, a 120 s delivery
-  /// timeout (non-transactional). With `transactional_id`, a transactional producer (call InitTransactions first).
+  /// timeout (non-transactional). With `transactional_id`, a transactional producer (call
+  /// InitTransactions first).
   /// Connects in the background; fails only on settings librdkafka refuses.
   static arrow::Result<std::unique_ptr<KafkaProducer>> Make(
       const KafkaSinkOptions& options, std::optional<std::string> transactional_id);
