@@ -298,7 +298,7 @@ arrow::Result<PartitionOffsets> KafkaOffsetReader::Resolve(const OffsetRangeLimi
         }
       }
     }
-    // The -1 / -2 placeholders become the partitions' latest / earliest offsets.
+    // The -1 / -2 sentinels become the partitions' latest / earliest offsets.
     PartitionOffsets queries;
     for (const auto& [partition, offset] : resolved) {
       if (offset == kLatestOffset || offset == kEarliestOffset) queries[partition] = offset;
