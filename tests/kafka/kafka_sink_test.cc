@@ -4,8 +4,10 @@
 #include <set>
 
 #include "kafka/kafka_sink_test_support.h"
+#include "sluice/api/dataframe_reader.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
+#include "sluice/common/errors.h"
 
 namespace sluice::testing {
 namespace {
@@ -216,6 +218,33 @@ TEST_F(KafkaSinkTest, BadColumnsFailTheStartWithSparksError) {
   auto query = KafkaWriter(spark_->readStream().load(input)).option("topic", topic_).start();
   ASSERT_FALSE(query.ok());
   EXPECT_TRUE(HasErrorClass(query.status(), "_LEGACY_ERROR_TEMP_3080"));
+}
+
+// df.write.format("kafka").save(): a batch query's rows, with the streaming sink's columns.
+TEST_F(KafkaSinkTest, ABatchWriteSendsEveryRowAsSparksDoes) {
+  DataFrame rows =
+      spark_->createDataFrame(Table("key STRING, value STRING", {R"(["k1", "k2", null])",
+                                                                 R"(["v1", "v2", "v3"])"}));
+  auto writer = rows.write();
+  writer.format("kafka").option("kafka.bootstrap.servers", bootstrap_).option("topic", topic_);
+  ASSERT_TRUE(writer.save().ok());
+  ASSERT_TRUE(writer.mode("append").save().ok());
+  EXPECT_EQ(Values(topic_, KafkaIsolation::kReadUncommitted).size(), 6u);
+
+  arrow::Status overwrite = writer.mode("overwrite").save();
+  EXPECT_EQ(ErrorClassOf(overwrite), "_LEGACY_ERROR_TEMP_3081") << overwrite.ToString();
+  EXPECT_NE(overwrite.message().find("Save mode Overwrite not allowed for Kafka"),
+            std::string::npos)
+      << overwrite.ToString();
+  arrow::Status exactly_once = writer.mode("append").option("exactlyOnce", "true").save();
+  EXPECT_FALSE(exactly_once.ok());
+  EXPECT_NE(exactly_once.message().find("exactlyOnce"), std::string::npos)
+      << exactly_once.ToString();
+  // Without a topic option or column, Spark's column error.
+  auto no_topic = spark_->createDataFrame(Table("value STRING", {R"(["v"])"})).write();
+  no_topic.format("kafka").option("kafka.bootstrap.servers", bootstrap_);
+  EXPECT_FALSE(no_topic.save().ok());
+  EXPECT_EQ(Values(topic_, KafkaIsolation::kReadUncommitted).size(), 6u) << "nothing more";
 }
 
 }  // namespace

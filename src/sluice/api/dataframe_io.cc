@@ -18,6 +18,7 @@
 #include "sluice/physical/planner.h"
 #include "sluice/plan/file_source.h"
 #include "sluice/plan/relation.h"
+#include "sluice/sinks/kafka/kafka_batch_write.h"
 #include "sluice/sources/source_registry.h"
 
 namespace sluice {
@@ -126,6 +127,7 @@ DataFrameWriter& DataFrameWriter::mode(const std::string& save_mode) {
 }
 
 arrow::Status DataFrameWriter::save() const {
+  if (AsciiLower(format_) == "kafka") return SaveToKafka();
   auto path = options_.find("path");
   if (path == options_.end()) {
     return SparkError("_LEGACY_ERROR_TEMP_1029",
@@ -190,6 +192,21 @@ arrow::Status DataFrameWriter::save(const std::string& path) const {
     return written.status();
   }
   return Commit(output, staging, *written, mode == SaveMode::kOverwrite);
+}
+
+arrow::Status DataFrameWriter::SaveToKafka() const {
+  ARROW_RETURN_NOT_OK(df_.status());
+  ARROW_ASSIGN_OR_RAISE(SaveMode mode, ParseSaveMode(mode_));
+  if (mode == SaveMode::kOverwrite || mode == SaveMode::kIgnore) {
+    return SparkError("_LEGACY_ERROR_TEMP_3081",
+                      std::string("Save mode ") +
+                          (mode == SaveMode::kOverwrite ? "Overwrite" : "Ignore") +
+                          " not allowed for Kafka. Allowed save modes are Append and "
+                          "ErrorIfExists (default).");
+  }
+  physical::ExecContext exec{df_.session()->eval_context(NowMicros())};
+  ARROW_ASSIGN_OR_RAISE(auto rows, physical::Execute(*df_.plan(), exec));
+  return sinks::WriteKafkaBatch(options_, *rows);
 }
 
 arrow::Status DataFrameWriter::json(const std::string& path) { return format("json").save(path); }

@@ -30,10 +30,11 @@ class DataFrameReader : public ReaderSettings<DataFrameReader> {
   std::shared_ptr<SessionState> state_;
 };
 
-/// Batch writes of files, as PySpark's DataFrameWriter:
+/// Batch writes, as PySpark's DataFrameWriter:
 /// df.write().format("parquet").mode("overwrite").partitionBy({"day"}).save(path).
-/// Formats: json, csv, parquet (the default), orc, text. The output is a folder of part files
-/// plus an empty _SUCCESS; files appear only complete.
+/// Formats: json, csv, parquet (the default), orc, text, whose output is a folder of part
+/// files plus an empty _SUCCESS (files appear only complete); and kafka, written with save()
+/// as the streaming Kafka sink writes a micro-batch (options, columns, at-least-once).
 class DataFrameWriter : public WriterSettings<DataFrameWriter> {
  public:
   explicit DataFrameWriter(DataFrame df);
@@ -47,7 +48,8 @@ class DataFrameWriter : public WriterSettings<DataFrameWriter> {
   /// errorifexists), INVALID_SAVE_MODE, COLUMN_NOT_FOUND for partitionBy, the query's errors.
   /// A failed write leaves no new visible file behind.
   arrow::Status save(const std::string& path) const;
-  /// save() to the "path" option.
+  /// save() to the "path" option; for format kafka, the rows to Kafka (modes append and
+  /// errorifexists; overwrite and ignore fail with Spark's _LEGACY_ERROR_TEMP_3081).
   arrow::Status save() const;
   /// format(name).save(path) for each file format.
   arrow::Status json(const std::string& path);
@@ -57,6 +59,8 @@ class DataFrameWriter : public WriterSettings<DataFrameWriter> {
   arrow::Status text(const std::string& path);
 
  private:
+  arrow::Status SaveToKafka() const;
+
   DataFrame df_;
   std::string mode_ = "errorifexists";
 };
