@@ -68,9 +68,14 @@ class KafkaRangeReader final : public arrow::RecordBatchReader {
         if (SteadyNowMs() >= deadline_ms_) return TimedOut(range);
         continue;
       }
+      // Events of a partition read before this one (the consumer is reused) are not this
+      // range's: an old end-of-partition must not end it.
+      const bool ours = message->rkt != nullptr &&
+                        message->partition == range.partition.partition &&
+                        range.partition.topic == rd_kafka_topic_name(message->rkt);
       if (message->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
         // The partition ends before `until` only while records are still arriving.
-        if (message->offset >= range.until) return FinishRange();
+        if (ours && message->offset >= range.until) return FinishRange();
         continue;
       }
       if (message->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
@@ -78,10 +83,7 @@ class KafkaRangeReader final : public arrow::RecordBatchReader {
         if (range_over) return FinishRange();
         continue;
       }
-      if (message->partition != range.partition.partition ||
-          range.partition.topic != rd_kafka_topic_name(message->rkt)) {
-        continue;
-      }
+      if (!ours) continue;
       if (message->offset >= range.until) return FinishRange();
       if (message->offset < range.from) continue;
       ARROW_RETURN_NOT_OK(columns_.Append(*message));
