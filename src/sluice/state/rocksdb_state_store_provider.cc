@@ -93,6 +93,9 @@ class RocksDbStateStore final : public StateStore {
     // without a second lookup.
     constexpr size_t kChunk = 256;
     std::vector<rocksdb::Slice> lookups;
+    // Per key of a chunk: the write buffer's answer, and where the key is among `lookups`
+    // when the buffer has none.
+    std::vector<PendingWrites::Lookup> buffered(kChunk);
     std::vector<size_t> lookup_of(kChunk);
     std::vector<rocksdb::PinnableSlice> values(kChunk);
     std::vector<rocksdb::Status> statuses(kChunk);
@@ -100,26 +103,29 @@ class RocksDbStateStore final : public StateStore {
       const size_t end = std::min(keys.size(), begin + kChunk);
       lookups.clear();
       for (size_t i = begin; i < end; ++i) {
-        lookup_of[i - begin] = pending_.Find(keys[i]).changed ? kChunk : lookups.size();
-        if (lookup_of[i - begin] != kChunk) lookups.push_back(ToSlice(keys[i]));
+        buffered[i - begin] = pending_.Find(keys[i]);
+        if (buffered[i - begin].changed) continue;
+        lookup_of[i - begin] = lookups.size();
+        lookups.push_back(ToSlice(keys[i]));
       }
       db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), lookups.size(),
                     lookups.data(), values.data(), statuses.data());
       for (size_t i = begin; i < end; ++i) {
-        size_t lookup = lookup_of[i - begin];
-        if (lookup == kChunk) {
-          if (std::optional<std::string_view> value = pending_.Find(keys[i]).value) {
-            found(i, *value);
-          }
+        const PendingWrites::Lookup& in_buffer = buffered[i - begin];
+        if (in_buffer.changed) {
+          if (in_buffer.value) found(i, *in_buffer.value);
           continue;
         }
+        const size_t lookup = lookup_of[i - begin];
         const rocksdb::Status& status = statuses[lookup];
-        if (!status.ok() && !status.IsNotFound()) {
+        if (status.ok()) {
+          found(i, std::string_view(values[lookup].data(), values[lookup].size()));
+        } else if (!status.IsNotFound()) {
           Fail(FromRocksDb(status, "Cannot read from " + provider_->Describe()));
-          continue;
         }
-        existence_.Upsert(keys[i], status.ok() ? kFound : kNotFound);
-        if (status.ok()) found(i, std::string_view(values[lookup].data(), values[lookup].size()));
+        if (status.ok() || status.IsNotFound()) {
+          existence_.Upsert(keys[i], status.ok() ? kFound : kNotFound);
+        }
         values[lookup].Reset();
       }
     }
