@@ -105,7 +105,10 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 # Consumer groups form at once instead of waiting for more members.
 group.initial.rebalance.delay.ms=0
-# Tests that age records out with a topic's retention.ms see it applied within a second.
+# Records are kept however old their timestamps: tests write records stamped in 1970, which
+# the default retention of 7 days would delete at the next check. Tests that age records out
+# set a topic's retention.ms, and see it applied within a second.
+log.retention.ms=-1
 log.retention.check.interval.ms=1000
 PROPERTIES
   cat >"$state/log4j2.properties" <<PROPERTIES
