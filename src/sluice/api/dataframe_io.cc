@@ -12,6 +12,7 @@
 #include "sluice/api/session_state.h"
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
+#include "sluice/delta/delta_write.h"
 #include "sluice/formats/file_format.h"
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/formats/partitioned_writer.h"
@@ -20,6 +21,7 @@
 #include "sluice/plan/relation.h"
 #include "sluice/sinks/kafka/kafka_batch_write.h"
 #include "sluice/sources/source_registry.h"
+#include "sluice/sources/typed_options.h"
 
 namespace sluice {
 
@@ -137,6 +139,7 @@ arrow::Status DataFrameWriter::save() const {
 }
 
 arrow::Status DataFrameWriter::save(const std::string& path) const {
+  if (AsciiLower(format_) == "delta") return SaveToDelta(path);
   ARROW_RETURN_NOT_OK(df_.status());
   ARROW_ASSIGN_OR_RAISE(SaveMode mode, ParseSaveMode(mode_));
   ARROW_ASSIGN_OR_RAISE(auto format, formats::ParseFileFormat(format_));
@@ -182,7 +185,8 @@ arrow::Status DataFrameWriter::save(const std::string& path) const {
       if (batch == nullptr) break;
       ARROW_RETURN_NOT_OK(files->Write(batch));
     }
-    return files->Finish();
+    ARROW_ASSIGN_OR_RAISE(auto written, files->Finish());
+    return formats::RelativePaths(written);
   };
   auto written = run();
   if (!written.ok()) {
@@ -207,6 +211,74 @@ arrow::Status DataFrameWriter::SaveToKafka() const {
   physical::ExecContext exec{df_.session()->eval_context(NowMicros())};
   ARROW_ASSIGN_OR_RAISE(auto rows, physical::Execute(*df_.plan(), exec));
   return sinks::WriteKafkaBatch(options_, *rows);
+}
+
+arrow::Status DataFrameWriter::SaveToDelta(const std::string& path) const {
+  ARROW_RETURN_NOT_OK(df_.status());
+  ARROW_ASSIGN_OR_RAISE(SaveMode mode, ParseSaveMode(mode_));
+  const SessionState& state = *df_.session();
+  formats::FormatContext context = FormatContextOf(state.config);
+  if (options_.count("replaceWhere") > 0) {
+    return SparkError("DELTA_UNSUPPORTED_WRITE_OPTION",
+                      "The option replaceWhere is not supported yet: overwrite the whole table, "
+                      "or use DeltaTable.merge.");
+  }
+  delta::WriteOptions write;
+  write.mode = mode == SaveMode::kOverwrite ? delta::WriteMode::kOverwrite
+                                            : delta::WriteMode::kAppend;
+  write.partition_by = partition_by_;
+  ARROW_ASSIGN_OR_RAISE(write.merge_schema,
+                        sources::BooleanOption(options_, "mergeSchema", false));
+  ARROW_ASSIGN_OR_RAISE(write.overwrite_schema,
+                        sources::BooleanOption(options_, "overwriteSchema", false));
+  auto app_id = options_.find("txnAppId");
+  auto app_version = options_.find("txnVersion");
+  if ((app_id == options_.end()) != (app_version == options_.end())) {
+    return SparkError("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
+                      "Invalid options for idempotent Dataframe writes: both txnAppId and "
+                      "txnVersion must be specified for idempotent Delta writes.");
+  }
+  if (app_id != options_.end()) {
+    ARROW_ASSIGN_OR_RAISE(int64_t version, sources::LongOption(options_, "txnVersion", 0));
+    write.transaction = delta::Transaction{app_id->second, version, std::nullopt};
+  }
+  write.operation = "WRITE";
+  write.operation_parameters = {
+      {"mode", mode == SaveMode::kOverwrite ? "Overwrite"
+               : mode == SaveMode::kAppend  ? "Append"
+               : mode == SaveMode::kIgnore  ? "Ignore"
+                                            : "ErrorIfExists"}};
+  std::string partition_json = "[";
+  for (size_t i = 0; i < partition_by_.size(); ++i) {
+    partition_json += (i ? ",\"" : "\"") + partition_by_[i] + "\"";
+  }
+  write.operation_parameters["partitionBy"] = partition_json + "]";
+  ARROW_ASSIGN_OR_RAISE(write.parquet, formats::MakeFormatWriter(formats::FileFormat::kParquet,
+                                                                 options_, context));
+  ARROW_ASSIGN_OR_RAISE(write.zone, formats::FindZone(context.session_time_zone));
+  write.now_ms = NowMicros() / 1000;
+
+  delta::DeltaLog log(formats::LocalPath(path));
+  ARROW_ASSIGN_OR_RAISE(auto latest, log.LatestVersion());
+  std::optional<delta::Snapshot> read;
+  if (latest) {
+    if (mode == SaveMode::kErrorIfExists) {
+      return SparkError("DELTA_PATH_EXISTS",
+                        "Cannot write to already existent path " +
+                            formats::QualifiedPath(log.table_path()) +
+                            " without setting OVERWRITE = 'true'.");
+    }
+    if (mode == SaveMode::kIgnore) return arrow::Status::OK();
+    ARROW_ASSIGN_OR_RAISE(read, log.Load(*latest));
+    if (write.transaction) {
+      auto done = read->AppVersion(write.transaction->app_id);
+      // Delta skips a write whose application version the table has reached.
+      if (done && *done >= write.transaction->version) return arrow::Status::OK();
+    }
+  }
+  physical::ExecContext exec{state.eval_context(NowMicros())};
+  ARROW_ASSIGN_OR_RAISE(auto stream, physical::Execute(*df_.plan(), exec));
+  return delta::WriteToTable(log, read, *stream, write).status();
 }
 
 arrow::Status DataFrameWriter::json(const std::string& path) { return format("json").save(path); }

@@ -60,6 +60,7 @@ class DataFrameWriter : public WriterSettings<DataFrameWriter> {
 
  private:
   arrow::Status SaveToKafka() const;
+  arrow::Status SaveToDelta(const std::string& path) const;
 
   DataFrame df_;
   std::string mode_ = "errorifexists";

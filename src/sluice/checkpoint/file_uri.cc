@@ -22,11 +22,13 @@ int HexValue(char c) {
 
 }  // namespace
 
-std::string FileUri(std::string_view local_path) {
+std::string FileUri(std::string_view local_path) { return "file://" + EncodeUriPath(local_path); }
+
+std::string EncodeUriPath(std::string_view path) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string uri = "file://";
-  uri.reserve(uri.size() + local_path.size());
-  for (char c : local_path) {
+  std::string uri;
+  uri.reserve(path.size());
+  for (char c : path) {
     auto u = static_cast<unsigned char>(c);
     if (KeptInUriPath(u)) {
       uri.push_back(c);
@@ -54,6 +56,15 @@ arrow::Result<std::string> LocalPathOfFileUri(std::string_view uri) {
     return arrow::Status::Invalid("The file source log names '", uri,
                                   "', which is not an absolute file URI");
   }
+  auto local = DecodeUriPath(path);
+  if (!local.ok()) {
+    return arrow::Status::Invalid("The file source log names '", uri,
+                                  "', which holds a malformed escape");
+  }
+  return local;
+}
+
+arrow::Result<std::string> DecodeUriPath(std::string_view path) {
   std::string local;
   local.reserve(path.size());
   for (size_t i = 0; i < path.size(); ++i) {
@@ -62,8 +73,7 @@ arrow::Result<std::string> LocalPathOfFileUri(std::string_view uri) {
       continue;
     }
     if (i + 2 >= path.size() || HexValue(path[i + 1]) < 0 || HexValue(path[i + 2]) < 0) {
-      return arrow::Status::Invalid("The file source log names '", uri,
-                                    "', which holds a malformed escape");
+      return arrow::Status::Invalid("'", path, "' holds a malformed escape");
     }
     local.push_back(static_cast<char>(HexValue(path[i + 1]) * 16 + HexValue(path[i + 2])));
     i += 2;

@@ -292,64 +292,8 @@ std::shared_ptr<arrow::Scalar> PartitionScalar(std::string_view raw,
                                                const std::shared_ptr<arrow::DataType>& type,
                                                const datetime::TimeZone& zone) {
   if (raw == kDefaultPartitionName) return arrow::MakeNullScalar(type);
-  std::string text = UnescapePathName(raw);
-  switch (type->id()) {
-    case arrow::Type::STRING:
-      return std::make_shared<arrow::StringScalar>(text);
-    case arrow::Type::INT8:
-    case arrow::Type::INT16:
-    case arrow::Type::INT32:
-    case arrow::Type::INT64: {
-      int64_t value;
-      if (!ParseInt64(text, &value)) break;
-      auto scalar = arrow::MakeScalar(type, value);
-      if (!scalar.ok()) break;
-      return *scalar;
-    }
-    case arrow::Type::DOUBLE:
-    case arrow::Type::FLOAT: {
-      double value;
-      if (!ParseJavaDouble(text, &value)) break;
-      if (type->id() == arrow::Type::FLOAT) {
-        return std::make_shared<arrow::FloatScalar>(static_cast<float>(value));
-      }
-      return std::make_shared<arrow::DoubleScalar>(value);
-    }
-    case arrow::Type::DECIMAL128: {
-      arrow::Decimal128 value;
-      int32_t precision, scale;
-      if (!arrow::Decimal128::FromString(text, &value, &precision, &scale).ok()) break;
-      const auto& decimal = static_cast<const arrow::Decimal128Type&>(*type);
-      auto rescaled = value.Rescale(scale, decimal.scale());
-      if (!rescaled.ok()) break;
-      return std::make_shared<arrow::Decimal128Scalar>(*rescaled, type);
-    }
-    case arrow::Type::DATE32: {
-      auto days = datetime::ParseDate(text);
-      if (!days) break;
-      return std::make_shared<arrow::Date32Scalar>(static_cast<int32_t>(*days));
-    }
-    case arrow::Type::TIMESTAMP: {
-      const auto& ts = static_cast<const arrow::TimestampType&>(*type);
-      auto micros = ts.timezone().empty()
-                        ? datetime::ParseTimestampNtz(text, /*allow_zone=*/true, std::nullopt)
-                        : datetime::ParseTimestamp(text, zone, std::nullopt);
-      if (!micros) break;
-      return std::make_shared<arrow::TimestampScalar>(*micros, type);
-    }
-    case arrow::Type::BOOL: {
-      if (text == "true" || text == "TRUE" || text == "True") {
-        return std::make_shared<arrow::BooleanScalar>(true);
-      }
-      if (text == "false" || text == "FALSE" || text == "False") {
-        return std::make_shared<arrow::BooleanScalar>(false);
-      }
-      break;
-    }
-    default:
-      break;
-  }
-  return arrow::MakeNullScalar(type);
+  auto value = ParsePartitionValue(UnescapePathName(raw), type, zone);
+  return value != nullptr ? value : arrow::MakeNullScalar(type);
 }
 
 }  // namespace
@@ -543,6 +487,68 @@ arrow::Result<FileListing> DiscoverPartitions(const std::vector<RootedFile>& fil
     listing.partition_values.push_back(std::move(values));
   }
   return listing;
+}
+
+std::shared_ptr<arrow::Scalar> ParsePartitionValue(const std::string& text,
+                                                   const std::shared_ptr<arrow::DataType>& type,
+                                                   const datetime::TimeZone& zone) {
+  switch (type->id()) {
+    case arrow::Type::STRING:
+      return std::make_shared<arrow::StringScalar>(text);
+    case arrow::Type::INT8:
+    case arrow::Type::INT16:
+    case arrow::Type::INT32:
+    case arrow::Type::INT64: {
+      int64_t value;
+      if (!ParseInt64(text, &value)) break;
+      auto scalar = arrow::MakeScalar(type, value);
+      if (!scalar.ok()) break;
+      return *scalar;
+    }
+    case arrow::Type::DOUBLE:
+    case arrow::Type::FLOAT: {
+      double value;
+      if (!ParseJavaDouble(text, &value)) break;
+      if (type->id() == arrow::Type::FLOAT) {
+        return std::make_shared<arrow::FloatScalar>(static_cast<float>(value));
+      }
+      return std::make_shared<arrow::DoubleScalar>(value);
+    }
+    case arrow::Type::DECIMAL128: {
+      arrow::Decimal128 value;
+      int32_t precision, scale;
+      if (!arrow::Decimal128::FromString(text, &value, &precision, &scale).ok()) break;
+      const auto& decimal = static_cast<const arrow::Decimal128Type&>(*type);
+      auto rescaled = value.Rescale(scale, decimal.scale());
+      if (!rescaled.ok()) break;
+      return std::make_shared<arrow::Decimal128Scalar>(*rescaled, type);
+    }
+    case arrow::Type::DATE32: {
+      auto days = datetime::ParseDate(text);
+      if (!days) break;
+      return std::make_shared<arrow::Date32Scalar>(static_cast<int32_t>(*days));
+    }
+    case arrow::Type::TIMESTAMP: {
+      const auto& ts = static_cast<const arrow::TimestampType&>(*type);
+      auto micros = ts.timezone().empty()
+                        ? datetime::ParseTimestampNtz(text, /*allow_zone=*/true, std::nullopt)
+                        : datetime::ParseTimestamp(text, zone, std::nullopt);
+      if (!micros) break;
+      return std::make_shared<arrow::TimestampScalar>(*micros, type);
+    }
+    case arrow::Type::BOOL: {
+      if (text == "true" || text == "TRUE" || text == "True") {
+        return std::make_shared<arrow::BooleanScalar>(true);
+      }
+      if (text == "false" || text == "FALSE" || text == "False") {
+        return std::make_shared<arrow::BooleanScalar>(false);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return nullptr;
 }
 
 }  // namespace sluice::formats

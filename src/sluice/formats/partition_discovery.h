@@ -14,6 +14,10 @@
 
 #include "sluice/formats/format_options.h"
 
+namespace sluice::datetime {
+class TimeZone;
+}
+
 namespace sluice::formats {
 
 /// Spark's name of the folder holding rows whose partition value is null or empty.
@@ -79,5 +83,11 @@ arrow::Result<FileListing> DiscoverPartitions(const std::vector<RootedFile>& fil
 /// The type Spark infers for one partition folder value (already unescaped): int, bigint,
 /// decimal(p,0), double, timestamp, date, string; null for __HIVE_DEFAULT_PARTITION__.
 std::shared_ptr<arrow::DataType> InferPartitionValueType(std::string_view raw);
+
+/// A partition value's text (unescaped) as a scalar of `type`, as partition discovery reads it
+/// (timestamps in `zone`); nullptr when the text does not convert.
+std::shared_ptr<arrow::Scalar> ParsePartitionValue(const std::string& text,
+                                                   const std::shared_ptr<arrow::DataType>& type,
+                                                   const datetime::TimeZone& zone);
 
 }  // namespace sluice::formats

@@ -1,6 +1,12 @@
 #include "sluice/formats/partitioned_writer.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
 #include <cctype>
 #include <filesystem>
 #include <random>
@@ -10,6 +16,7 @@
 #include <arrow/builder.h>
 #include <arrow/compute/api_vector.h>
 
+#include "sluice/checkpoint/atomic_file.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/partition_discovery.h"
 
@@ -18,7 +25,7 @@ namespace sluice::formats {
 namespace fs = std::filesystem;
 
 struct PartitionedWriter::OpenFile {
-  std::string relative;   // final path relative to the directory
+  WrittenFile written;    // its relative path is the final path
   std::string temporary;  // absolute hidden path while writing
   std::unique_ptr<FormatFileWriter> writer;
 };
@@ -37,6 +44,50 @@ std::string RandomUuid() {
   return text;
 }
 
+namespace {
+
+arrow::Status SyncFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return arrow::Status::IOError("Cannot open ", path, ": ", std::strerror(errno));
+  int result = ::fsync(fd);
+  ::close(fd);
+  if (result != 0) return arrow::Status::IOError("Cannot fsync ", path, ": ", std::strerror(errno));
+  return arrow::Status::OK();
+}
+
+}  // namespace
+
+arrow::Status SyncPartFiles(const std::string& output_folder,
+                            const std::vector<std::string>& relative_paths) {
+  std::set<fs::path> folders = {fs::path(output_folder)};
+  for (const auto& relative : relative_paths) {
+    ARROW_RETURN_NOT_OK(SyncFile((fs::path(output_folder) / relative).string()));
+    for (fs::path folder = fs::path(relative).parent_path(); !folder.empty();
+         folder = folder.parent_path()) {
+      folders.insert(fs::path(output_folder) / folder);
+    }
+  }
+  for (const auto& folder : folders) {
+    ARROW_RETURN_NOT_OK(checkpoint::SyncDirectory(folder.string()));
+  }
+  return arrow::Status::OK();
+}
+
+void DeleteUncommittedFiles(const std::string& output_folder,
+                            const std::vector<std::string>& relative_paths) {
+  for (const auto& relative : relative_paths) {
+    std::error_code ignored;
+    fs::remove(fs::path(output_folder) / relative, ignored);
+  }
+}
+
+std::vector<std::string> RelativePaths(const std::vector<WrittenFile>& files) {
+  std::vector<std::string> paths;
+  paths.reserve(files.size());
+  for (const auto& file : files) paths.push_back(file.relative);
+  return paths;
+}
+
 PartitionedWriter::~PartitionedWriter() {
   // Files never finished are removed, so no half-written file stays behind.
   for (auto& [folder, file] : files_) {
@@ -48,7 +99,8 @@ PartitionedWriter::~PartitionedWriter() {
 arrow::Result<std::unique_ptr<PartitionedWriter>> PartitionedWriter::Make(
     std::shared_ptr<const FormatWriter> writer, std::string directory,
     std::shared_ptr<arrow::Schema> schema, const std::vector<std::string>& partition_columns,
-    std::shared_ptr<const datetime::TimeZone> zone, std::string job_id) {
+    std::shared_ptr<const datetime::TimeZone> zone, std::string job_id,
+    bool collect_statistics) {
   std::unique_ptr<PartitionedWriter> out(new PartitionedWriter());
   for (const auto& name : partition_columns) {
     int found = -1;
@@ -105,16 +157,24 @@ arrow::Result<std::unique_ptr<PartitionedWriter>> PartitionedWriter::Make(
   out->writer_ = std::move(writer);
   out->directory_ = std::move(directory);
   out->job_id_ = std::move(job_id);
+  out->collect_statistics_ = collect_statistics;
   return out;
 }
 
-arrow::Result<PartitionedWriter::OpenFile*> PartitionedWriter::FileFor(const std::string& folder) {
+arrow::Result<PartitionedWriter::OpenFile*> PartitionedWriter::FileFor(
+    const std::string& folder, const std::vector<std::optional<std::string>>& values) {
   auto found = files_.find(folder);
   if (found != files_.end()) return found->second.get();
   auto file = std::make_unique<OpenFile>();
   std::string name = "part-00000-" + job_id_ + (partition_indices_.empty() ? "-" : ".") + "c000" +
                      writer_->FileSuffix();
-  file->relative = folder.empty() ? name : folder + "/" + name;
+  file->written.relative = folder.empty() ? name : folder + "/" + name;
+  file->written.partition_values = values;
+  if (collect_statistics_) {
+    for (const auto& field : data_schema_->fields()) {
+      file->written.statistics.emplace_back(field->type());
+    }
+  }
   fs::path target_folder = fs::path(directory_) / folder;
   std::error_code error;
   fs::create_directories(target_folder, error);
@@ -129,16 +189,25 @@ arrow::Result<PartitionedWriter::OpenFile*> PartitionedWriter::FileFor(const std
   return raw;
 }
 
+arrow::Status PartitionedWriter::WriteTo(OpenFile* file, const arrow::RecordBatch& data) {
+  file->written.rows += data.num_rows();
+  for (size_t c = 0; c < file->written.statistics.size(); ++c) {
+    ARROW_RETURN_NOT_OK(file->written.statistics[c].Update(*data.column(static_cast<int>(c))));
+  }
+  return file->writer->Write(data);
+}
+
 arrow::Status PartitionedWriter::Write(const std::shared_ptr<arrow::RecordBatch>& batch) {
   arrow::ArrayVector data_columns;
   for (int index : data_indices_) data_columns.push_back(batch->column(index));
   auto data = arrow::RecordBatch::Make(data_schema_, batch->num_rows(), data_columns);
   if (partition_indices_.empty()) {
-    ARROW_ASSIGN_OR_RAISE(OpenFile * file, FileFor(""));
-    return file->writer->Write(*data);
+    ARROW_ASSIGN_OR_RAISE(OpenFile * file, FileFor("", {}));
+    return WriteTo(file, *data);
   }
   // Group rows by their partition folder, in order of first appearance.
   std::vector<std::string> folders;
+  std::vector<std::vector<std::optional<std::string>>> folder_values;
   std::unordered_map<std::string, size_t> folder_index;
   std::vector<std::vector<int64_t>> rows;
   std::string folder, value;
@@ -157,6 +226,15 @@ arrow::Status PartitionedWriter::Write(const std::shared_ptr<arrow::RecordBatch>
     if (inserted) {
       folders.push_back(folder);
       rows.emplace_back();
+      // The folder's values, kept as text for table formats that record them.
+      std::vector<std::optional<std::string>> values;
+      for (int index : partition_indices_) {
+        const arrow::Array& column = *batch->column(index);
+        value.clear();
+        if (!column.IsNull(row)) text_->Append(column, row, &value);
+        values.push_back(value.empty() ? std::nullopt : std::optional<std::string>(value));
+      }
+      folder_values.push_back(std::move(values));
     }
     rows[it->second].push_back(row);
   }
@@ -165,20 +243,20 @@ arrow::Status PartitionedWriter::Write(const std::shared_ptr<arrow::RecordBatch>
     ARROW_RETURN_NOT_OK(indices.AppendValues(rows[g]));
     ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
     ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(data, index_array));
-    ARROW_ASSIGN_OR_RAISE(OpenFile * file, FileFor(folders[g]));
-    ARROW_RETURN_NOT_OK(file->writer->Write(*taken.record_batch()));
+    ARROW_ASSIGN_OR_RAISE(OpenFile * file, FileFor(folders[g], folder_values[g]));
+    ARROW_RETURN_NOT_OK(WriteTo(file, *taken.record_batch()));
   }
   return arrow::Status::OK();
 }
 
-arrow::Result<std::vector<std::string>> PartitionedWriter::Finish() {
+arrow::Result<std::vector<WrittenFile>> PartitionedWriter::Finish() {
   if (files_.empty() && partition_indices_.empty()) {
-    ARROW_RETURN_NOT_OK(FileFor("").status());
+    ARROW_RETURN_NOT_OK(FileFor("", {}).status());
   }
-  std::vector<std::string> written;
+  std::vector<WrittenFile> written;
   for (auto& [folder, file] : files_) {
     ARROW_RETURN_NOT_OK(file->writer->Close());
-    fs::path final_path = fs::path(directory_) / file->relative;
+    fs::path final_path = fs::path(directory_) / file->written.relative;
     std::error_code error;
     fs::rename(file->temporary, final_path, error);
     if (error) {
@@ -186,10 +264,11 @@ arrow::Result<std::vector<std::string>> PartitionedWriter::Finish() {
                                     final_path.string(), ": ", error.message());
     }
     file->temporary.clear();
-    written.push_back(file->relative);
+    written.push_back(std::move(file->written));
   }
   files_.clear();
-  std::sort(written.begin(), written.end());
+  std::sort(written.begin(), written.end(),
+            [](const WrittenFile& a, const WrittenFile& b) { return a.relative < b.relative; });
   return written;
 }
 

@@ -5,6 +5,7 @@
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/sinks/console/console_sink.h"
+#include "sluice/sinks/delta/delta_stream_sink.h"
 #include "sluice/sinks/file/file_stream_sink.h"
 #include "sluice/sinks/kafka/kafka_stream_sink.h"
 #include "sluice/sinks/noop/noop_sink.h"
@@ -26,6 +27,11 @@ arrow::Result<std::unique_ptr<StreamSink>> MakeStreamSink(const SinkRequest& req
   if (request.format == "kafka") {
     return MakeKafkaStreamSink(request.options, request.schema, request.checkpoint_root);
   }
+  if (request.format == "delta") {
+    return MakeDeltaStreamSink(request.options, request.path, request.partition_by,
+                               request.output_mode, request.format_context,
+                               request.checkpoint_root);
+  }
   auto file_format = formats::ParseFileFormat(request.format);
   if (file_format.ok()) {
     if (request.path.empty()) {
@@ -45,7 +51,7 @@ arrow::Result<std::unique_ptr<StreamSink>> MakeStreamSink(const SinkRequest& req
   return SparkError("DATA_SOURCE_NOT_FOUND",
                     "Failed to find the data source: " + request.format +
                         ". Streaming sinks: parquet, json, csv, orc, text, console, memory, "
-                        "noop, foreach, foreachBatch, kafka.");
+                        "noop, foreach, foreachBatch, kafka, delta.");
 }
 
 }  // namespace sluice::sinks

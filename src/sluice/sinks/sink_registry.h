@@ -17,7 +17,7 @@ namespace sluice::sinks {
 
 /// What writeStream gathered for a sink.
 struct SinkRequest {
-  /// Lower case: parquet, json, csv, orc, text, console, noop, kafka.
+  /// Lower case: parquet, json, csv, orc, text, console, noop, kafka, delta.
   std::string format;
   formats::OptionMap options;
   /// The output folder of file sinks (start(path) or the "path" option).

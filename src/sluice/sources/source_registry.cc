@@ -2,6 +2,7 @@
 
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
+#include "sluice/sources/delta/delta_table_source.h"
 #include "sluice/sources/file/file_stream_source.h"
 #include "sluice/sources/kafka/kafka_source_provider.h"
 #include "sluice/sources/rate/rate_per_micro_batch_source.h"
@@ -36,12 +37,29 @@ arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvi
                         "rate-micro-batch, socket, kafka.");
 }
 
-bool IsNonFileBatchSource(std::string_view format) { return AsciiLower(format) == "kafka"; }
+bool IsNonFileBatchSource(std::string_view format) {
+  const std::string name = AsciiLower(format);
+  return name == "kafka" || name == "delta";
+}
 
 arrow::Result<std::shared_ptr<const plan::DataSource>> MakeBatchSource(
     const SourceRequest& request) {
   if (AsciiLower(request.format) == "kafka") {
     return kafka::MakeKafkaRelation(request.options, request.schema);
+  }
+  if (AsciiLower(request.format) == "delta") {
+    std::string path = request.path;
+    if (path.empty()) {
+      auto option = request.options.find("path");
+      if (option == request.options.end()) {
+        return SparkError("_LEGACY_ERROR_TEMP_1029",
+                          "'path' is not specified: give load() the path of the Delta table or "
+                          "set the \"path\" option.");
+      }
+      path = option->second;
+    }
+    return DeltaTableSource::Make(path, request.options, request.schema,
+                                  request.format_context);
   }
   return SparkError("DATA_SOURCE_NOT_FOUND",
                     "Failed to find the data source: " + request.format + ".");

@@ -34,7 +34,7 @@ struct SourceRequest {
 arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvider(
     const SourceRequest& request);
 
-/// Whether read.format(`format`) names a batch source that is not a file format (kafka);
+/// Whether read.format(`format`) names a batch source that is not a file format (kafka, delta);
 /// case-insensitive. The file formats are read by DataFrameReader itself.
 bool IsNonFileBatchSource(std::string_view format);
 

@@ -65,7 +65,7 @@ class FileStreamSink final : public StreamSink {
     ARROW_ASSIGN_OR_RAISE(auto written, WriteFiles(data));
     auto statuses = DurableStatuses(written);
     if (!statuses.ok()) {
-      DeleteUncommittedFiles(settings_.folder, written);
+      formats::DeleteUncommittedFiles(settings_.folder, written);
       return statuses.status();
     }
     // The files stay even if this fails: the manifest entry may exist despite a reported
@@ -88,13 +88,14 @@ class FileStreamSink final : public StreamSink {
       if (batch == nullptr) break;
       ARROW_RETURN_NOT_OK(files->Write(batch));
     }
-    return files->Finish();
+    ARROW_ASSIGN_OR_RAISE(auto written, files->Finish());
+    return formats::RelativePaths(written);
   }
 
   /// The manifest entries of the written files, once they are durable.
   arrow::Result<std::vector<checkpoint::SinkFileStatus>> DurableStatuses(
       const std::vector<std::string>& written) const {
-    ARROW_RETURN_NOT_OK(SyncPartFiles(settings_.folder, written));
+    ARROW_RETURN_NOT_OK(formats::SyncPartFiles(settings_.folder, written));
     std::vector<checkpoint::SinkFileStatus> statuses;
     statuses.reserve(written.size());
     for (const auto& relative : written) {

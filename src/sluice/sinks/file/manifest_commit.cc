@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <set>
 
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/checkpoint/file_uri.h"
@@ -20,15 +19,6 @@ namespace {
 
 arrow::Status Errno(const char* what, const std::string& path) {
   return arrow::Status::IOError(what, " ", path, ": ", std::strerror(errno));
-}
-
-arrow::Status SyncFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Errno("Cannot open", path);
-  int result = ::fsync(fd);
-  ::close(fd);
-  if (result != 0) return Errno("Cannot fsync", path);
-  return arrow::Status::OK();
 }
 
 bool Retained(const checkpoint::SinkFileStatus& file, int64_t retention_ms, int64_t now_ms) {
@@ -51,22 +41,6 @@ arrow::Result<checkpoint::SinkFileStatus> StatusOfPartFile(const std::string& ou
   return status;
 }
 
-arrow::Status SyncPartFiles(const std::string& output_folder,
-                            const std::vector<std::string>& relative_paths) {
-  std::set<fs::path> folders = {fs::path(output_folder)};
-  for (const auto& relative : relative_paths) {
-    ARROW_RETURN_NOT_OK(SyncFile((fs::path(output_folder) / relative).string()));
-    for (fs::path folder = fs::path(relative).parent_path(); !folder.empty();
-         folder = folder.parent_path()) {
-      folders.insert(fs::path(output_folder) / folder);
-    }
-  }
-  for (const auto& folder : folders) {
-    ARROW_RETURN_NOT_OK(checkpoint::SyncDirectory(folder.string()));
-  }
-  return arrow::Status::OK();
-}
-
 arrow::Status CommitBatchManifest(const checkpoint::CompactibleLog& log, int64_t batch_id,
                                   const std::vector<checkpoint::SinkFileStatus>& files,
                                   std::optional<int64_t> retention_ms, int64_t now_ms) {
@@ -86,14 +60,6 @@ arrow::Status CommitBatchManifest(const checkpoint::CompactibleLog& log, int64_t
     return !parsed.ok() || Retained(*parsed, *retention_ms, now_ms);
   };
   return log.Add(batch_id, entries, keep);
-}
-
-void DeleteUncommittedFiles(const std::string& output_folder,
-                            const std::vector<std::string>& relative_paths) {
-  for (const auto& relative : relative_paths) {
-    std::error_code ignored;
-    fs::remove(fs::path(output_folder) / relative, ignored);
-  }
 }
 
 }  // namespace sluice::sinks

@@ -24,12 +24,6 @@ namespace sluice::sinks {
 arrow::Result<checkpoint::SinkFileStatus> StatusOfPartFile(const std::string& output_folder,
                                                            const std::string& relative_path);
 
-/// Makes part files durable: each file, and every folder from its own up to `output_folder`
-/// (partition folders may be new), is fsynced, so that a manifest listing them never outlives
-/// them after a power loss.
-arrow::Status SyncPartFiles(const std::string& output_folder,
-                            const std::vector<std::string>& relative_paths);
-
 /// Logs `files` as batch `batch_id` of the sink manifest `log`: one atomic write, after which
 /// readers see exactly these files added. On a compaction batch the compact file carries every
 /// earlier live entry too, minus, when `retention_ms` is set, the entries (this batch's
@@ -39,10 +33,5 @@ arrow::Status SyncPartFiles(const std::string& output_folder,
 arrow::Status CommitBatchManifest(const checkpoint::CompactibleLog& log, int64_t batch_id,
                                   const std::vector<checkpoint::SinkFileStatus>& files,
                                   std::optional<int64_t> retention_ms, int64_t now_ms);
-
-/// Best-effort removal of the part files of a batch that failed before its manifest entry was
-/// written (Spark's abortJob): they are invisible already; this only gives the space back.
-void DeleteUncommittedFiles(const std::string& output_folder,
-                            const std::vector<std::string>& relative_paths);
 
 }  // namespace sluice::sinks

@@ -1,0 +1,58 @@
+// Batch reads of a Delta table (read.format("delta").load(path)): the table's files at one
+// version, latest or chosen by versionAsOf / timestampAsOf, read through the Parquet reader
+// with their partition values, in the table's column order.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <arrow/result.h>
+
+#include "sluice/delta/delta_log.h"
+#include "sluice/formats/file_format.h"
+#include "sluice/formats/format_options.h"
+#include "sluice/plan/data_source.h"
+
+namespace sluice::sources {
+
+/// One version of a Delta table as a batch table. Immutable; scans are independent.
+class DeltaTableSource final : public plan::DataSource {
+ public:
+  /// Loads the table's log at `path` (a local path or file: URI). Options: versionAsOf,
+  /// timestampAsOf (one of them; a timestamp in Spark's forms, read in the session zone).
+  /// A user schema is refused (DELTA_UNSUPPORTED_SCHEMA_DURING_READ), as are tables whose
+  /// protocol this engine cannot read; log errors name the file.
+  static arrow::Result<std::shared_ptr<DeltaTableSource>> Make(
+      const std::string& path, const formats::OptionMap& options,
+      const std::shared_ptr<arrow::Schema>& user_schema, const formats::FormatContext& context);
+
+  std::shared_ptr<arrow::Schema> schema() const override { return snapshot_.schema; }
+  std::string Describe() const override;
+  arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> Open() const override;
+
+  const delta::Snapshot& snapshot() const { return snapshot_; }
+
+ private:
+  DeltaTableSource(std::string table_path, delta::Snapshot snapshot,
+                   std::shared_ptr<const formats::FormatReader> reader,
+                   formats::FormatContext context)
+      : table_path_(std::move(table_path)),
+        snapshot_(std::move(snapshot)),
+        reader_(std::move(reader)),
+        context_(std::move(context)) {}
+
+  std::string table_path_;
+  delta::Snapshot snapshot_;
+  std::shared_ptr<const formats::FormatReader> reader_;
+  formats::FormatContext context_;
+};
+
+/// The rows of `files` of the table at `table_path` whose state is `snapshot`, in the table's
+/// column order: the scan of batch reads and of the Delta streaming source's batches.
+/// A partition value that does not parse as its column's type fails naming the file.
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ReadDeltaFiles(
+    const std::string& table_path, const delta::Snapshot& snapshot,
+    const std::vector<delta::AddFile>& files,
+    std::shared_ptr<const formats::FormatReader> parquet, const formats::FormatContext& context);
+
+}  // namespace sluice::sources
