@@ -234,39 +234,56 @@ arrow::Result<Snapshot> DeltaLog::Update(const Snapshot& snapshot,
   return updated;
 }
 
-arrow::Result<int64_t> DeltaLog::VersionAtOrBefore(int64_t timestamp_ms,
-                                                   const std::string& shown) const {
+arrow::Result<std::vector<std::pair<int64_t, int64_t>>> DeltaLog::CommitTimes() const {
   ARROW_ASSIGN_OR_RAISE(auto versions, ListCommitVersions(LogFolder()));
   if (versions.empty()) {
     return SparkError("DELTA_TABLE_NOT_FOUND", "Delta table " + table_path_ + " doesn't exist.");
   }
-  // Commit times are the files' modification times, made increasing as Delta makes them (a
-  // commit never counts as older than the one before it).
-  int64_t previous = INT64_MIN;
-  std::optional<int64_t> found;
-  int64_t latest_time = 0;
+  std::vector<std::pair<int64_t, int64_t>> times;
+  times.reserve(versions.size());
   for (int64_t version : versions) {
     ARROW_ASSIGN_OR_RAISE(int64_t time, ModificationTimeMs(CommitPath(version)));
-    if (previous != INT64_MIN && time <= previous) time = previous + 1;
-    previous = time;
-    latest_time = time;
-    if (time <= timestamp_ms) found = version;
+    if (!times.empty() && time <= times.back().second) time = times.back().second + 1;
+    times.emplace_back(version, time);
   }
-  if (!found) {
+  return times;
+}
+
+arrow::Result<int64_t> DeltaLog::VersionAtOrBefore(int64_t timestamp_ms,
+                                                   const std::string& shown) const {
+  ARROW_ASSIGN_OR_RAISE(auto times, CommitTimes());
+  if (timestamp_ms < times.front().second) {
     return SparkError("DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION",
                       "The provided timestamp (" + shown +
                           ") is before the earliest version available to this table (" +
-                          std::to_string(versions.front()) +
+                          std::to_string(times.front().first) +
                           "). Please use a timestamp after its first commit.");
   }
-  if (*found == versions.back() && timestamp_ms > latest_time) {
+  if (timestamp_ms > times.back().second) {
     return SparkError("DELTA_TIMESTAMP_GREATER_THAN_COMMIT",
                       "The provided timestamp (" + shown +
                           ") is after the latest version available to this table (" +
-                          std::to_string(versions.back()) +
+                          std::to_string(times.back().first) +
                           "). Please use a timestamp before or at its last commit.");
   }
-  return *found;
+  int64_t found = times.front().first;
+  for (const auto& [version, time] : times) {
+    if (time <= timestamp_ms) found = version;
+  }
+  return found;
+}
+
+arrow::Result<int64_t> DeltaLog::VersionAtOrAfter(int64_t timestamp_ms,
+                                                  const std::string& shown) const {
+  ARROW_ASSIGN_OR_RAISE(auto times, CommitTimes());
+  for (const auto& [version, time] : times) {
+    if (time >= timestamp_ms) return version;
+  }
+  return SparkError("DELTA_TIMESTAMP_GREATER_THAN_COMMIT",
+                    "The provided timestamp (" + shown +
+                        ") is after the latest version available to this table (" +
+                        std::to_string(times.back().first) +
+                        "). Please use a timestamp before or at its last commit.");
 }
 
 arrow::Status DeltaLog::WriteCommit(int64_t version, const std::vector<Action>& actions) const {

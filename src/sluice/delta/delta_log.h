@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <arrow/result.h>
@@ -67,9 +68,19 @@ class DeltaLog {
   /// The actions of commit `version`.
   arrow::Result<std::vector<Action>> ReadCommit(int64_t version) const;
 
-  /// The newest version committed at or before `timestamp_ms`; DELTA_TIMESTAMP_EARLIER_THAN_
-  /// COMMIT_RETENTION / DELTA_TIMESTAMP_GREATER_THAN_COMMIT when no version matches.
+  /// The commit time of every version whose commit file is in the log, ascending: the files'
+  /// modification times, made strictly increasing as Delta makes them (a commit never counts
+  /// as older than the one before it).
+  arrow::Result<std::vector<std::pair<int64_t, int64_t>>> CommitTimes() const;
+
+  /// The newest version committed at or before `timestamp_ms` (time travel);
+  /// DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION / DELTA_TIMESTAMP_GREATER_THAN_COMMIT when
+  /// no version matches. `shown` is the timestamp as the user wrote it, for messages.
   arrow::Result<int64_t> VersionAtOrBefore(int64_t timestamp_ms, const std::string& shown) const;
+
+  /// The oldest version committed at or after `timestamp_ms` (a stream's startingTimestamp);
+  /// DELTA_TIMESTAMP_GREATER_THAN_COMMIT when every commit is older.
+  arrow::Result<int64_t> VersionAtOrAfter(int64_t timestamp_ms, const std::string& shown) const;
 
   /// Writes commit `version` durably, only if no writer has taken that version: AlreadyExists
   /// (checkpoint::IsAlreadyExists) when one has, and nothing is changed.

@@ -2,6 +2,7 @@
 
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
+#include "sluice/sources/delta/delta_stream_source.h"
 #include "sluice/sources/delta/delta_table_source.h"
 #include "sluice/sources/file/file_stream_source.h"
 #include "sluice/sources/kafka/kafka_source_provider.h"
@@ -10,6 +11,22 @@
 #include "sluice/sources/socket/socket_source.h"
 
 namespace sluice::sources {
+
+namespace {
+
+/// The table path of a Delta read: load()'s argument, else the "path" option.
+arrow::Result<std::string> DeltaPath(const SourceRequest& request) {
+  if (!request.path.empty()) return request.path;
+  auto option = request.options.find("path");
+  if (option == request.options.end()) {
+    return SparkError("_LEGACY_ERROR_TEMP_1029",
+                      "'path' is not specified: give load() the path of the Delta table or set "
+                      "the \"path\" option.");
+  }
+  return option->second;
+}
+
+}  // namespace
 
 arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvider(
     const SourceRequest& request) {
@@ -31,10 +48,15 @@ arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvi
   if (name == "rate-micro-batch") return MakeRatePerMicroBatchSourceProvider(request.options);
   if (name == "socket") return MakeSocketSourceProvider(request.options);
   if (name == "kafka") return kafka::MakeKafkaSourceProvider(request.options, request.schema);
+  if (name == "delta") {
+    ARROW_ASSIGN_OR_RAISE(auto path, DeltaPath(request));
+    return MakeDeltaStreamSourceProvider(path, request.options, request.schema,
+                                         request.format_context);
+  }
   return SparkError("DATA_SOURCE_NOT_FOUND",
                     "Failed to find the data source: " + request.format +
                         ". Streaming sources: json, csv, parquet, orc, text, rate, "
-                        "rate-micro-batch, socket, kafka.");
+                        "rate-micro-batch, socket, kafka, delta.");
 }
 
 bool IsNonFileBatchSource(std::string_view format) {
@@ -48,16 +70,7 @@ arrow::Result<std::shared_ptr<const plan::DataSource>> MakeBatchSource(
     return kafka::MakeKafkaRelation(request.options, request.schema);
   }
   if (AsciiLower(request.format) == "delta") {
-    std::string path = request.path;
-    if (path.empty()) {
-      auto option = request.options.find("path");
-      if (option == request.options.end()) {
-        return SparkError("_LEGACY_ERROR_TEMP_1029",
-                          "'path' is not specified: give load() the path of the Delta table or "
-                          "set the \"path\" option.");
-      }
-      path = option->second;
-    }
+    ARROW_ASSIGN_OR_RAISE(auto path, DeltaPath(request));
     return DeltaTableSource::Make(path, request.options, request.schema,
                                   request.format_context);
   }

@@ -154,4 +154,29 @@ arrow::Result<int64_t> TimeStringOption(const formats::OptionMap& options, std::
   return *value;
 }
 
+arrow::Result<int64_t> ByteStringOption(const formats::OptionMap& options, std::string_view key,
+                                        int64_t default_value) {
+  auto it = options.find(key);
+  if (it == options.end()) return default_value;
+  std::string text = AsciiLower(JavaTrim(it->second));
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) {
+    ++digits;
+  }
+  const std::string suffix = text.substr(digits);
+  static constexpr std::pair<std::string_view, int> kUnits[] = {
+      {"", 0},   {"b", 0},   {"k", 10},  {"kb", 10}, {"m", 20}, {"mb", 20},
+      {"g", 30}, {"gb", 30}, {"t", 40},  {"tb", 40}, {"p", 50}, {"pb", 50}};
+  for (const auto& [unit, shift] : kUnits) {
+    if (suffix != unit || digits == 0) continue;
+    auto value = ParseJavaLong(text.substr(0, digits));
+    if (!value || *value > (kLongMax >> shift)) break;
+    return *value << shift;
+  }
+  return arrow::Status::Invalid(
+      "Size must be specified as bytes (b), kibibytes (k), mebibytes (m), gibibytes (g), "
+      "tebibytes (t), or pebibytes(p). E.g. 50b, 100k, or 250m. Failed to parse byte string: ",
+      it->second, OptionName(key));
+}
+
 }  // namespace sluice::sources

@@ -50,4 +50,10 @@ arrow::Result<bool> BooleanOption(const formats::OptionMap& options, std::string
 arrow::Result<int64_t> TimeStringOption(const formats::OptionMap& options, std::string_view key,
                                         TimeStringUnit unit, int64_t default_value);
 
+/// The option `key` as a size in bytes, read as Spark's JavaUtils.byteStringAsBytes reads it
+/// ("1048576", "100k", "250m", "1g": binary multiples), or `default_value` when it is not set.
+/// A bad value fails with JavaUtils' message, naming the option.
+arrow::Result<int64_t> ByteStringOption(const formats::OptionMap& options, std::string_view key,
+                                        int64_t default_value);
+
 }  // namespace sluice::sources
