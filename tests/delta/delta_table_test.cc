@@ -363,5 +363,82 @@ TEST_F(DeltaTableTest, ConcurrentAppendsBothLandAndAConflictingOverwriteFails) {
   EXPECT_EQ(DeltaRsRows(), (std::vector<std::string>{"[0]", "[1]", "[2]"}));
 }
 
+
+class NamedTableTest : public DeltaTableTest {
+ protected:
+  void SetUp() override {
+    DeltaTableTest::SetUp();
+    ASSERT_TRUE(spark_->conf().set("spark.sql.warehouse.dir", warehouse_).ok());
+  }
+  std::string warehouse_ = scratch_dir_ / "warehouse";
+};
+
+TEST_F(NamedTableTest, SaveAsTableThenReadItByName) {
+  ASSERT_TRUE(Frame("id BIGINT", {"[1, 2]"}).write().saveAsTable("events").ok());
+  // The default database's tables live in the warehouse folder itself.
+  auto read = DeltaRsRead(warehouse_ + "/events");
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->rows, (std::vector<std::string>{"[1]", "[2]"}));
+  for (const char* name : {"events", "default.events", "spark_catalog.default.EVENTS",
+                           "`events`"}) {
+    auto rows = spark_->table(name).collect();
+    ASSERT_TRUE(rows.ok()) << name << ": " << rows.status().ToString();
+    EXPECT_EQ(Sorted(RowsOf(**rows)), (std::vector<std::string>{"[1]", "[2]"})) << name;
+  }
+  auto exists = Frame("id BIGINT", {"[3]"}).write().saveAsTable("events");
+  EXPECT_TRUE(HasErrorClass(exists, "TABLE_OR_VIEW_ALREADY_EXISTS"));
+  ASSERT_TRUE(Frame("id BIGINT", {"[3]"}).write().mode("append").saveAsTable("events").ok());
+  auto rows = spark_->read().option("versionAsOf", int64_t{0}).table("events").collect();
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(Sorted(RowsOf(**rows)), (std::vector<std::string>{"[1]", "[2]"}));
+  auto parquet = Frame("id BIGINT", {"[3]"}).write().format("parquet").saveAsTable("other");
+  EXPECT_TRUE(HasErrorClass(parquet, "UNSUPPORTED_DATA_SOURCE_FOR_NAMED_TABLE"));
+}
+
+TEST_F(NamedTableTest, AMissingTableIsNotFound) {
+  auto missing = spark_->table("bronze.orders").collect();
+  EXPECT_TRUE(HasErrorClass(missing.status(), "TABLE_OR_VIEW_NOT_FOUND"));
+  EXPECT_NE(missing.status().message().find("`bronze`.`orders`"), std::string::npos)
+      << missing.status().message();
+  auto stream = spark_->readStream().table("bronze.orders");
+  EXPECT_TRUE(HasErrorClass(stream.status(), "TABLE_OR_VIEW_NOT_FOUND"));
+  auto bad = spark_->table("a.b.c.d").collect();
+  EXPECT_FALSE(bad.ok());
+}
+
+TEST_F(NamedTableTest, StreamIntoATableAndOutOfIt) {
+  // Seed 000: Kafka (here a memory stream) to bronze.orders, then a stream reading it.
+  auto input = MemoryStream("id BIGINT");
+  auto into = spark_->readStream()
+                  .load(input)
+                  .writeStream()
+                  .option("checkpointLocation", checkpoint_)
+                  .toTable("bronze.orders");
+  ASSERT_TRUE(into.ok()) << into.status().ToString();
+  ASSERT_TRUE(input->AddData(Table("id BIGINT", {"[1, 2]"})).ok());
+  ASSERT_TRUE((*into)->processAllAvailable().ok());
+  EXPECT_TRUE(std::filesystem::exists(warehouse_ + "/bronze.db/orders/_delta_log"));
+
+  auto out_of = spark_->readStream()
+                    .table("bronze.orders")
+                    .writeStream()
+                    .format("memory")
+                    .queryName(query_name_)
+                    .option("checkpointLocation", checkpoint_ + "-out")
+                    .start();
+  ASSERT_TRUE(out_of.ok()) << out_of.status().ToString();
+  ASSERT_TRUE((*out_of)->processAllAvailable().ok());
+  ASSERT_TRUE(input->AddData(Table("id BIGINT", {"[3]"})).ok());
+  ASSERT_TRUE((*into)->processAllAvailable().ok());
+  ASSERT_TRUE((*out_of)->processAllAvailable().ok());
+  auto rows = spark_->table(query_name_).collect();
+  ASSERT_TRUE((*into)->stop().ok());
+  ASSERT_TRUE((*out_of)->stop().ok());
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(Sorted(RowsOf(**rows)), (std::vector<std::string>{"[1]", "[2]", "[3]"}));
+  auto csv = spark_->readStream().load(input).writeStream().format("csv").toTable("t");
+  EXPECT_TRUE(HasErrorClass(csv.status(), "UNSUPPORTED_DATA_SOURCE_FOR_NAMED_TABLE"));
+}
+
 }  // namespace
 }  // namespace sluice::testing

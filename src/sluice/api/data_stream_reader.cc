@@ -2,6 +2,7 @@
 #include "sluice/api/data_stream_reader.h"
 
 #include "sluice/api/session_state.h"
+#include "sluice/api/table_identifier.h"
 #include "sluice/common/errors.h"
 #include "sluice/execution/streaming_settings.h"
 #include "sluice/plan/relation.h"
@@ -28,6 +29,15 @@ DataFrame DataStreamReader::load(const std::string& path) const {
   auto provider = sources::MakeStreamSourceProvider(request);
   if (!provider.ok()) return DataFrame(state_, provider.status());
   return load(*provider);
+}
+
+DataFrame DataStreamReader::table(const std::string& name) const {
+  auto named = ResolveTable(state_->config, name);
+  if (!named.ok()) return DataFrame(state_, named.status());
+  if (!named->exists) return DataFrame(state_, TableNotFound(name));
+  DataStreamReader delta = *this;
+  delta.format("delta");
+  return delta.load(named->path);
 }
 
 DataFrame DataStreamReader::load(

@@ -5,6 +5,7 @@
 
 #include "sluice/api/foreach_batch_sink.h"
 #include "sluice/api/session_state.h"
+#include "sluice/api/table_identifier.h"
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/execution/streaming_settings.h"
@@ -79,6 +80,20 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start(
   DataStreamWriter writer = *this;
   writer.option("path", path);
   return writer.start();
+}
+
+arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::toTable(
+    const std::string& name) const {
+  ARROW_RETURN_NOT_OK(df_.status());
+  if (!format_.empty() && AsciiLower(format_) != "delta") {
+    return SparkError("UNSUPPORTED_DATA_SOURCE_FOR_NAMED_TABLE",
+                      "Named tables are Delta tables: toTable cannot write format " + format_ +
+                          ". Use format(\"delta\"), or start(path) for other formats.");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(df_.session()->config, name));
+  DataStreamWriter writer = *this;
+  writer.format("delta");
+  return writer.start(named.path);
 }
 
 arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start() const {

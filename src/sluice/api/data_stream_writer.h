@@ -66,6 +66,9 @@ class DataStreamWriter : public WriterSettings<DataStreamWriter> {
   arrow::Result<std::shared_ptr<StreamingQuery>> start() const;
   /// start() writing to `path` (file sinks).
   arrow::Result<std::shared_ptr<StreamingQuery>> start(const std::string& path) const;
+  /// start() writing to the named Delta table of the warehouse, created by the first batch if
+  /// it does not exist (named tables are Delta tables; another format is refused).
+  arrow::Result<std::shared_ptr<StreamingQuery>> toTable(const std::string& name) const;
 
  private:
   DataFrame df_;

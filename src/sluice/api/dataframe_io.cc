@@ -10,6 +10,7 @@
 #include "sluice/api/dataframe_reader.h"
 #include "sluice/api/session.h"
 #include "sluice/api/session_state.h"
+#include "sluice/api/table_identifier.h"
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/delta/delta_write.h"
@@ -103,7 +104,9 @@ DataFrame DataFrameReader::load() const {
 DataFrame DataFrameReader::load(const std::string& path) const {
   if (!schema_error_.ok()) return DataFrame(state_, schema_error_);
   if (sources::IsNonFileBatchSource(format_)) {
-    sources::SourceRequest request{format_, options_, path, schema_, {}, false};
+    sources::SourceRequest request{format_,           options_,
+                                   path,              schema_,
+                                   FormatContextOf(state_->config), false};
     auto source = sources::MakeBatchSource(request);
     if (!source.ok()) return DataFrame(state_, source.status());
     return DataFrame(state_, plan::Relation::Make(*source, state_->analysis_context()));
@@ -118,10 +121,27 @@ DataFrame DataFrameReader::load(const std::string& path) const {
   return DataFrame(state_, plan::Relation::Make(*source, state_->analysis_context()));
 }
 
+DataFrame DataFrameReader::table(const std::string& name) const {
+  if (auto view = state_->FindTempView(name)) {
+    return DataFrame(state_, plan::Relation::Make(std::move(view), state_->analysis_context()));
+  }
+  auto named = ResolveTable(state_->config, name);
+  if (!named.ok()) return DataFrame(state_, named.status());
+  if (!named->exists) return DataFrame(state_, TableNotFound(name));
+  DataFrameReader delta = *this;
+  delta.format("delta");
+  return delta.load(named->path);
+}
+
 // ---- DataFrameWriter ---------------------------------------------------------------------
 
-DataFrameWriter::DataFrameWriter(DataFrame df)
-    : WriterSettings("parquet"), df_(std::move(df)) {}
+DataFrameWriter::DataFrameWriter(DataFrame df) : WriterSettings(""), df_(std::move(df)) {}
+
+std::string DataFrameWriter::Format() const {
+  if (!format_.empty()) return AsciiLower(format_);
+  if (!df_.ok()) return "parquet";
+  return AsciiLower(df_.session()->config.Get("spark.sql.sources.default").value_or("parquet"));
+}
 
 DataFrameWriter& DataFrameWriter::mode(const std::string& save_mode) {
   mode_ = save_mode;
@@ -129,7 +149,7 @@ DataFrameWriter& DataFrameWriter::mode(const std::string& save_mode) {
 }
 
 arrow::Status DataFrameWriter::save() const {
-  if (AsciiLower(format_) == "kafka") return SaveToKafka();
+  if (Format() == "kafka") return SaveToKafka();
   auto path = options_.find("path");
   if (path == options_.end()) {
     return SparkError("_LEGACY_ERROR_TEMP_1029",
@@ -139,10 +159,10 @@ arrow::Status DataFrameWriter::save() const {
 }
 
 arrow::Status DataFrameWriter::save(const std::string& path) const {
-  if (AsciiLower(format_) == "delta") return SaveToDelta(path);
+  if (Format() == "delta") return SaveToDelta(path);
   ARROW_RETURN_NOT_OK(df_.status());
   ARROW_ASSIGN_OR_RAISE(SaveMode mode, ParseSaveMode(mode_));
-  ARROW_ASSIGN_OR_RAISE(auto format, formats::ParseFileFormat(format_));
+  ARROW_ASSIGN_OR_RAISE(auto format, formats::ParseFileFormat(Format()));
   const SessionState& state = *df_.session();
   formats::FormatContext context = FormatContextOf(state.config);
   ARROW_ASSIGN_OR_RAISE(auto writer, formats::MakeFormatWriter(format, options_, context));
@@ -211,6 +231,27 @@ arrow::Status DataFrameWriter::SaveToKafka() const {
   physical::ExecContext exec{df_.session()->eval_context(NowMicros())};
   ARROW_ASSIGN_OR_RAISE(auto rows, physical::Execute(*df_.plan(), exec));
   return sinks::WriteKafkaBatch(options_, *rows);
+}
+
+arrow::Status DataFrameWriter::saveAsTable(const std::string& name) const {
+  ARROW_RETURN_NOT_OK(df_.status());
+  if (!format_.empty() && AsciiLower(format_) != "delta") {
+    return SparkError("UNSUPPORTED_DATA_SOURCE_FOR_NAMED_TABLE",
+                      "Named tables are Delta tables: saveAsTable cannot write format " +
+                          format_ + ". Use format(\"delta\"), or save(path) for other formats.");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(df_.session()->config, name));
+  ARROW_ASSIGN_OR_RAISE(SaveMode mode, ParseSaveMode(mode_));
+  if (named.exists && mode == SaveMode::kErrorIfExists) {
+    return SparkError("TABLE_OR_VIEW_ALREADY_EXISTS",
+                      "Cannot create table or view " + named.id.Quoted() +
+                          " because it already exists. Choose a different name, drop the "
+                          "existing object, add the IF NOT EXISTS clause to tolerate "
+                          "pre-existing objects, add the OR REPLACE clause to replace the "
+                          "existing object, or add the OR REFRESH clause to refresh the "
+                          "existing streaming table.");
+  }
+  return SaveToDelta(named.path);
 }
 
 arrow::Status DataFrameWriter::SaveToDelta(const std::string& path) const {

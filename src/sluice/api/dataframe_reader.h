@@ -25,6 +25,10 @@ class DataFrameReader : public ReaderSettings<DataFrameReader> {
   /// a glob. The files are listed and the schema settled now; the rows are read when the
   /// DataFrame runs.
   DataFrame load(const std::string& path) const;
+  /// The temporary view `name`, else the named Delta table of the warehouse, read with this
+  /// reader's options (versionAsOf, timestampAsOf); TABLE_OR_VIEW_NOT_FOUND when there is
+  /// neither.
+  DataFrame table(const std::string& name) const;
 
  private:
   std::shared_ptr<SessionState> state_;
@@ -51,6 +55,11 @@ class DataFrameWriter : public WriterSettings<DataFrameWriter> {
   /// save() to the "path" option; for format kafka, the rows to Kafka (modes append and
   /// errorifexists; overwrite and ignore fail with Spark's _LEGACY_ERROR_TEMP_3081).
   arrow::Status save() const;
+  /// Writes the rows as the named Delta table of the warehouse (named tables are Delta tables;
+  /// another format is refused), with the save mode's rules: errorifexists (the default)
+  /// fails with TABLE_OR_VIEW_ALREADY_EXISTS when the table exists, ignore leaves it, append
+  /// adds rows, overwrite replaces them.
+  arrow::Status saveAsTable(const std::string& name) const;
   /// format(name).save(path) for each file format.
   arrow::Status json(const std::string& path);
   arrow::Status csv(const std::string& path);
@@ -59,6 +68,8 @@ class DataFrameWriter : public WriterSettings<DataFrameWriter> {
   arrow::Status text(const std::string& path);
 
  private:
+  /// The format to write: format()'s, else spark.sql.sources.default (parquet).
+  std::string Format() const;
   arrow::Status SaveToKafka() const;
   arrow::Status SaveToDelta(const std::string& path) const;
 

@@ -8,6 +8,7 @@
 #include <arrow/table.h>
 
 #include "sluice/api/data_stream_reader.h"
+#include "sluice/api/dataframe_reader.h"
 #include "sluice/api/session_state.h"
 #include "sluice/common/errors.h"
 #include "sluice/plan/relation.h"
@@ -106,14 +107,6 @@ const std::shared_ptr<execution::StreamingQueryManager>& SparkSession::streams()
   return state_->streams;
 }
 
-DataFrame SparkSession::table(const std::string& name) const {
-  auto view = state_->FindTempView(name);
-  if (view == nullptr) {
-    return DataFrame(state_, SparkError("TABLE_OR_VIEW_NOT_FOUND",
-                                        "The table or view " + QuoteIdentifier(name) +
-                                            " cannot be found. Verify the spelling."));
-  }
-  return DataFrame(state_, plan::Relation::Make(std::move(view), state_->analysis_context()));
-}
+DataFrame SparkSession::table(const std::string& name) const { return read().table(name); }
 
 }  // namespace sluice

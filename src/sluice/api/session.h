@@ -70,7 +70,9 @@ class SparkSession {
   DataStreamReader readStream() const;
   /// The session's streaming queries and listeners (PySpark's spark.streams).
   const std::shared_ptr<execution::StreamingQueryManager>& streams() const;
-  /// The temporary view `name` (e.g. a memory sink's table), read as a batch DataFrame.
+  /// The temporary view `name` (e.g. a memory sink's table), else the named Delta table of
+  /// the warehouse (spark.sql.warehouse.dir), read as a batch DataFrame;
+  /// TABLE_OR_VIEW_NOT_FOUND when there is neither.
   DataFrame table(const std::string& name) const;
 
   const std::shared_ptr<SessionState>& state() const { return state_; }

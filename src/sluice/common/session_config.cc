@@ -11,7 +11,7 @@ namespace sluice {
 
 namespace {
 
-enum class Key { kTimeZone, kAnsi, kCaseSensitive, kShufflePartitions };
+enum class Key { kTimeZone, kAnsi, kCaseSensitive, kShufflePartitions, kWarehouseDir };
 
 struct KeySpec {
   Key key;
@@ -25,6 +25,7 @@ constexpr KeySpec kKeys[] = {
     {Key::kAnsi, "spark.sql.ansi.enabled", "true"},
     {Key::kCaseSensitive, "spark.sql.caseSensitive", "false"},
     {Key::kShufflePartitions, "spark.sql.shuffle.partitions", "200"},
+    {Key::kWarehouseDir, "spark.sql.warehouse.dir", "spark-warehouse"},
 };
 
 const KeySpec* FindKey(std::string_view name) {
@@ -51,7 +52,8 @@ SessionConfig::SessionConfig()
     : session_time_zone_("UTC"),
       ansi_enabled_(true),
       case_sensitive_(false),
-      shuffle_partitions_(200) {}
+      shuffle_partitions_(200),
+      warehouse_dir_("spark-warehouse") {}
 
 arrow::Status SessionConfig::Set(std::string_view key, std::string_view value) {
   if (const KeySpec* spec = FindKey(key)) {
@@ -85,6 +87,14 @@ arrow::Status SessionConfig::Set(std::string_view key, std::string_view value) {
         shuffle_partitions_ = parsed;
         break;
       }
+      case Key::kWarehouseDir:
+        if (value.empty()) {
+          return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
+                            "The value '' in the config \"spark.sql.warehouse.dir\" is invalid. "
+                            "It should be the folder of the named tables.");
+        }
+        warehouse_dir_ = std::string(value);
+        break;
     }
   }
   values_[std::string(key)] = std::string(value);

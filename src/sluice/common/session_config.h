@@ -37,6 +37,9 @@ class SessionConfig {
   bool case_sensitive() const { return case_sensitive_; }
   /// `spark.sql.shuffle.partitions`: 200 by default.
   int32_t shuffle_partitions() const { return shuffle_partitions_; }
+  /// `spark.sql.warehouse.dir`: the folder of named tables; "spark-warehouse" (in the working
+  /// folder) by default.
+  const std::string& warehouse_dir() const { return warehouse_dir_; }
 
  private:
   std::map<std::string, std::string, std::less<>> values_;
@@ -44,6 +47,7 @@ class SessionConfig {
   bool ansi_enabled_;
   bool case_sensitive_;
   int32_t shuffle_partitions_;
+  std::string warehouse_dir_;
 };
 
 }  // namespace sluice
