@@ -14,8 +14,9 @@
 namespace sluice::sources::kafka {
 
 /// Owns an rd_kafka_t consumer that never joins a group, never commits and never resets an
-/// offset by itself: the source assigns partitions and offsets explicitly. Its events (errors,
-/// records) are all served by rd_kafka_consumer_poll. Thread-compatible: one thread uses it.
+/// offset by itself: the source assigns partitions and offsets explicitly. Its events (client
+/// errors) are served by rd_kafka_consumer_poll; the records of its partitions come from
+/// their own queues (KafkaPartitionConsumer). Thread-compatible: one thread uses it.
 class KafkaConsumerHandle {
  public:
   /// A consumer with `client_config` (the kafka.* options without the prefix) over the
@@ -45,8 +46,8 @@ class KafkaConsumerHandle {
   };
   /// Serves pending events without waiting; returns the last client-level error since the
   /// last ClearErrors() (code NO_ERROR when there was none). librdkafka reports a state such
-  /// as "all brokers down" once, when it begins, so the error stays until cleared. Only for a
-  /// handle with no partitions assigned: any record among the events is dropped.
+  /// as "all brokers down" once, when it begins, so the error stays until cleared. Records
+  /// never come this way: partitions are read from their own queues.
   ClientError DrainErrors();
   /// Forgets the errors so far: a request just succeeded.
   void ClearErrors() { *last_error_ = ClientError{}; }

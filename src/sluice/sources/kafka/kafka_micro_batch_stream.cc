@@ -78,7 +78,7 @@ class KafkaMicroBatchStream final : public StreamSource {
     ARROW_ASSIGN_OR_RAISE(PartitionOffsets until, ParseOffsets(end));
     ARROW_ASSIGN_OR_RAISE(std::vector<KafkaOffsetRange> ranges, PlanRanges(from, until));
     consumed_ = until;
-    return ReadKafkaRanges(options_, std::move(ranges), report_data_loss_);
+    return ReadKafkaRanges(options_, std::move(ranges), report_data_loss_, consumers_);
   }
 
   std::optional<std::string> ReportLatestOffset() const override {
@@ -91,7 +91,10 @@ class KafkaMicroBatchStream final : public StreamSource {
     return OffsetsBehindLatestMetrics(*consumed_, latest_);
   }
 
-  void Stop() override { reader_.reset(); }
+  void Stop() override {
+    reader_.reset();
+    consumers_->Close();
+  }
 
  private:
   arrow::Result<PartitionOffsets> ParseOffsets(const std::string& json) const {
@@ -194,6 +197,8 @@ class KafkaMicroBatchStream final : public StreamSource {
   const KafkaSourceOptions options_;
   const SourceContext context_;
   std::unique_ptr<KafkaOffsetReader> reader_;
+  // The consumer that reads the batches' records, kept from one batch to the next.
+  std::shared_ptr<KafkaConsumerCache> consumers_ = std::make_shared<KafkaConsumerCache>();
   DataLossReporter report_data_loss_;
   std::optional<TriggerDelay> trigger_delay_;
   std::optional<PartitionOffsets> initial_offsets_;
