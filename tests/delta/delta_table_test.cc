@@ -364,6 +364,55 @@ TEST_F(DeltaTableTest, ConcurrentAppendsBothLandAndAConflictingOverwriteFails) {
 }
 
 
+class DeltaSinkCrashTest : public DeltaTableTest,
+                           public ::testing::WithParamInterface<execution::CrashPoint> {};
+
+TEST_P(DeltaSinkCrashTest, AKillAtAnyStepLeavesEachBatchInTheTableOnce) {
+  auto input = MemoryStream("id BIGINT");
+  auto counts = spark_->readStream().load(input);
+  auto start = [&](execution::CrashHook hook) {
+    return counts.writeStream()
+        .format("delta")
+        .option("checkpointLocation", checkpoint_)
+        .crashHook(std::move(hook))
+        .start(table_);
+  };
+  bool fired = false;
+  execution::CrashHook kill = [&](execution::CrashPoint at, int64_t batch) {
+    if (fired || at != GetParam() || batch != 1) return false;
+    fired = true;
+    return true;
+  };
+  ASSERT_TRUE(input->AddData(Table("id BIGINT", {"[1, 2]"})).ok());
+  auto query = start(kill);
+  ASSERT_TRUE(query.ok()) << query.status().ToString();
+  ASSERT_TRUE((*query)->processAllAvailable().ok());
+  ASSERT_TRUE(input->AddData(Table("id BIGINT", {"[3]"})).ok());
+  EXPECT_TRUE((*query)->awaitTermination().IsCancelled());
+  ASSERT_TRUE(fired);
+  query = start(nullptr);
+  ASSERT_TRUE(query.ok()) << query.status().ToString();
+  ASSERT_TRUE((*query)->processAllAvailable().ok());
+  ASSERT_TRUE(input->AddData(Table("id BIGINT", {"[4]"})).ok());
+  ASSERT_TRUE((*query)->processAllAvailable().ok());
+  const std::string id = (*query)->id();
+  ASSERT_TRUE((*query)->stop().ok());
+  EXPECT_EQ(DeltaRsRows(), (std::vector<std::string>{"[1]", "[2]", "[3]", "[4]"}));
+  auto txn = DeltaRsTransactionVersion(table_, id);
+  ASSERT_TRUE(txn.ok());
+  EXPECT_EQ(*txn, 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStep, DeltaSinkCrashTest,
+                         ::testing::ValuesIn(execution::kAllCrashPoints),
+                         [](const ::testing::TestParamInfo<execution::CrashPoint>& info) {
+                           std::string name = execution::CrashPointName(info.param);
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
 class NamedTableTest : public DeltaTableTest {
  protected:
   void SetUp() override {
