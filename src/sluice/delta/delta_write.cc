@@ -135,6 +135,8 @@ struct WinnerSummary {
   bool metadata = false;
   bool added = false;
   bool removed = false;
+  bool blind_append = false;
+  std::set<std::string> removed_paths;
   std::set<std::string> app_ids;
 };
 
@@ -146,14 +148,27 @@ WinnerSummary Summarize(const std::vector<Action>& actions) {
     if (const auto* add = std::get_if<AddFile>(&action)) summary.added |= add->data_change;
     if (const auto* remove = std::get_if<RemoveFile>(&action)) {
       summary.removed |= remove->data_change;
+      summary.removed_paths.insert(remove->path);
     }
     if (const auto* txn = std::get_if<Transaction>(&action)) summary.app_ids.insert(txn->app_id);
+    if (const auto* info = std::get_if<CommitInfo>(&action)) {
+      summary.blind_append = info->is_blind_append.value_or(false);
+    }
   }
   return summary;
 }
 
+/// The first of `paths` that is in `removed`, if any.
+std::optional<std::string> FirstRemoved(const std::set<std::string>& paths,
+                                        const std::set<std::string>& removed) {
+  for (const auto& path : paths) {
+    if (removed.count(path) > 0) return path;
+  }
+  return std::nullopt;
+}
+
 /// Fails when the commit a concurrent writer made at `version` invalidates ours.
-arrow::Status CheckConflict(const DeltaLog& log, int64_t version, const WriteOptions& options) {
+arrow::Status CheckConflict(const DeltaLog& log, int64_t version, const ConflictRules& rules) {
   ARROW_ASSIGN_OR_RAISE(auto actions, log.ReadCommit(version));
   WinnerSummary winner = Summarize(actions);
   const std::string where = " (version " + std::to_string(version) + " of " +
@@ -168,17 +183,35 @@ arrow::Status CheckConflict(const DeltaLog& log, int64_t version, const WriteOpt
                       "The metadata of the Delta table has been changed by a concurrent update" +
                           where + ". Please try the operation again.");
   }
-  if (options.transaction && winner.app_ids.count(options.transaction->app_id) > 0) {
+  if (rules.app_id && winner.app_ids.count(*rules.app_id) > 0) {
     return SparkError("DELTA_CONCURRENT_TRANSACTION",
                       "This error occurs when multiple streaming queries are using the same "
                       "checkpoint to write into this table" + where +
                           ". Did you run multiple instances of the same streaming query at the "
-                          "same time? Transaction appId: " + options.transaction->app_id);
+                          "same time? Transaction appId: " + *rules.app_id);
   }
-  if (options.mode == WriteMode::kOverwrite && (winner.added || winner.removed)) {
+  if (rules.any_data_change && (winner.added || winner.removed)) {
     return SparkError("DELTA_CONCURRENT_APPEND",
                       "Files were added or removed by a concurrent update" + where +
                           " while this write replaced the table. Please try the operation "
+                          "again.");
+  }
+  if (auto read = FirstRemoved(rules.read_files, winner.removed_paths)) {
+    return SparkError("DELTA_CONCURRENT_DELETE_READ",
+                      "This transaction attempted to read one or more files that were deleted "
+                      "by a concurrent update" + where + ". Please try the operation again. "
+                      "File: " + *read);
+  }
+  if (auto removed = FirstRemoved(rules.removed_files, winner.removed_paths)) {
+    return SparkError("DELTA_CONCURRENT_DELETE_DELETE",
+                      "This transaction attempted to delete one or more files that were "
+                      "deleted by a concurrent update" + where + ". Please try the operation "
+                      "again. File: " + *removed);
+  }
+  if (rules.read_whole_table && winner.added && !winner.blind_append) {
+    return SparkError("DELTA_CONCURRENT_APPEND",
+                      "Files were added to the table by a concurrent update" + where +
+                          " that this transaction should have read. Please try the operation "
                           "again.");
   }
   return arrow::Status::OK();
@@ -266,6 +299,129 @@ arrow::Result<PlannedSchema> PlanSchema(const std::optional<Snapshot>& read,
   return plan;
 }
 
+arrow::Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Make(
+    const DeltaLog& log, std::shared_ptr<arrow::Schema> schema,
+    std::vector<std::string> partition_columns, const WriteOptions& options) {
+  std::unique_ptr<DataFileWriter> writer(
+      new DataFileWriter(log, std::move(schema), std::move(partition_columns), options));
+  ARROW_RETURN_NOT_OK(writer->Open());
+  return writer;
+}
+
+DataFileWriter::~DataFileWriter() {
+  if (!finished_) Abandon();
+}
+
+arrow::Status DataFileWriter::Open() {
+  ARROW_ASSIGN_OR_RAISE(current_, formats::PartitionedWriter::Make(
+                                      options_.parquet, table_path_, schema_, partition_columns_,
+                                      options_.zone, formats::RandomUuid(),
+                                      /*collect_statistics=*/true));
+  return arrow::Status::OK();
+}
+
+arrow::Status DataFileWriter::Write(const std::shared_ptr<arrow::RecordBatch>& batch) {
+  if (current_ == nullptr) ARROW_RETURN_NOT_OK(Open());
+  return current_->Write(batch);
+}
+
+arrow::Status DataFileWriter::Roll() {
+  if (current_ == nullptr) return arrow::Status::OK();
+  ARROW_ASSIGN_OR_RAISE(auto written, current_->Finish());
+  const auto data_schema = current_->data_schema();
+  current_.reset();
+  // A table needs no empty files: its schema is in the log.
+  std::vector<std::string> empty;
+  for (const auto& file : written) {
+    written_.push_back(file.relative);
+    if (file.rows == 0) empty.push_back(file.relative);
+  }
+  formats::DeleteUncommittedFiles(table_path_, empty);
+  std::erase_if(written, [](const formats::WrittenFile& file) { return file.rows == 0; });
+  ARROW_RETURN_NOT_OK(formats::SyncPartFiles(table_path_, formats::RelativePaths(written)));
+  for (auto& file : written) {
+    AddFile add;
+    add.path = checkpoint::EncodeUriPath(file.relative);
+    for (size_t p = 0; p < partition_columns_.size(); ++p) {
+      add.partition_values.emplace_back(partition_columns_[p], file.partition_values[p]);
+    }
+    add.size = FileSize((fs::path(table_path_) / file.relative).string());
+    add.modification_time = options_.now_ms;
+    add.data_change = true;
+    add.stats = StatisticsJson(file.rows, *data_schema, file.statistics);
+    rows_ += file.rows;
+    bytes_ += add.size;
+    adds_.push_back(std::move(add));
+  }
+  return arrow::Status::OK();
+}
+
+arrow::Result<std::vector<AddFile>> DataFileWriter::Finish() {
+  ARROW_RETURN_NOT_OK(Roll());
+  finished_ = true;
+  return adds_;
+}
+
+void DataFileWriter::Abandon() {
+  // The partitioned writer removes the files it never finished.
+  current_.reset();
+  formats::DeleteUncommittedFiles(table_path_, written_);
+  written_.clear();
+  adds_.clear();
+  finished_ = true;
+}
+
+RemoveFile RemoveOf(const AddFile& file, int64_t now_ms) {
+  RemoveFile remove;
+  remove.path = file.path;
+  remove.deletion_timestamp = now_ms;
+  remove.data_change = true;
+  remove.extended_file_metadata = true;
+  remove.partition_values = file.partition_values;
+  remove.size = file.size;
+  return remove;
+}
+
+arrow::Result<int64_t> CommitWithRetries(const DeltaLog& log, const std::optional<Snapshot>& read,
+                                         const std::vector<Action>& actions,
+                                         const ConflictRules& rules) {
+  int64_t version = read ? read->version + 1 : 0;
+  for (int attempt = 1;; ++attempt) {
+    auto status = log.WriteCommit(version, actions);
+    if (status.ok()) return version;
+    if (!checkpoint::IsAlreadyExists(status)) return status;
+    if (attempt == kMaxCommitAttempts) {
+      return SparkError("DELTA_MAX_COMMIT_RETRIES_EXCEEDED",
+                        "This commit has failed as it has been tried " +
+                            std::to_string(attempt) +
+                            " times but did not succeed: other writers keep committing to " +
+                            log.table_path() + ".");
+    }
+    if (!read) {
+      return SparkError("DELTA_PROTOCOL_CHANGED",
+                        "The Delta table at " + log.table_path() +
+                            " was created by a concurrent writer while this write created it. "
+                            "Please try the operation again.");
+    }
+    ARROW_RETURN_NOT_OK(CheckConflict(log, version, rules));
+    ++version;
+  }
+}
+
+arrow::Result<Snapshot> AfterCommit(const DeltaLog& log, const std::optional<Snapshot>& read,
+                                    int64_t version) {
+  Snapshot snapshot;
+  if (read) {
+    ARROW_ASSIGN_OR_RAISE(snapshot, log.Update(*read, version));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(snapshot, log.Load(version));
+  }
+  if (version > 0 && version % kDefaultCheckpointInterval == 0) {
+    ARROW_RETURN_NOT_OK(WriteCheckpoint(log, snapshot));
+  }
+  return snapshot;
+}
+
 arrow::Result<WriteResult> WriteToTable(const DeltaLog& log, const std::optional<Snapshot>& read,
                                         physical::BatchStream& rows,
                                         const WriteOptions& options) {
@@ -281,29 +437,20 @@ arrow::Result<WriteResult> WriteToTable(const DeltaLog& log, const std::optional
   }
   RenamedStream data(rows, arrow::schema(fields));
 
-  ARROW_ASSIGN_OR_RAISE(auto writer, formats::PartitionedWriter::Make(
-                                         options.parquet, log.table_path(), data.schema(),
-                                         plan.partition_columns, options.zone,
-                                         formats::RandomUuid(), /*collect_statistics=*/true));
-  std::vector<formats::WrittenFile> written;
+  ARROW_ASSIGN_OR_RAISE(auto writer, DataFileWriter::Make(log, data.schema(),
+                                                          plan.partition_columns, options));
+  std::vector<AddFile> adds;
   auto write = [&]() -> arrow::Status {
     while (true) {
       ARROW_ASSIGN_OR_RAISE(auto batch, data.Next());
       if (batch == nullptr) break;
       ARROW_RETURN_NOT_OK(writer->Write(batch));
     }
-    ARROW_ASSIGN_OR_RAISE(written, writer->Finish());
-    // A table needs no empty files: its schema is in the log.
-    std::vector<std::string> empty;
-    for (const auto& file : written) {
-      if (file.rows == 0) empty.push_back(file.relative);
-    }
-    formats::DeleteUncommittedFiles(log.table_path(), empty);
-    std::erase_if(written, [](const formats::WrittenFile& file) { return file.rows == 0; });
-    return formats::SyncPartFiles(log.table_path(), formats::RelativePaths(written));
+    ARROW_ASSIGN_OR_RAISE(adds, writer->Finish());
+    return arrow::Status::OK();
   };
   auto abandon = [&](arrow::Status status) {
-    formats::DeleteUncommittedFiles(log.table_path(), formats::RelativePaths(written));
+    writer->Abandon();
     return status;
   };
   if (auto status = write(); !status.ok()) return abandon(status);
@@ -330,33 +477,14 @@ arrow::Result<WriteResult> WriteToTable(const DeltaLog& log, const std::optional
   int64_t removed_files = 0;
   if (removes) {
     for (const auto& file : read->files) {
-      RemoveFile remove;
-      remove.path = file.path;
-      remove.deletion_timestamp = options.now_ms;
-      remove.data_change = true;
-      remove.extended_file_metadata = true;
-      remove.partition_values = file.partition_values;
-      remove.size = file.size;
-      actions.push_back(std::move(remove));
+      actions.push_back(RemoveOf(file, options.now_ms));
       ++removed_files;
     }
   }
-  const auto& data_schema = writer->data_schema();
-  for (auto& file : written) {
-    AddFile add;
-    add.path = checkpoint::EncodeUriPath(file.relative);
-    for (size_t p = 0; p < plan.partition_columns.size(); ++p) {
-      add.partition_values.emplace_back(plan.partition_columns[p], file.partition_values[p]);
-    }
-    add.size = FileSize((fs::path(log.table_path()) / file.relative).string());
-    add.modification_time = options.now_ms;
-    add.data_change = true;
-    add.stats = StatisticsJson(file.rows, *data_schema, file.statistics);
-    result.rows += file.rows;
-    result.bytes += add.size;
-    ++result.files;
-    actions.push_back(std::move(add));
-  }
+  result.rows = writer->rows();
+  result.bytes = writer->bytes();
+  result.files = static_cast<int64_t>(adds.size());
+  for (auto& add : adds) actions.push_back(std::move(add));
   info.operation_metrics = {{"numFiles", std::to_string(result.files)},
                             {"numOutputRows", std::to_string(result.rows)},
                             {"numOutputBytes", std::to_string(result.bytes)}};
@@ -365,39 +493,13 @@ arrow::Result<WriteResult> WriteToTable(const DeltaLog& log, const std::optional
   }
   actions.front() = std::move(info);
 
-  int64_t version = read ? read->version + 1 : 0;
-  for (int attempt = 1;; ++attempt) {
-    auto status = log.WriteCommit(version, actions);
-    if (status.ok()) break;
-    if (!checkpoint::IsAlreadyExists(status)) return abandon(status);
-    if (attempt == kMaxCommitAttempts) {
-      return abandon(SparkError("DELTA_MAX_COMMIT_RETRIES_EXCEEDED",
-                                "This commit has failed as it has been tried " +
-                                    std::to_string(attempt) +
-                                    " times but did not succeed: other writers keep committing "
-                                    "to " + log.table_path() + "."));
-    }
-    if (!read) {
-      return abandon(SparkError("DELTA_PROTOCOL_CHANGED",
-                                "The Delta table at " + log.table_path() +
-                                    " was created by a concurrent writer while this write "
-                                    "created it. Please try the operation again."));
-    }
-    if (auto conflict = CheckConflict(log, version, options);
-        !conflict.ok()) {
-      return abandon(conflict);
-    }
-    ++version;
-  }
-  result.version = version;
-  if (read) {
-    ARROW_ASSIGN_OR_RAISE(result.snapshot, log.Update(*read, version));
-  } else {
-    ARROW_ASSIGN_OR_RAISE(result.snapshot, log.Load(version));
-  }
-  if (version > 0 && version % kDefaultCheckpointInterval == 0) {
-    ARROW_RETURN_NOT_OK(WriteCheckpoint(log, result.snapshot));
-  }
+  ConflictRules rules;
+  if (options.transaction) rules.app_id = options.transaction->app_id;
+  rules.any_data_change = options.mode == WriteMode::kOverwrite;
+  auto version = CommitWithRetries(log, read, actions, rules);
+  if (!version.ok()) return abandon(version.status());
+  result.version = *version;
+  ARROW_ASSIGN_OR_RAISE(result.snapshot, AfterCommit(log, read, result.version));
   return result;
 }
 

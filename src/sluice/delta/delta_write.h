@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "sluice/delta/delta_actions.h"
 #include "sluice/delta/delta_log.h"
 #include "sluice/formats/file_format.h"
+#include "sluice/formats/partitioned_writer.h"
 #include "sluice/physical/batch_stream.h"
 
 namespace sluice::delta {
@@ -80,6 +82,87 @@ struct PlannedSchema {
 arrow::Result<PlannedSchema> PlanSchema(const std::optional<Snapshot>& read,
                                         const arrow::Schema& data_schema,
                                         const WriteOptions& options);
+
+/// Writes the data files of one commit: Parquet files with statistics under the table folder,
+/// split by the partition columns, invisible to readers until a commit adds them. Not
+/// thread-safe. Files of a writer that is destroyed without Finish() are deleted.
+class DataFileWriter {
+ public:
+  /// `schema`: the columns of the rows to write, spelled as the table spells them.
+  static arrow::Result<std::unique_ptr<DataFileWriter>> Make(
+      const DeltaLog& log, std::shared_ptr<arrow::Schema> schema,
+      std::vector<std::string> partition_columns, const WriteOptions& options);
+  ~DataFileWriter();
+
+  arrow::Status Write(const std::shared_ptr<arrow::RecordBatch>& batch);
+  /// Completes the files being written; later rows go to new files (one writer can so keep
+  /// rows apart that a layout wants apart, e.g. each rewritten file's rows).
+  arrow::Status Roll();
+  /// Completes every file, makes them durable and returns their add actions (no empty
+  /// files). The files stay until a commit adds them or Abandon() deletes them.
+  arrow::Result<std::vector<AddFile>> Finish();
+  /// Deletes every file written (a failed or conflicting commit).
+  void Abandon();
+
+  int64_t rows() const { return rows_; }
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  DataFileWriter(const DeltaLog& log, std::shared_ptr<arrow::Schema> schema,
+                 std::vector<std::string> partition_columns, const WriteOptions& options)
+      : table_path_(log.table_path()),
+        schema_(std::move(schema)),
+        partition_columns_(std::move(partition_columns)),
+        options_(options) {}
+  arrow::Status Open();
+
+  std::string table_path_;
+  std::shared_ptr<arrow::Schema> schema_;
+  std::vector<std::string> partition_columns_;
+  WriteOptions options_;
+  std::unique_ptr<formats::PartitionedWriter> current_;
+  /// Relative paths of every file written (completed or not), for Abandon().
+  std::vector<std::string> written_;
+  std::vector<AddFile> adds_;
+  bool finished_ = false;
+  int64_t rows_ = 0;
+  int64_t bytes_ = 0;
+};
+
+/// What makes a concurrent commit conflict with a commit being retried past it, beyond a
+/// changed protocol or metadata (always a conflict).
+struct ConflictRules {
+  /// The application transaction this commit records: another commit of the same appId is
+  /// DELTA_CONCURRENT_TRANSACTION.
+  std::optional<std::string> app_id;
+  /// Any file added or removed by the other commit is DELTA_CONCURRENT_APPEND (overwrite).
+  bool any_data_change = false;
+  /// Files (add paths) this commit's rows were read from: one removed by the other commit is
+  /// DELTA_CONCURRENT_DELETE_READ.
+  std::set<std::string> read_files;
+  /// Files this commit removes: one also removed by the other commit is
+  /// DELTA_CONCURRENT_DELETE_DELETE (checked after read_files).
+  std::set<std::string> removed_files;
+  /// Files added by a commit that is not a blind append could hold rows this commit should
+  /// have read (WriteSerializable): DELTA_CONCURRENT_APPEND.
+  bool read_whole_table = false;
+};
+
+/// Commits `actions` as the version after `read` (version 0 when nullopt: the table is
+/// created), retried on top of each commit another writer made first unless that commit
+/// conflicts under `rules`. Returns the version committed. Writes nothing on failure.
+/// DELTA_MAX_COMMIT_RETRIES_EXCEEDED after many lost races.
+arrow::Result<int64_t> CommitWithRetries(const DeltaLog& log, const std::optional<Snapshot>& read,
+                                         const std::vector<Action>& actions,
+                                         const ConflictRules& rules);
+
+/// The table after `version`, committed on top of `read`, with a log checkpoint written when
+/// `version` is a multiple of kDefaultCheckpointInterval.
+arrow::Result<Snapshot> AfterCommit(const DeltaLog& log, const std::optional<Snapshot>& read,
+                                    int64_t version);
+
+/// A remove action for `file`, deleted at `now_ms`.
+RemoveFile RemoveOf(const AddFile& file, int64_t now_ms);
 
 /// Writes `rows` into new data files of the table and commits them as one new version, based
 /// on the snapshot `read` (nullopt when the table does not exist yet). The data columns take

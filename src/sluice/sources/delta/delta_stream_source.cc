@@ -13,9 +13,9 @@
 #include "sluice/datetime/parse.h"
 #include "sluice/delta/delta_log.h"
 #include "sluice/delta/delta_protocol.h"
+#include "sluice/delta/delta_scan.h"
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/sources/delta/delta_source_offset.h"
-#include "sluice/sources/delta/delta_table_source.h"
 #include "sluice/sources/typed_options.h"
 #include "sluice/types/tree_string.h"
 
@@ -172,7 +172,7 @@ class DeltaStreamSource final : public StreamSource {
     std::vector<delta::AddFile> adds;
     adds.reserve(files.size());
     for (auto& file : files) adds.push_back(std::move(file.add));
-    return ReadDeltaFiles(log_.table_path(), table_, adds, parquet_, context_);
+    return delta::ReadDeltaFiles(log_.table_path(), table_, adds, parquet_, context_);
   }
 
   arrow::Status Commit(const std::string& end) override {

@@ -47,12 +47,4 @@ class DeltaTableSource final : public plan::DataSource {
   formats::FormatContext context_;
 };
 
-/// The rows of `files` of the table at `table_path` whose state is `snapshot`, in the table's
-/// column order: the scan of batch reads and of the Delta streaming source's batches.
-/// A partition value that does not parse as its column's type fails naming the file.
-arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ReadDeltaFiles(
-    const std::string& table_path, const delta::Snapshot& snapshot,
-    const std::vector<delta::AddFile>& files,
-    std::shared_ptr<const formats::FormatReader> parquet, const formats::FormatContext& context);
-
 }  // namespace sluice::sources
