@@ -82,13 +82,7 @@ TEST_P(CrashRecoveryTest, ForeachBatchSeesTheSameBatchesAsAnUninterruptedRun) {
 
 INSTANTIATE_TEST_SUITE_P(EveryStep, CrashRecoveryTest,
                          ::testing::ValuesIn(execution::kAllCrashPoints),
-                         [](const ::testing::TestParamInfo<execution::CrashPoint>& info) {
-                           std::string name = execution::CrashPointName(info.param);
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+                         CrashPointTestName);
 
 }  // namespace
 }  // namespace sluice::testing

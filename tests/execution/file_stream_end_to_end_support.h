@@ -38,17 +38,6 @@ inline execution::CrashHook KillOnceAt(execution::CrashPoint point, int64_t batc
   };
 }
 
-/// A gtest parameter name for a crash point: its name with "_" for anything but letters and
-/// digits ("after the commit" -> "after_the_commit").
-inline std::string CrashPointTestName(
-    const ::testing::TestParamInfo<execution::CrashPoint>& info) {
-  std::string name = execution::CrashPointName(info.param);
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
-}
-
 /// The rows sorted, so that multisets compare with ==.
 inline std::vector<std::string> SortedRows(std::vector<std::string> rows) {
   std::sort(rows.begin(), rows.end());

@@ -12,6 +12,7 @@
 #include "sluice/sinks/kafka/kafka_producer.h"
 #include "sluice/sinks/kafka/kafka_stream_sink.h"
 #include "support/batch_stream_fixture.h"
+#include "support/stream_test.h"
 
 namespace sluice::testing {
 namespace {
@@ -72,13 +73,7 @@ TEST_P(KafkaSinkCrashTest, EveryInputIsReadOnceAfterAKillAndARestart) {
 
 INSTANTIATE_TEST_SUITE_P(EveryStep, KafkaSinkCrashTest,
                          ::testing::ValuesIn(execution::kAllCrashPoints),
-                         [](const ::testing::TestParamInfo<CrashPoint>& info) {
-                           std::string name = execution::CrashPointName(info.param);
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+                         CrashPointTestName);
 
 TEST_F(KafkaSinkExactlyOnceTest, AFailedBatchLeavesNothingVisible) {
   const std::string small = UniqueTopicName("sink-small");

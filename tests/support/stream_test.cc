@@ -1,6 +1,7 @@
 #include "support/stream_test.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <thread>
 
@@ -122,6 +123,14 @@ void StreamTest::TestStream(const DataFrame& df, const std::vector<StreamAction>
     if (::testing::Test::HasFatalFailure()) return;
   }
   if (query_) (void)query_->stop();
+}
+
+std::string CrashPointTestName(const ::testing::TestParamInfo<execution::CrashPoint>& info) {
+  std::string name = execution::CrashPointName(info.param);
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
 }
 
 std::vector<std::string> RowsOf(const arrow::Table& table) {

@@ -14,8 +14,11 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "sluice/api/data_stream_writer.h"
 #include "sluice/common/clock.h"
+#include "sluice/execution/crash_point.h"
 #include "sluice/sinks/memory/memory_sink.h"
 #include "sluice/sources/memory/memory_stream.h"
 #include "support/scratch_dir.h"
@@ -76,6 +79,10 @@ class StreamTest : public SessionTest {
   std::vector<std::string> SinkRows();
   std::vector<std::string> LastBatchRows();
 };
+
+/// A gtest parameter name for a crash point: its name with "_" for anything but letters and
+/// digits ("after the commit" -> "after_the_commit").
+std::string CrashPointTestName(const ::testing::TestParamInfo<execution::CrashPoint>& info);
 
 /// The rows of a table as canonical JSON arrays.
 std::vector<std::string> RowsOf(const arrow::Table& table);

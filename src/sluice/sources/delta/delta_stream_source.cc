@@ -9,13 +9,12 @@
 
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
-#include "sluice/datetime/calendar.h"
-#include "sluice/datetime/parse.h"
 #include "sluice/delta/delta_log.h"
 #include "sluice/delta/delta_protocol.h"
 #include "sluice/delta/delta_scan.h"
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/sources/delta/delta_source_offset.h"
+#include "sluice/sources/delta/delta_timestamp_option.h"
 #include "sluice/sources/typed_options.h"
 #include "sluice/types/tree_string.h"
 
@@ -83,24 +82,25 @@ arrow::Result<DeltaStreamOptions> ParseOptions(const formats::OptionMap& options
       parsed.starting_version = *number;
     }
   }
-  if (timestamp != options.end()) {
-    ARROW_ASSIGN_OR_RAISE(auto zone, formats::FindZone(context.session_time_zone));
-    auto micros = datetime::ParseTimestamp(timestamp->second, *zone, std::nullopt);
-    if (!micros) {
-      return SparkError("DELTA_ILLEGAL_OPTION",
-                        "Invalid value '" + timestamp->second +
-                            "' for option 'startingTimestamp', The provided timestamp cannot "
-                            "be converted to a valid timestamp.");
-    }
-    parsed.starting_timestamp_ms = datetime::FloorDiv(*micros, 1000);
-    parsed.starting_timestamp_text = timestamp->second;
-  }
+  ARROW_ASSIGN_OR_RAISE(parsed.starting_timestamp_ms,
+                        DeltaTimestampOption(options, "startingTimestamp", context));
+  if (timestamp != options.end()) parsed.starting_timestamp_text = timestamp->second;
   ARROW_ASSIGN_OR_RAISE(parsed.ignore_deletes, BooleanOption(options, "ignoreDeletes", false));
   ARROW_ASSIGN_OR_RAISE(parsed.ignore_changes, BooleanOption(options, "ignoreChanges", false));
   ARROW_ASSIGN_OR_RAISE(parsed.skip_change_commits,
                         BooleanOption(options, "skipChangeCommits", false));
   return parsed;
 }
+
+/// What a stream is made from when a query starts, fixed when readStream planned it.
+struct DeltaStreamSpec {
+  std::string table_path;
+  /// The table as the query saw it when it was planned: its schema is the stream's.
+  delta::Snapshot table;
+  DeltaStreamOptions options;
+  std::shared_ptr<const formats::FormatReader> parquet;
+  formats::FormatContext context;
+};
 
 /// A data file at its place in the stream.
 struct IndexedFile {
@@ -124,14 +124,11 @@ bool AtOrBefore(const IndexedFile& file, const Position& through) {
 
 class DeltaStreamSource final : public StreamSource {
  public:
-  DeltaStreamSource(std::string table_path, delta::Snapshot table, DeltaStreamOptions options,
-                    std::shared_ptr<const formats::FormatReader> parquet,
-                    formats::FormatContext context)
-      : log_(std::move(table_path)),
-        table_(std::move(table)),
-        options_(std::move(options)),
-        parquet_(std::move(parquet)),
-        context_(std::move(context)) {}
+  explicit DeltaStreamSource(std::shared_ptr<const DeltaStreamSpec> spec)
+      : spec_(std::move(spec)),
+        log_(spec_->table_path),
+        table_(spec_->table),
+        options_(spec_->options) {}
 
   std::shared_ptr<arrow::Schema> schema() const override { return table_.schema; }
   std::string Describe() const override {
@@ -172,7 +169,7 @@ class DeltaStreamSource final : public StreamSource {
     std::vector<delta::AddFile> adds;
     adds.reserve(files.size());
     for (auto& file : files) adds.push_back(std::move(file.add));
-    return delta::ReadDeltaFiles(log_.table_path(), table_, adds, parquet_, context_);
+    return delta::ReadDeltaFiles(log_.table_path(), table_, adds, spec_->parquet, spec_->context);
   }
 
   arrow::Status Commit(const std::string& end) override {
@@ -356,12 +353,10 @@ class DeltaStreamSource final : public StreamSource {
                           "scratch using a new checkpoint directory.");
   }
 
+  std::shared_ptr<const DeltaStreamSpec> spec_;
   delta::DeltaLog log_;
-  /// The table as the query saw it when it was planned: its schema is the stream's.
-  delta::Snapshot table_;
-  DeltaStreamOptions options_;
-  std::shared_ptr<const formats::FormatReader> parquet_;
-  formats::FormatContext context_;
+  const delta::Snapshot& table_;
+  const DeltaStreamOptions& options_;
   std::optional<Position> initial_;
   std::optional<int64_t> available_now_version_;
   /// The starting snapshot's files, kept while batches read from it.
@@ -373,32 +368,20 @@ class DeltaStreamSource final : public StreamSource {
 
 class DeltaStreamSourceProvider final : public StreamSourceProvider {
  public:
-  DeltaStreamSourceProvider(std::string table_path, delta::Snapshot table,
-                            DeltaStreamOptions options,
-                            std::shared_ptr<const formats::FormatReader> parquet,
-                            formats::FormatContext context)
-      : table_path_(std::move(table_path)),
-        table_(std::move(table)),
-        options_(std::move(options)),
-        parquet_(std::move(parquet)),
-        context_(std::move(context)) {}
+  explicit DeltaStreamSourceProvider(std::shared_ptr<const DeltaStreamSpec> spec)
+      : spec_(std::move(spec)) {}
 
-  std::shared_ptr<arrow::Schema> schema() const override { return table_.schema; }
+  std::shared_ptr<arrow::Schema> schema() const override { return spec_->table.schema; }
   std::string Describe() const override {
-    return "DeltaSource[" + formats::QualifiedPath(table_path_) + "]";
+    return "DeltaSource[" + formats::QualifiedPath(spec_->table_path) + "]";
   }
   arrow::Result<std::unique_ptr<StreamSource>> CreateSource(
       const SourceContext& context) const override {
-    return std::make_unique<DeltaStreamSource>(table_path_, table_, options_, parquet_,
-                                               context_);
+    return std::make_unique<DeltaStreamSource>(spec_);
   }
 
  private:
-  std::string table_path_;
-  delta::Snapshot table_;
-  DeltaStreamOptions options_;
-  std::shared_ptr<const formats::FormatReader> parquet_;
-  formats::FormatContext context_;
+  std::shared_ptr<const DeltaStreamSpec> spec_;
 };
 
 }  // namespace
@@ -411,18 +394,17 @@ arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeDeltaStreamSource
                       "Delta does not support specifying the schema at read time: the table's "
                       "log fixes it. Remove .schema(...) from the read of " + path + ".");
   }
-  ARROW_ASSIGN_OR_RAISE(auto parsed, ParseOptions(options, context));
-  const std::string table_path = formats::LocalPath(path);
-  delta::DeltaLog log(table_path);
-  ARROW_ASSIGN_OR_RAISE(auto table, log.Load());
-  ARROW_RETURN_NOT_OK(delta::CheckReadable(table.protocol, table_path));
+  auto spec = std::make_shared<DeltaStreamSpec>();
+  ARROW_ASSIGN_OR_RAISE(spec->options, ParseOptions(options, context));
+  spec->table_path = formats::LocalPath(path);
+  ARROW_ASSIGN_OR_RAISE(spec->table, delta::DeltaLog(spec->table_path).Load());
+  ARROW_RETURN_NOT_OK(delta::CheckReadable(spec->table.protocol, spec->table_path));
   // The stream needs the table's identity and schema, not its files.
-  table.files.clear();
-  ARROW_ASSIGN_OR_RAISE(auto parquet, formats::MakeFormatReader(formats::FileFormat::kParquet,
-                                                                formats::OptionMap{}, context));
-  return std::make_shared<DeltaStreamSourceProvider>(table_path, std::move(table),
-                                                     std::move(parsed), std::move(parquet),
-                                                     context);
+  spec->table.files.clear();
+  ARROW_ASSIGN_OR_RAISE(spec->parquet, formats::MakeFormatReader(formats::FileFormat::kParquet,
+                                                                 formats::OptionMap{}, context));
+  spec->context = context;
+  return std::make_shared<DeltaStreamSourceProvider>(std::move(spec));
 }
 
 }  // namespace sluice::sources

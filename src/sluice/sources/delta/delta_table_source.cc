@@ -3,11 +3,10 @@
 #include <arrow/type.h>
 
 #include "sluice/common/errors.h"
-#include "sluice/datetime/calendar.h"
-#include "sluice/datetime/parse.h"
 #include "sluice/delta/delta_protocol.h"
 #include "sluice/delta/delta_scan.h"
 #include "sluice/formats/partition_discovery.h"
+#include "sluice/sources/delta/delta_timestamp_option.h"
 #include "sluice/sources/typed_options.h"
 
 namespace sluice::sources {
@@ -33,16 +32,9 @@ arrow::Result<std::shared_ptr<DeltaTableSource>> DeltaTableSource::Make(
   if (version_option != options.end()) {
     ARROW_ASSIGN_OR_RAISE(version, LongOption(options, "versionAsOf", 0));
   } else if (timestamp_option != options.end()) {
-    ARROW_ASSIGN_OR_RAISE(auto zone, formats::FindZone(context.session_time_zone));
-    auto micros = datetime::ParseTimestamp(timestamp_option->second, *zone, std::nullopt);
-    if (!micros) {
-      return SparkError("DELTA_TIMESTAMP_INVALID",
-                        "The provided timestamp (" + timestamp_option->second +
-                            ") cannot be converted to a valid timestamp (option "
-                            "timestampAsOf).");
-    }
-    ARROW_ASSIGN_OR_RAISE(version, log.VersionAtOrBefore(datetime::FloorDiv(*micros, 1000),
-                                                         timestamp_option->second));
+    ARROW_ASSIGN_OR_RAISE(auto timestamp_ms,
+                          DeltaTimestampOption(options, "timestampAsOf", context));
+    ARROW_ASSIGN_OR_RAISE(version, log.VersionAtOrBefore(*timestamp_ms, timestamp_option->second));
   }
   ARROW_ASSIGN_OR_RAISE(auto snapshot, log.Load(version));
   ARROW_RETURN_NOT_OK(delta::CheckReadable(snapshot.protocol, table_path));
