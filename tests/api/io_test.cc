@@ -85,7 +85,7 @@ TEST_F(IoTest, OverwriteWhileReadingTheSameFolder) {
   auto df = Frame("id INT", {"[1, 2, 3]"});
   std::string out = dir_ / "out";
   ASSERT_TRUE(df.write().parquet(out).ok());
-  auto read = spark_->read().parquet(out).filter(std::string("id > 1"));
+  auto read = spark_->read().parquet(out).filter("id > 1");
   ASSERT_TRUE(read.write().mode("overwrite").parquet(out).ok());
   EXPECT_EQ(spark_->read().parquet(out).count().ValueOrDie(), 2);
 }
@@ -211,7 +211,7 @@ TEST_F(IoTest, JsonInParquetOut) {
   auto back = spark_->read().parquet(dir_ / "out");
   EXPECT_EQ(types::ToDdl(*back.schema().ValueOrDie()), "id BIGINT,ts TIMESTAMP,name STRING");
   EXPECT_EQ(back.count().ValueOrDie(), 1000);
-  EXPECT_EQ(back.filter(std::string("name = 'n3'")).count().ValueOrDie(), 143);
+  EXPECT_EQ(back.filter("name = 'n3'").count().ValueOrDie(), 143);
 }
 
 TEST_F(IoTest, CsvWriteQuotesLikeSpark) {

@@ -50,8 +50,11 @@ class DataFrame {
   DataFrame filter(const Column& condition) const;
   /// A Spark SQL condition, e.g. filter("a > 1 AND b IS NOT NULL").
   DataFrame filter(const std::string& condition) const;
+  /// filter("a > 1") as PySpark writes it: a string literal is a SQL condition.
+  DataFrame filter(const char* condition) const { return filter(std::string(condition)); }
   DataFrame where(const Column& condition) const { return filter(condition); }
   DataFrame where(const std::string& condition) const { return filter(condition); }
+  DataFrame where(const char* condition) const { return filter(std::string(condition)); }
   DataFrame withColumn(const std::string& name, const Column& value) const;
   DataFrame withColumnRenamed(const std::string& existing, const std::string& name) const;
   DataFrame drop(const std::vector<std::string>& names) const;
