@@ -45,5 +45,22 @@ TEST(PendingWritesTest, SortsChangesAsUnsignedBytes) {
   EXPECT_EQ(keys, (std::vector<std::string>{"", "\x01", "a", "ab", "b", "\xff"}));
 }
 
+// Keys that agree in their first eight bytes, or differ only by trailing zero bytes, still
+// sort by all their bytes.
+TEST(PendingWritesTest, SortsKeysWithCommonPrefixesByAllTheirBytes) {
+  PendingWrites pending;
+  const std::vector<std::string> sorted = {std::string("a"),
+                                           std::string("a\0", 2),
+                                           std::string("a\0\0\0\0\0\0\0\0", 9),
+                                           "abcdefgh",
+                                           "abcdefgh\x01",
+                                           "abcdefgh\xff",
+                                           "abcdefgi"};
+  for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) pending.Put(*it, "v");
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : pending.SortedChanges()) keys.emplace_back(key);
+  EXPECT_EQ(keys, sorted);
+}
+
 }  // namespace
 }  // namespace sluice::state

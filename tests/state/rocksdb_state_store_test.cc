@@ -237,6 +237,38 @@ TEST_F(RocksDbStateStoreTest, AVersionLargerThanTheWriteBufferIsAppliedInParts) 
   ExpectVersion(Conf(), 3, expected);
 }
 
+// What GetMany learns of each key serves the puts that follow it, also after the write buffer
+// was applied amid them: keys applied since then count as what their change made them.
+TEST_F(RocksDbStateStoreTest, KeyCountsStayExactWhenAPutManyAppliesTheBuffer) {
+  auto provider = NewProvider();
+  Entries expected = CommitVersions(*provider, 2).back();  // k1 -> "updated in 2", k2 -> "v2"
+  auto store = provider->GetStore(2).ValueOrDie();
+  const std::string big(1 << 20, 'x');
+  std::vector<std::string> names;
+  for (int i = 0; i < 80; ++i) names.push_back(Named("big", i));  // 80 MiB: one apply amid
+  names.push_back("k1");
+  names.push_back("k2");
+  std::vector<std::string_view> keys(names.begin(), names.end());
+  std::vector<std::string_view> values(keys.size(), big);
+  std::vector<size_t> found;
+  store->GetMany(keys, [&](size_t i, std::string_view) { found.push_back(i); });
+  EXPECT_EQ(found, (std::vector<size_t>{80, 81}));
+  ASSERT_TRUE(store->PutMany(keys, values).ok());
+  for (const std::string& name : names) expected[name] = big;
+  EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+  // big0 was applied, so it is in the database: removing it counts, putting it back too.
+  ASSERT_TRUE(store->Remove("big0").ok());
+  EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()) - 1);
+  ASSERT_TRUE(store->Put("big0", "back").ok());
+  ASSERT_TRUE(store->Put("big1", "small").ok());
+  expected["big0"] = "back";
+  expected["big1"] = "small";
+  EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+  ASSERT_EQ(store->Commit().ValueOrDie(), 3);
+  EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+  ExpectVersion(Conf(), 3, expected);
+}
+
 TEST_F(RocksDbStateStoreTest, EveryVersionReloadsInAFreshProvider) {
   StateStoreConf conf = Conf();
   conf.min_deltas_for_snapshot = 3;

@@ -19,10 +19,10 @@ struct Options;
 namespace sluice::state {
 
 /// The block cache and write buffer manager of a query's RocksDB providers. With
-/// bounded_memory_usage, one LRU cache of max_memory_usage_mb holds the data, index and filter
-/// blocks of every provider, and the memtables of every provider are charged to it (up to
-/// write_buffer_cache_ratio of it), so the query's RocksDB memory stays near the cap however
-/// many partitions it has. Without, it holds nothing and each provider has its own cache of
+/// bounded_memory_usage, one LRU cache of max_memory_usage_mb holds the data blocks of every
+/// provider, and the memtables (up to write_buffer_cache_ratio of it) and table readers (each
+/// table file's index and filter) of every provider are charged to it, so the query's RocksDB
+/// memory stays near the cap however many partitions it has. Without, it holds nothing and each provider has its own cache of
 /// block_cache_size_mb and RocksDB's own memtable limits. Thread-safe: providers running in
 /// different threads share it.
 class RocksDbSharedResources {

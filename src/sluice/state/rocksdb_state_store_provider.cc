@@ -90,7 +90,9 @@ class RocksDbStateStore final : public StateStore {
                const std::function<void(size_t, std::string_view)>& found) const override {
     // The keys the write buffer does not answer go to RocksDB's MultiGet, a chunk at a time.
     // Each answer is remembered, so that the Put that follows learns whether the key is new
-    // without a second lookup.
+    // without a second lookup; the answers of the previous call make way (their puts came
+    // before this call), so the memo holds one call's keys.
+    existence_.ClearForRefill();
     constexpr size_t kChunk = 256;
     std::vector<rocksdb::Slice> lookups;
     // Per key of a chunk: the write buffer's answer, and where the key is among `lookups`
@@ -133,12 +135,16 @@ class RocksDbStateStore final : public StateStore {
 
   arrow::Status Put(std::string_view key, std::string_view value) override {
     ARROW_RETURN_NOT_OK(CheckWritable("Put"));
-    ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
     ReleaseValues();
-    pending_.Put(key, value);
-    if (!existed) ++num_keys_;
-    ++metrics_.num_updated_rows;
-    return ApplyPendingIfFull();
+    return PutOne(key, value);
+  }
+
+  arrow::Status PutMany(std::span<const std::string_view> keys,
+                        std::span<const std::string_view> values) override {
+    ARROW_RETURN_NOT_OK(CheckWritable("PutMany"));
+    ReleaseValues();
+    for (size_t i = 0; i < keys.size(); ++i) ARROW_RETURN_NOT_OK(PutOne(keys[i], values[i]));
+    return arrow::Status::OK();
   }
 
   arrow::Status Remove(std::string_view key) override {
@@ -236,6 +242,15 @@ class RocksDbStateStore final : public StateStore {
     if (error_.ok()) error_ = std::move(status);
   }
 
+  /// Put once the store is known writable and no pinned value is out.
+  arrow::Status PutOne(std::string_view key, std::string_view value) {
+    ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
+    pending_.Put(key, value);
+    if (!existed) ++num_keys_;
+    ++metrics_.num_updated_rows;
+    return ApplyPendingIfFull();
+  }
+
   arrow::Result<bool> Exists(std::string_view key) {
     if (PendingWrites::Lookup pending = pending_.Find(key); pending.changed) {
       return pending.value.has_value();
@@ -267,7 +282,8 @@ class RocksDbStateStore final : public StateStore {
       changelog_ = writer.MoveValueUnsafe();
     }
     rocksdb::WriteBatch batch;
-    for (const auto& [key, value] : pending_.SortedChanges()) {
+    const std::vector<PendingWrites::Change> changes = pending_.SortedChanges();
+    for (const auto& [key, value] : changes) {
       arrow::Status logged = value ? changelog_->Put(key, *value) : changelog_->Remove(key);
       if (!logged.ok()) {
         Fail(logged);
@@ -282,9 +298,19 @@ class RocksDbStateStore final : public StateStore {
       }
     }
     ARROW_RETURN_NOT_OK(Check(db_->Write(write_options_, &batch), "Cannot write to"));
+    // What GetMany learned stays true of the keys not just applied, which the puts after an
+    // apply amid a large PutMany still need; the applied ones now exist as their change says.
+    if (existence_.size() > 0) {
+      existence_.Pipelined(
+          changes.size(), [&](size_t i) { return changes[i].first; },
+          [&](size_t i, uint64_t hash) {
+            const std::string_view key = changes[i].first;
+            if (!existence_.FindHashed(key, hash)) return;
+            existence_.UpsertHashed(key, hash, changes[i].second ? kFound : kNotFound,
+                                    [](const std::optional<std::string_view>&) {});
+          });
+    }
     pending_.Clear();
-    // What GetMany learned is out of date for the keys just applied.
-    existence_.ClearForRefill();
     has_last_lookup_ = false;
     return arrow::Status::OK();
   }
@@ -346,8 +372,8 @@ class RocksDbStateStore final : public StateStore {
   rocksdb::WriteOptions write_options_;
   std::unique_ptr<ChangelogWriter> changelog_;
   PendingWrites pending_;
-  // Whether the keys GetMany looked up are in the database (kFound / kNotFound), until the
-  // write buffer is next applied.
+  // Whether the keys the latest GetMany looked up are in the database (kFound / kNotFound),
+  // kept true as the write buffer is applied.
   static constexpr std::string_view kFound = "1";
   static constexpr std::string_view kNotFound = "0";
   mutable ArenaHashTable existence_;

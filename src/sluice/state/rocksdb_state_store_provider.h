@@ -31,16 +31,17 @@ namespace sluice::state {
 /// order, to the version's changelog and then to the database without RocksDB's write-ahead
 /// log, when the buffer fills and at Commit: sorted keys are cheap for RocksDB to insert, and
 /// memory does not grow with the number of changes. GetMany looks keys up with RocksDB's
-/// MultiGet. Commit of version v completes <v>.changelog; when min_deltas_for_snapshot
+/// MultiGet and remembers which exist, so that the puts that follow (applies of the buffer
+/// amid them included) count new keys without a second lookup. Commit of version v completes <v>.changelog; when min_deltas_for_snapshot
 /// versions have been committed since the last snapshot it also writes <v>.snapshot,
 /// synchronously, then deletes the files no version among the newest min_versions_to_retain
 /// needs. Abort reads the changelog back and restores each key it names from a RocksDB
 /// snapshot taken when the store opened; a failed commit or rollback instead drops the
 /// database, to be rebuilt from the checkpoint by the next GetStore.
 ///
-/// Memory: RocksDB's block cache and memtables, bounded per query through `shared` (see
-/// RocksDbSharedResources); a store's write buffer, up to 64 MiB; the changelog's 1 MiB
-/// buffer. Not thread-safe; one store open at a time.
+/// Memory: RocksDB's block cache, memtables and table readers, bounded per query through
+/// `shared` (see RocksDbSharedResources); a store's write buffer, up to 64 MiB; what GetMany
+/// remembers of the keys of its latest call; the changelog's 1 MiB buffer. Not thread-safe; one store open at a time.
 class RocksDbStateStoreProvider final : public StateStoreProvider {
  public:
   /// A provider for the store `id` whose checkpoint files live in `folder` (see
