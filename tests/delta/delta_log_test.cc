@@ -6,6 +6,7 @@
 #include <arrow/array.h>
 #include <arrow/compute/initialize.h>
 #include <arrow/json/from_string.h>
+#include <arrow/record_batch.h>
 #include <arrow/type.h>
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include "sluice/delta/delta_protocol.h"
 #include "sluice/delta/delta_statistics.h"
 #include "sluice/formats/column_statistics.h"
+#include "sluice/formats/file_format.h"
 #include "support/scratch_dir.h"
 #include "support/session_fixture.h"
 
@@ -256,10 +258,9 @@ TEST(DeltaProtocolTest, RefusesWhatItCannotReadOrWrite) {
 
 TEST(DeltaStatisticsTest, BoundsAreSafeForSkipping) {
   ASSERT_TRUE(arrow::compute::Initialize().ok());
-  auto schema = arrow::schema({arrow::field("n", arrow::int64()),
-                               arrow::field("s", arrow::utf8()),
-                               arrow::field("t", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC")),
-                               arrow::field("x", arrow::float64()),
+  auto timestamp = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+  auto schema = arrow::schema({arrow::field("n", arrow::int64()), arrow::field("s", arrow::utf8()),
+                               arrow::field("t", timestamp), arrow::field("x", arrow::float64()),
                                arrow::field("b", arrow::boolean())});
   std::vector<formats::ColumnStatistics> statistics;
   for (const auto& field : schema->fields()) statistics.emplace_back(field->type());
@@ -271,16 +272,56 @@ TEST(DeltaStatisticsTest, BoundsAreSafeForSkipping) {
   };
   update(0, arrow::int64(), "[5, null, -3]");
   update(0, arrow::int64(), "[9]");
-  const std::string long_text(40, 'z');
-  update(1, arrow::utf8(), "[\"b\", \"" + long_text + "\"]");
-  // 1 ms and 1 µs after the epoch: the maximum rounds up to the next millisecond.
-  update(2, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"), "[1000, 1001]");
   update(3, arrow::float64(), "[1.5, NaN]");
   update(4, arrow::boolean(), "[true, null]");
+  // The bounds as a file format records them.
+  statistics[0].SetBounds(arrow::MakeScalar(int64_t{-3}), arrow::MakeScalar(int64_t{9}));
+  const std::string long_text(40, 'z');
+  statistics[1].SetBounds(arrow::MakeScalar("b"), arrow::MakeScalar(long_text));
+  // 1 ms and 1 µs after the epoch: the maximum rounds up to the next millisecond.
+  statistics[2].SetBounds(std::make_shared<arrow::TimestampScalar>(1000, timestamp),
+                          std::make_shared<arrow::TimestampScalar>(1001, timestamp));
+  // A column that held a NaN gets no bounds; nor does a type without a kept order.
+  statistics[3].SetBounds(arrow::MakeScalar(1.5), arrow::MakeScalar(1.5));
+  statistics[4].SetBounds(arrow::MakeScalar(true), arrow::MakeScalar(true));
   EXPECT_EQ(StatisticsJson(4, *schema, statistics),
             R"({"numRecords":4,"minValues":{"n":-3,"s":"b","t":"1970-01-01T00:00:00.001Z"},)"
             R"("maxValues":{"n":9,"t":"1970-01-01T00:00:00.002Z"},)"
             R"("nullCount":{"n":1,"s":0,"t":0,"x":0,"b":1}})");
+}
+
+TEST(DeltaStatisticsTest, ParquetFilesReportTheBoundsOfTheirFooter) {
+  ASSERT_TRUE(arrow::compute::Initialize().ok());
+  testing::ScratchDir dir;
+  auto schema = arrow::schema({arrow::field("n", arrow::int64()), arrow::field("s", arrow::utf8()),
+                               arrow::field("d", arrow::date32()),
+                               arrow::field("l", arrow::list(arrow::int32())),
+                               arrow::field("x", arrow::float64())});
+  auto writer = formats::MakeFormatWriter(formats::FileFormat::kParquet, {}, {});
+  ASSERT_TRUE(writer.ok());
+  auto file = (*writer)->Open(dir / "f.parquet", schema);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  std::vector<formats::ColumnStatistics> statistics;
+  for (const auto& field : schema->fields()) statistics.emplace_back(field->type());
+  for (const char* rows :
+       {R"([{"n": 7, "s": "m", "d": 3, "l": [1], "x": 0.5},
+            {"n": null, "s": "b", "d": 5, "l": null, "x": 2.5}])",
+        R"([{"n": -2, "s": "z", "d": 1, "l": [2, 3], "x": -1.0}])"}) {
+    auto rows_array = arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()), rows);
+    ASSERT_TRUE(rows_array.ok()) << rows_array.status().ToString();
+    auto batch = arrow::RecordBatch::FromStructArray(*rows_array);
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    for (int c = 0; c < schema->num_fields(); ++c) {
+      ASSERT_TRUE(statistics[c].Update(*(*batch)->column(c)).ok());
+    }
+    ASSERT_TRUE((*file)->Write(**batch).ok());
+  }
+  ASSERT_TRUE((*file)->Close().ok());
+  (*file)->RecordedBounds(&statistics);
+  EXPECT_EQ(StatisticsJson(3, *schema, statistics),
+            R"({"numRecords":3,"minValues":{"n":-2,"s":"b","d":"1970-01-02","x":-1},)"
+            R"("maxValues":{"n":7,"s":"z","d":"1970-01-06","x":2.5},)"
+            R"("nullCount":{"n":1,"s":0,"d":0,"x":0}})");
 }
 
 }  // namespace

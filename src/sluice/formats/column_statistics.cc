@@ -17,13 +17,6 @@ bool KeepsOrder(const arrow::DataType& type) {
          type.id() == arrow::Type::LARGE_STRING;
 }
 
-/// True when `a` orders before `b` (both non-null, of one type).
-arrow::Result<bool> Less(const std::shared_ptr<arrow::Scalar>& a,
-                         const std::shared_ptr<arrow::Scalar>& b) {
-  ARROW_ASSIGN_OR_RAISE(auto result, arrow::compute::CallFunction("less", {a, b}));
-  return static_cast<const arrow::BooleanScalar&>(*result.scalar()).value;
-}
-
 }  // namespace
 
 ColumnStatistics::ColumnStatistics(std::shared_ptr<arrow::DataType> type)
@@ -31,34 +24,24 @@ ColumnStatistics::ColumnStatistics(std::shared_ptr<arrow::DataType> type)
 
 arrow::Status ColumnStatistics::Update(const arrow::Array& values) {
   null_count_ += values.null_count();
-  if (!keeps_order_ || saw_nan_ || values.null_count() == values.length()) {
+  if (saw_nan_ || !arrow::is_floating(type_->id()) || values.null_count() == values.length()) {
     return arrow::Status::OK();
   }
-  if (arrow::is_floating(type_->id())) {
-    ARROW_ASSIGN_OR_RAISE(auto nan, arrow::compute::CallFunction("is_nan", {values.data()}));
-    ARROW_ASSIGN_OR_RAISE(auto any, arrow::compute::Any(nan));
-    const auto& found = static_cast<const arrow::BooleanScalar&>(*any.scalar());
-    if (found.is_valid && found.value) {
-      saw_nan_ = true;
-      min_ = max_ = nullptr;
-      return arrow::Status::OK();
-    }
-  }
-  ARROW_ASSIGN_OR_RAISE(auto extremes, arrow::compute::MinMax(values.data()));
-  const auto& pair = static_cast<const arrow::StructScalar&>(*extremes.scalar());
-  const auto& low = pair.value[0];
-  const auto& high = pair.value[1];
-  if (!low->is_valid) return arrow::Status::OK();
-  if (min_ == nullptr) {
-    min_ = low;
-    max_ = high;
-    return arrow::Status::OK();
-  }
-  ARROW_ASSIGN_OR_RAISE(bool lower, Less(low, min_));
-  if (lower) min_ = low;
-  ARROW_ASSIGN_OR_RAISE(bool higher, Less(max_, high));
-  if (higher) max_ = high;
+  ARROW_ASSIGN_OR_RAISE(auto nan, arrow::compute::CallFunction("is_nan", {values.data()}));
+  ARROW_ASSIGN_OR_RAISE(auto any, arrow::compute::Any(nan));
+  const auto& found = static_cast<const arrow::BooleanScalar&>(*any.scalar());
+  saw_nan_ = found.is_valid && found.value;
   return arrow::Status::OK();
+}
+
+void ColumnStatistics::SetBounds(std::shared_ptr<arrow::Scalar> min,
+                                 std::shared_ptr<arrow::Scalar> max) {
+  if (!keeps_order_ || saw_nan_ || min == nullptr || max == nullptr || !min->is_valid ||
+      !max->is_valid) {
+    return;
+  }
+  min_ = std::move(min);
+  max_ = std::move(max);
 }
 
 }  // namespace sluice::formats

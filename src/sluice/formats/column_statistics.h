@@ -1,6 +1,8 @@
 // Statistics of a column over the rows written to one file: the null count, and the minimum
 // and maximum for the types whose order readers use to skip files (numbers, decimals, dates,
-// timestamps, strings). Table formats (Delta's add.stats) record them per data file.
+// timestamps, strings). Table formats (Delta's add.stats) record them per data file. The
+// bounds come from the file format's own statistics (Parquet computes them for its footer
+// anyway); what is counted here is only what those do not tell.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +18,19 @@ class ColumnStatistics {
  public:
   explicit ColumnStatistics(std::shared_ptr<arrow::DataType> type);
 
-  /// Folds in `values` (of the type given at construction).
+  /// Folds in `values` (of the type given at construction): its nulls, and whether a
+  /// floating-point column holds a NaN.
   arrow::Status Update(const arrow::Array& values);
 
+  /// Sets the smallest and largest non-null values (scalars of the column's type), as the
+  /// file format recorded them; ignored for types without a kept order and for a
+  /// floating-point column that held a NaN (whose place in the order readers disagree on, and
+  /// which Parquet's bounds leave out).
+  void SetBounds(std::shared_ptr<arrow::Scalar> min, std::shared_ptr<arrow::Scalar> max);
+
+  const std::shared_ptr<arrow::DataType>& type() const { return type_; }
   int64_t null_count() const { return null_count_; }
-  /// The smallest and largest non-null values; null when the column had none, when its type
-  /// has no kept order (booleans, binary, nested types) or when a floating-point column held a
-  /// NaN (whose place in the order readers disagree on).
+  /// The bounds SetBounds was given, or null.
   const std::shared_ptr<arrow::Scalar>& min() const { return min_; }
   const std::shared_ptr<arrow::Scalar>& max() const { return max_; }
 

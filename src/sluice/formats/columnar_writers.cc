@@ -1,8 +1,11 @@
 // Parquet and ORC encoding through Arrow's writers.
 #include <arrow/adapters/orc/adapter.h>
 #include <arrow/io/file.h>
+#include <arrow/scalar.h>
 #include <arrow/table.h>
 #include <parquet/arrow/writer.h>
+#include <parquet/metadata.h>
+#include <parquet/statistics.h>
 #include <parquet/properties.h>
 
 #include "sluice/common/errors.h"
@@ -24,17 +27,118 @@ arrow::Compression::type ArrowCodec(Compression compression) {
   return arrow::Compression::UNCOMPRESSED;
 }
 
+/// The number of Parquet leaf columns an Arrow field is written as.
+int LeafCount(const arrow::DataType& type) {
+  if (type.num_fields() == 0) return 1;
+  int leaves = 0;
+  for (const auto& field : type.fields()) leaves += LeafCount(*field->type());
+  return leaves;
+}
+
+/// The smallest and largest value of one leaf column over every row group of a Parquet
+/// footer, as scalars of `type`; nulls when a row group has no bounds or the type is not one
+/// whose bounds are read here.
+template <typename TypedStatistics, typename Convert>
+std::pair<std::shared_ptr<arrow::Scalar>, std::shared_ptr<arrow::Scalar>> FooterBounds(
+    const parquet::FileMetaData& footer, int leaf, Convert convert) {
+  using Value = typename TypedStatistics::T;
+  std::optional<Value> low, high;
+  for (int g = 0; g < footer.num_row_groups(); ++g) {
+    auto chunk = footer.RowGroup(g)->ColumnChunk(leaf);
+    if (chunk->num_values() == 0) continue;
+    auto statistics = chunk->statistics();
+    if (statistics == nullptr) return {nullptr, nullptr};
+    if (!statistics->HasMinMax()) {
+      // A row group of nulls only has no bounds and needs none.
+      if (!statistics->HasNullCount() || statistics->null_count() < chunk->num_values()) {
+        return {nullptr, nullptr};
+      }
+      continue;
+    }
+    const auto& typed = static_cast<const TypedStatistics&>(*statistics);
+    if (!low || convert.less(typed.min(), *low)) low = typed.min();
+    if (!high || convert.less(*high, typed.max())) high = typed.max();
+  }
+  if (!low) return {nullptr, nullptr};
+  return {convert.scalar(*low), convert.scalar(*high)};
+}
+
 class ParquetFileWriter final : public FormatFileWriter {
  public:
-  explicit ParquetFileWriter(std::unique_ptr<parquet::arrow::FileWriter> writer)
-      : writer_(std::move(writer)) {}
+  ParquetFileWriter(std::unique_ptr<parquet::arrow::FileWriter> writer,
+                    std::shared_ptr<arrow::Schema> schema)
+      : writer_(std::move(writer)), schema_(std::move(schema)) {}
   arrow::Status Write(const arrow::RecordBatch& batch) override {
     return writer_->WriteRecordBatch(batch);
   }
   arrow::Status Close() override { return writer_->Close(); }
 
+  void RecordedBounds(std::vector<ColumnStatistics>* statistics) const override {
+    auto footer = writer_->metadata();
+    if (footer == nullptr) return;
+    int leaf = 0;
+    for (int c = 0; c < schema_->num_fields() && c < static_cast<int>(statistics->size()); ++c) {
+      const auto& type = schema_->field(c)->type();
+      auto [low, high] = Bounds(*footer, leaf, type);
+      (*statistics)[c].SetBounds(std::move(low), std::move(high));
+      leaf += LeafCount(*type);
+    }
+  }
+
  private:
+  /// A numeric physical type read as `type` (a signed integer, a date, a microsecond
+  /// timestamp, a float).
+  template <typename Native>
+  struct Numbers {
+    std::shared_ptr<arrow::DataType> type;
+    bool less(Native a, Native b) const { return a < b; }
+    std::shared_ptr<arrow::Scalar> scalar(Native value) const {
+      auto made = arrow::MakeScalar(type, value);
+      return made.ok() ? *made : nullptr;
+    }
+  };
+  struct Strings {
+    bool less(const parquet::ByteArray& a, const parquet::ByteArray& b) const {
+      return View(a) < View(b);
+    }
+    std::shared_ptr<arrow::Scalar> scalar(const parquet::ByteArray& value) const {
+      return std::make_shared<arrow::StringScalar>(std::string(View(value)));
+    }
+    static std::string_view View(const parquet::ByteArray& value) {
+      return {reinterpret_cast<const char*>(value.ptr), value.len};
+    }
+  };
+
+  static std::pair<std::shared_ptr<arrow::Scalar>, std::shared_ptr<arrow::Scalar>> Bounds(
+      const parquet::FileMetaData& footer, int leaf,
+      const std::shared_ptr<arrow::DataType>& type) {
+    switch (type->id()) {
+      case arrow::Type::INT8:
+      case arrow::Type::INT16:
+      case arrow::Type::INT32:
+      case arrow::Type::DATE32:
+        return FooterBounds<parquet::Int32Statistics>(footer, leaf, Numbers<int32_t>{type});
+      case arrow::Type::INT64:
+        return FooterBounds<parquet::Int64Statistics>(footer, leaf, Numbers<int64_t>{type});
+      case arrow::Type::TIMESTAMP:
+        // Written as microseconds (coerce_timestamps).
+        if (static_cast<const arrow::TimestampType&>(*type).unit() != arrow::TimeUnit::MICRO) {
+          return {nullptr, nullptr};
+        }
+        return FooterBounds<parquet::Int64Statistics>(footer, leaf, Numbers<int64_t>{type});
+      case arrow::Type::FLOAT:
+        return FooterBounds<parquet::FloatStatistics>(footer, leaf, Numbers<float>{type});
+      case arrow::Type::DOUBLE:
+        return FooterBounds<parquet::DoubleStatistics>(footer, leaf, Numbers<double>{type});
+      case arrow::Type::STRING:
+        return FooterBounds<parquet::ByteArrayStatistics>(footer, leaf, Strings{});
+      default:
+        return {nullptr, nullptr};
+    }
+  }
+
   std::unique_ptr<parquet::arrow::FileWriter> writer_;
+  std::shared_ptr<arrow::Schema> schema_;
 };
 
 class ParquetWriter final : public FormatWriter {
@@ -58,7 +162,7 @@ class ParquetWriter final : public FormatWriter {
     ARROW_ASSIGN_OR_RAISE(auto writer,
                           parquet::arrow::FileWriter::Open(*schema, arrow::default_memory_pool(),
                                                            stream, properties, arrow_properties));
-    return std::make_unique<ParquetFileWriter>(std::move(writer));
+    return std::make_unique<ParquetFileWriter>(std::move(writer), schema);
   }
 
  private:

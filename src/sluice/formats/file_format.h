@@ -15,6 +15,7 @@
 #include <arrow/type_fwd.h>
 
 #include "sluice/datetime/zone.h"
+#include "sluice/formats/column_statistics.h"
 #include "sluice/formats/format_options.h"
 
 namespace sluice::formats {
@@ -57,6 +58,11 @@ class FormatFileWriter {
   virtual ~FormatFileWriter() = default;
   virtual arrow::Status Write(const arrow::RecordBatch& batch) = 0;
   virtual arrow::Status Close() = 0;
+  /// After Close(): sets the minimum and maximum of each column of `statistics` (one per
+  /// top-level column of the file) from what the format recorded in the file (Parquet's
+  /// footer statistics), so that they are not computed twice. Formats that record none leave
+  /// them unset.
+  virtual void RecordedBounds(std::vector<ColumnStatistics>* statistics) const {}
 };
 
 /// Encodes files of one format. Immutable and thread-safe.

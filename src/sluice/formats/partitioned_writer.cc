@@ -256,6 +256,7 @@ arrow::Result<std::vector<WrittenFile>> PartitionedWriter::Finish() {
   std::vector<WrittenFile> written;
   for (auto& [folder, file] : files_) {
     ARROW_RETURN_NOT_OK(file->writer->Close());
+    if (collect_statistics_) file->writer->RecordedBounds(&file->written.statistics);
     fs::path final_path = fs::path(directory_) / file->written.relative;
     std::error_code error;
     fs::rename(file->temporary, final_path, error);

@@ -26,7 +26,8 @@ struct WrittenFile {
   /// name before escaping); nullopt for null.
   std::vector<std::optional<std::string>> partition_values;
   int64_t rows = 0;
-  /// Per data column (the columns written into the file), when statistics were asked for.
+  /// Per data column (the columns written into the file), when statistics were asked for:
+  /// null counts, and the bounds the format recorded (FormatFileWriter::RecordedBounds).
   std::vector<ColumnStatistics> statistics;
 };
 
