@@ -24,19 +24,8 @@ namespace {
 using testing::KafkaRecord;
 using testing::KafkaTestClient;
 using testing::SharedKafkaBroker;
-using testing::TransactionEnd;
 using testing::UniqueTopicName;
-
-std::vector<KafkaRecord> Values(int32_t partition, const std::vector<std::string>& values) {
-  std::vector<KafkaRecord> records;
-  for (const auto& value : values) {
-    KafkaRecord record;
-    record.value = value;
-    record.partition = partition;
-    records.push_back(std::move(record));
-  }
-  return records;
-}
+using testing::ValueRecords;
 
 class KafkaConsumerReuseTest : public ::testing::Test {
  protected:
@@ -95,8 +84,8 @@ using Strings = std::vector<std::string>;
 
 TEST_F(KafkaConsumerReuseTest, AKeptConsumerReadsExactlyEachBatchsRanges) {
   ASSERT_TRUE(kafka_->CreateTopic(topic_, 2).ok());
-  Produce(Values(0, {"a", "b", "c"}));
-  Produce(Values(1, {"x", "y"}));
+  Produce(ValueRecords(0, {"a", "b", "c"}));
+  Produce(ValueRecords(1, {"x", "y"}));
   const KafkaSourceOptions options = Options();
   auto cache = std::make_shared<KafkaConsumerCache>();
 
@@ -107,8 +96,8 @@ TEST_F(KafkaConsumerReuseTest, AKeptConsumerReadsExactlyEachBatchsRanges) {
 
   // The next batch starts where this one ended: what was fetched meanwhile is read, and the
   // records that arrived since.
-  Produce(Values(0, {"d"}));
-  Produce(Values(1, {"z"}));
+  Produce(ValueRecords(0, {"d"}));
+  Produce(ValueRecords(1, {"z"}));
   EXPECT_EQ(Read(options, {Range(0, 2, 4), Range(1, 1, 3)}, cache).ValueOrDie(),
             (Strings{"c", "d", "y", "z"}));
   EXPECT_EQ(Kept(*cache), consumer);
@@ -133,9 +122,9 @@ TEST_F(KafkaConsumerReuseTest, LargeRangesAreReadInTurnAndSmallOnesAlongside) {
   constexpr int64_t kLarge = 70'000;
   std::vector<std::string> zeros(kLarge, "0");
   std::vector<std::string> ones(kLarge, "1");
-  Produce(Values(0, zeros));
-  Produce(Values(1, ones));
-  Produce(Values(2, {"a", "b"}));
+  Produce(ValueRecords(0, zeros));
+  Produce(ValueRecords(1, ones));
+  Produce(ValueRecords(2, {"a", "b"}));
   const KafkaSourceOptions options = Options();
   auto cache = std::make_shared<KafkaConsumerCache>();
   auto values = Read(options, {Range(1, 0, kLarge), Range(2, 0, 1), Range(0, 1, kLarge)}, cache);
@@ -155,15 +144,7 @@ TEST_F(KafkaConsumerReuseTest, RangesEndingOnTransactionMarkersFollowEachOther) 
   ASSERT_TRUE(kafka_->CreateTopic(topic_, 1).ok());
   const std::string id = UniqueTopicName("txn");
   // Offsets: c1 0, c2 1, marker 2, aborted 3, marker 4, c3 5, marker 6.
-  ASSERT_TRUE(kafka_->ProduceInTransaction(topic_, Values(0, {"c1", "c2"}),
-                                           TransactionEnd::kCommit, id)
-                  .ok());
-  ASSERT_TRUE(kafka_->ProduceInTransaction(topic_, Values(0, {"aborted"}),
-                                           TransactionEnd::kAbort, id)
-                  .ok());
-  ASSERT_TRUE(kafka_->ProduceInTransaction(topic_, Values(0, {"c3"}), TransactionEnd::kCommit,
-                                           id)
-                  .ok());
+  ASSERT_TRUE(kafka_->ProduceCommittedAbortedCommitted(topic_, id).ok());
   for (const char* isolation : {"read_committed", "read_uncommitted"}) {
     SCOPED_TRACE(isolation);
     const KafkaSourceOptions options = Options({{"kafka.isolation.level", isolation}});
@@ -181,7 +162,7 @@ TEST_F(KafkaConsumerReuseTest, RangesEndingOnTransactionMarkersFollowEachOther) 
 
 TEST_F(KafkaConsumerReuseTest, AFailedOrUnfinishedReadDropsItsConsumer) {
   ASSERT_TRUE(kafka_->CreateTopic(topic_, 1).ok());
-  Produce(Values(0, {"a", "b"}));
+  Produce(ValueRecords(0, {"a", "b"}));
   auto cache = std::make_shared<KafkaConsumerCache>();
   ASSERT_TRUE(Read(Options(), {Range(0, 0, 1)}, cache).ok());
   ASSERT_NE(Kept(*cache), nullptr);
@@ -198,7 +179,7 @@ TEST_F(KafkaConsumerReuseTest, AFailedOrUnfinishedReadDropsItsConsumer) {
   // A reader dropped before the end of its ranges closes its consumer too: here after the
   // first record batch (64K rows) of a longer range.
   std::vector<std::string> many(70'000, "v");
-  Produce(Values(0, many));
+  Produce(ValueRecords(0, many));
   ASSERT_TRUE(Read(Options(), {Range(0, 0, 1)}, cache).ok());
   ASSERT_NE(Kept(*cache), nullptr);
   {

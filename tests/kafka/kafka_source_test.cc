@@ -33,8 +33,8 @@ using testing::KafkaIsolation;
 using testing::KafkaRecord;
 using testing::KafkaTestClient;
 using testing::SharedKafkaBroker;
-using testing::TransactionEnd;
 using testing::UniqueTopicName;
+using testing::ValueRecords;
 
 /// One row read by the source, its binary columns as strings.
 struct Row {
@@ -97,14 +97,6 @@ KafkaRecord Record(std::optional<std::string> value, int32_t partition,
   record.partition = partition;
   record.timestamp_ms = timestamp_ms;
   return record;
-}
-
-std::vector<KafkaRecord> Values(int32_t partition, const std::vector<std::string>& values) {
-  std::vector<KafkaRecord> records;
-  for (const auto& value : values) {
-    records.push_back(Record(value, partition));
-  }
-  return records;
 }
 
 // Grows `topic` to `total` partitions with librdkafka's admin API (the test client has no
@@ -271,13 +263,13 @@ TEST_F(KafkaSourceTest, ReadsEveryColumnFromEarliest) {
 
 TEST_F(KafkaSourceTest, StartsAtLatestByDefault) {
   ASSERT_TRUE(kafka_->CreateTopic(topic_, 1).ok());
-  Produce(topic_, Values(0, {"old1", "old2"}));
+  Produce(topic_, ValueRecords(0, {"old1", "old2"}));
   auto source = Start({{"subscribe", topic_}});
   ASSERT_NE(source, nullptr);
   const std::string first = Latest(*source, std::nullopt);
   EXPECT_EQ(first, "{\"" + topic_ + "\":{\"0\":2}}");
   EXPECT_TRUE(Read(*source, std::nullopt, first).empty());
-  Produce(topic_, Values(0, {"new"}));
+  Produce(topic_, ValueRecords(0, {"new"}));
   const std::string second = Latest(*source, first);
   EXPECT_EQ(ValuesOf(Read(*source, first, second)), (std::vector<std::string>{"new"}));
 }
@@ -344,13 +336,13 @@ TEST_F(KafkaSourceTest, AssignReadsOnlyTheAssignedPartitions) {
 TEST_F(KafkaSourceTest, SubscribePatternPicksUpNewTopicsFromTheirStart) {
   const std::string prefix = UniqueTopicName("pattern");
   ASSERT_TRUE(kafka_->CreateTopic(prefix + "-a", 1).ok());
-  Produce(prefix + "-a", Values(0, {"a-old"}));
+  Produce(prefix + "-a", ValueRecords(0, {"a-old"}));
   auto source = Start({{"subscribePattern", prefix + "-.*"}});
   ASSERT_NE(source, nullptr);
   const std::string first = Latest(*source, std::nullopt);
   ASSERT_TRUE(kafka_->CreateTopic(prefix + "-b", 2).ok());
-  Produce(prefix + "-b", Values(1, {"b1", "b2"}));
-  Produce(prefix + "-a", Values(0, {"a-new"}));
+  Produce(prefix + "-b", ValueRecords(1, {"b1", "b2"}));
+  Produce(prefix + "-a", ValueRecords(0, {"a-new"}));
   const std::string second = Latest(*source, first);
   // The topics' order in the JSON is Spark's hash order: compare the offsets.
   auto offsets = kafka::ParsePartitionOffsets(second);
@@ -364,7 +356,7 @@ TEST_F(KafkaSourceTest, SubscribePatternPicksUpNewTopicsFromTheirStart) {
 
 TEST_F(KafkaSourceTest, NewPartitionsOfASubscribedTopicStartAtTheirEarliestOffset) {
   ASSERT_TRUE(kafka_->CreateTopic(topic_, 1).ok());
-  Produce(topic_, Values(0, {"old"}));
+  Produce(topic_, ValueRecords(0, {"old"}));
   auto source = Start({{"subscribe", topic_}});
   ASSERT_NE(source, nullptr);
   const std::string first = Latest(*source, std::nullopt);
@@ -385,7 +377,7 @@ TEST_F(KafkaSourceTest, NewPartitionsOfASubscribedTopicStartAtTheirEarliestOffse
 
 TEST_F(KafkaSourceTest, AvailableNowStopsAtWhatWasThereWhenItStarted) {
   ASSERT_TRUE(kafka_->CreateTopic(topic_, 1).ok());
-  Produce(topic_, Values(0, {"1", "2", "3"}));
+  Produce(topic_, ValueRecords(0, {"1", "2", "3"}));
   auto source = Start({{"subscribe", topic_},
                        {"startingOffsets", "earliest"},
                        {"maxOffsetsPerTrigger", "2"}});
@@ -393,7 +385,7 @@ TEST_F(KafkaSourceTest, AvailableNowStopsAtWhatWasThereWhenItStarted) {
   ASSERT_TRUE(source->PrepareForAvailableNow().ok());
   const std::string first = Latest(*source, std::nullopt);
   EXPECT_EQ(first, "{\"" + topic_ + "\":{\"0\":2}}");
-  Produce(topic_, Values(0, {"4"}));
+  Produce(topic_, ValueRecords(0, {"4"}));
   const std::string second = Latest(*source, first);
   EXPECT_EQ(second, "{\"" + topic_ + "\":{\"0\":3}}");
   EXPECT_EQ(Latest(*source, second), second);
@@ -402,8 +394,8 @@ TEST_F(KafkaSourceTest, AvailableNowStopsAtWhatWasThereWhenItStarted) {
 TEST_F(KafkaSourceTest, MaxOffsetsPerTriggerSplitsByBacklog) {
   ASSERT_TRUE(kafka_->CreateTopic(topic_, 2).ok());
   std::vector<std::string> many(30, "x");
-  Produce(topic_, Values(0, many));
-  Produce(topic_, Values(1, {"y", "y", "y", "y", "y", "y", "y", "y", "y", "y"}));
+  Produce(topic_, ValueRecords(0, many));
+  Produce(topic_, ValueRecords(1, {"y", "y", "y", "y", "y", "y", "y", "y", "y", "y"}));
   auto source = Start({{"subscribe", topic_},
                        {"startingOffsets", "earliest"},
                        {"maxOffsetsPerTrigger", "8"}});
@@ -431,14 +423,14 @@ TEST_F(KafkaSourceTest, MinOffsetsPerTriggerWaitsForRecordsOrTheDelay) {
   clock_.SetTime(100000);
   // The first trigger is past the delay (counted from time 0).
   const std::string first = Latest(*source, std::nullopt);
-  Produce(topic_, Values(0, {"1", "2", "3"}));
+  Produce(topic_, ValueRecords(0, {"1", "2", "3"}));
   clock_.Advance(1000);
   EXPECT_EQ(Latest(*source, first), first);
-  Produce(topic_, Values(0, {"4", "5"}));
+  Produce(topic_, ValueRecords(0, {"4", "5"}));
   clock_.Advance(1000);
   const std::string second = Latest(*source, first);
   EXPECT_EQ(second, "{\"" + topic_ + "\":{\"0\":5}}");
-  Produce(topic_, Values(0, {"6"}));
+  Produce(topic_, ValueRecords(0, {"6"}));
   clock_.Advance(9999);
   EXPECT_EQ(Latest(*source, second), second);
   clock_.Advance(1);
@@ -465,15 +457,7 @@ TEST_F(KafkaSourceTest, IncludesHeadersWhenAsked) {
 TEST_F(KafkaSourceTest, TransactionsFollowTheIsolationLevel) {
   ASSERT_TRUE(kafka_->CreateTopic(topic_, 1).ok());
   const std::string id = UniqueTopicName("txn");
-  ASSERT_TRUE(kafka_->ProduceInTransaction(topic_, Values(0, {"c1", "c2"}),
-                                           TransactionEnd::kCommit, id)
-                  .ok());
-  ASSERT_TRUE(kafka_->ProduceInTransaction(topic_, Values(0, {"aborted"}),
-                                           TransactionEnd::kAbort, id)
-                  .ok());
-  ASSERT_TRUE(kafka_->ProduceInTransaction(topic_, Values(0, {"c3"}), TransactionEnd::kCommit,
-                                           id)
-                  .ok());
+  ASSERT_TRUE(kafka_->ProduceCommittedAbortedCommitted(topic_, id).ok());
   // Offsets: c1 0, c2 1, marker 2, aborted 3, marker 4, c3 5, marker 6.
   {
     // Spark's default, read_uncommitted, sees the aborted record too; the markers are skipped
@@ -500,7 +484,7 @@ TEST_F(KafkaSourceTest, TransactionsFollowTheIsolationLevel) {
 
 TEST_F(KafkaSourceTest, KeepsTheInitialOffsetsInTheCheckpoint) {
   ASSERT_TRUE(kafka_->CreateTopic(topic_, 1).ok());
-  Produce(topic_, Values(0, {"before"}));
+  Produce(topic_, ValueRecords(0, {"before"}));
   testing::ScratchDir dir;
   const std::string metadata = dir / "sources/0";
   std::string first;
@@ -510,7 +494,7 @@ TEST_F(KafkaSourceTest, KeepsTheInitialOffsetsInTheCheckpoint) {
     first = Latest(*source, std::nullopt);
     EXPECT_EQ(first, "{\"" + topic_ + "\":{\"0\":1}}");
   }
-  Produce(topic_, Values(0, {"after"}));
+  Produce(topic_, ValueRecords(0, {"after"}));
   // A restart before batch 0 committed starts from the recorded offsets, not from latest.
   auto source = Start({{"subscribe", topic_}}, metadata);
   ASSERT_NE(source, nullptr);
@@ -533,7 +517,7 @@ TEST_F(KafkaSourceTest, DeletedTopicFailsOrWarnsPerFailOnDataLoss) {
     ASSERT_NE(source, nullptr);
     const std::string first = Latest(*source, std::nullopt);
     ASSERT_TRUE(kafka_->DeleteTopic(prefix + "-gone").ok());
-    Produce(prefix + "-kept", Values(0, {"k"}));
+    Produce(prefix + "-kept", ValueRecords(0, {"k"}));
     const std::string second = Latest(*source, first);
     EXPECT_EQ(second, "{\"" + prefix + "-kept\":{\"0\":1}}");
     auto batch = source->GetBatch(first, second);
@@ -558,7 +542,7 @@ TEST_F(KafkaSourceTest, AgedOutRecordsFailOrAreSkippedPerFailOnDataLoss) {
     SCOPED_TRACE(fail ? "failOnDataLoss=true" : "failOnDataLoss=false");
     const std::string topic = UniqueTopicName("aged");
     ASSERT_TRUE(kafka_->CreateTopic(topic, 1).ok());
-    Produce(topic, Values(0, {"0", "1", "2", "3", "4"}));
+    Produce(topic, ValueRecords(0, {"0", "1", "2", "3", "4"}));
     auto source = Start({{"subscribe", topic},
                          {"startingOffsets", "earliest"},
                          {"failOnDataLoss", fail ? "true" : "false"}});

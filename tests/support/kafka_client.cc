@@ -367,6 +367,30 @@ arrow::Result<std::vector<KafkaRecord>> KafkaTestClient::Produce(
   return ProduceWith(topic, records, std::nullopt, TransactionEnd::kCommit);
 }
 
+std::vector<KafkaRecord> ValueRecords(int32_t partition, const std::vector<std::string>& values) {
+  std::vector<KafkaRecord> records;
+  for (const auto& value : values) {
+    KafkaRecord record;
+    record.value = value;
+    record.partition = partition;
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+arrow::Status KafkaTestClient::ProduceCommittedAbortedCommitted(
+    const std::string& topic, const std::string& transactional_id) {
+  ARROW_RETURN_NOT_OK(ProduceInTransaction(topic, ValueRecords(0, {"c1", "c2"}),
+                                           TransactionEnd::kCommit, transactional_id)
+                          .status());
+  ARROW_RETURN_NOT_OK(ProduceInTransaction(topic, ValueRecords(0, {"aborted"}),
+                                           TransactionEnd::kAbort, transactional_id)
+                          .status());
+  return ProduceInTransaction(topic, ValueRecords(0, {"c3"}), TransactionEnd::kCommit,
+                              transactional_id)
+      .status();
+}
+
 arrow::Result<std::vector<KafkaRecord>> KafkaTestClient::ProduceInTransaction(
     const std::string& topic, const std::vector<KafkaRecord>& records, TransactionEnd end,
     const std::string& transactional_id) {

@@ -68,6 +68,9 @@ std::ostream& operator<<(std::ostream& out, const KafkaRecord& record);
 /// transactions (and everything after the first open one); read_uncommitted sees them all.
 enum class KafkaIsolation { kReadCommitted, kReadUncommitted };
 
+/// Records of partition `partition` holding `values`, nothing else set.
+std::vector<KafkaRecord> ValueRecords(int32_t partition, const std::vector<std::string>& values);
+
 /// How a transaction of ProduceInTransaction ends.
 enum class TransactionEnd { kCommit, kAbort };
 
@@ -104,6 +107,12 @@ class KafkaTestClient {
   arrow::Result<std::vector<KafkaRecord>> ProduceInTransaction(
       const std::string& topic, const std::vector<KafkaRecord>& records, TransactionEnd end,
       const std::string& transactional_id);
+
+  /// Writes the transactions the isolation tests read to partition 0 of `topic`, with one
+  /// transactional id: "c1", "c2" committed, "aborted" aborted, "c3" committed. Offsets: c1 0,
+  /// c2 1, marker 2, aborted 3, marker 4, c3 5, marker 6.
+  arrow::Status ProduceCommittedAbortedCommitted(const std::string& topic,
+                                                 const std::string& transactional_id);
 
   /// Every record of `topic` that a reader with `isolation` sees, from the start of each
   /// partition to its end at the call (EndOffsets with the same isolation), ordered by
