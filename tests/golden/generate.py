@@ -23,7 +23,9 @@ Case format (tests/golden/cases/<area>.py defines CASES, a list of dicts):
              {"op": "join", "table": T, "on": COND, "how": HOW} (the left input is
              aliased "t", the right one by its table name; "on" may be omitted for
              how="cross"), {"op": "withColumn", "name": N, "expr": E},
-             {"op": "drop", "columns": [...]}
+             {"op": "drop", "columns": [...]},
+             {"op": "sql", "query": Q} (every table registered as a temporary view
+             of its name; the result of spark.sql(Q) replaces the input)
     ordered  optional bool (default false): true when a final orderBy defines the
              row order; otherwise rows compare as a multiset
 
@@ -108,6 +110,7 @@ OP_KEYS = {
     "join": {"table", "on", "how"},
     "withColumn": {"name", "expr"},
     "drop": {"columns"},
+    "sql": {"query"},
 }
 JOIN_TYPES = {"inner", "left", "right", "full", "left_semi", "left_anti", "cross"}
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -270,6 +273,10 @@ def apply_op(df, op, tables):
         return df.withColumn(op["name"], F.expr(op["expr"]))
     if kind == "drop":
         return df.drop(*op["columns"])
+    if kind == "sql":
+        for name, table in tables.items():
+            table.createOrReplaceTempView(name)
+        return df.sparkSession.sql(op["query"])
     raise CaseError(f"unknown op {kind}")
 
 

@@ -125,7 +125,7 @@ std::vector<Column> Exprs(simdjson::dom::element list) {
   return columns;
 }
 
-DataFrame Apply(const DataFrame& df, simdjson::dom::element op,
+DataFrame Apply(const SparkSession& spark, const DataFrame& df, simdjson::dom::element op,
                 const std::map<std::string, DataFrame>& tables) {
   const std::string kind = Text(op["op"]);
   if (kind == "selectExpr") {
@@ -162,6 +162,13 @@ DataFrame Apply(const DataFrame& df, simdjson::dom::element op,
     for (auto item : op["columns"].get_array()) names.push_back(Text(item));
     return df.drop(names);
   }
+  if (kind == "sql") {
+    for (const auto& [name, table] : tables) {
+      auto status = table.createOrReplaceTempView(name);
+      if (!status.ok()) return DataFrame(df.session(), status);
+    }
+    return spark.sql(Text(op["query"]));
+  }
   return DataFrame(df.session(), arrow::Status::Invalid("unknown golden op ", kind));
 }
 
@@ -184,7 +191,7 @@ std::string RunCase(const GoldenCase& golden) {
                    (*session)->createDataFrame(*table).alias(std::string(name)));
   }
   DataFrame df = tables.at("t");
-  for (auto op : spec["ops"].get_array()) df = Apply(df, op, tables);
+  for (auto op : spec["ops"].get_array()) df = Apply(**session, df, op, tables);
   auto result = df.collect();
 
   if (auto error = spec["error"]; error.error() == simdjson::SUCCESS) {

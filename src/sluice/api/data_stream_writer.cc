@@ -11,6 +11,7 @@
 #include "sluice/execution/streaming_settings.h"
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/formats/partitioned_writer.h"
+#include "sluice/plan/relation.h"
 #include "sluice/plan/streaming_checker.h"
 #include "sluice/sinks/foreach/foreach_sink.h"
 #include "sluice/sinks/memory/memory_sink.h"
@@ -153,7 +154,8 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start() const {
                         "queryName must be specified for memory sink.");
     }
     auto table = std::make_shared<sinks::MemoryTable>(*query_name_, schema);
-    session->RegisterTempView(*query_name_, table);
+    session->RegisterTempView(*query_name_,
+                              plan::Relation::Make(table, session->analysis_context()));
     spec.sink = sinks::MakeMemorySink(std::move(table));
   } else if (format == "foreachBatch") {
     spec.sink = MakeForeachBatchSink(session, foreach_batch_);

@@ -105,6 +105,13 @@ class DataFrame {
   arrow::Result<std::string> explainString(bool extended = false) const;
   arrow::Status explain(bool extended = false) const;
 
+  // Views (sql_statements.cc).
+  /// Registers this DataFrame as the temporary view `name` of its session (replacing one of
+  /// that name), so SQL can read it: a streaming DataFrame gives a streaming view.
+  arrow::Status createOrReplaceTempView(const std::string& name) const;
+  /// As createOrReplaceTempView, but TEMP_TABLE_OR_VIEW_ALREADY_EXISTS when the view exists.
+  arrow::Status createTempView(const std::string& name) const;
+
   // Output (dataframe_io.cc).
   DataFrameWriter write() const;
   /// Streaming output of a streaming DataFrame: writeStream().format(...).start(...).

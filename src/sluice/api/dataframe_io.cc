@@ -122,9 +122,7 @@ DataFrame DataFrameReader::load(const std::string& path) const {
 }
 
 DataFrame DataFrameReader::table(const std::string& name) const {
-  if (auto view = state_->FindTempView(name)) {
-    return DataFrame(state_, plan::Relation::Make(std::move(view), state_->analysis_context()));
-  }
+  if (auto view = state_->FindTempView(name)) return DataFrame(state_, std::move(view));
   auto named = ResolveTable(state_->config, name);
   if (!named.ok()) return DataFrame(state_, named.status());
   if (!named->exists) return DataFrame(state_, TableNotFound(name));

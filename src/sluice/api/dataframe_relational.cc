@@ -108,28 +108,44 @@ GroupedData DataFrame::groupBy(std::vector<Column> keys) const {
 }
 
 DataFrame DataFrame::agg(std::vector<Column> aggregates) const {
-  if (!ok()) return *this;
-  return With(AsPlan(plan::Aggregate::Make(plan_, {}, ExprsOf(aggregates),
-                                           session_->analysis_context(), false)));
+  return AggregateSelectList(*this, {}, std::move(aggregates));
 }
 
-DataFrame GroupedData::agg(std::vector<Column> aggregates) const {
-  if (!input_.ok()) return input_;
-  const auto context = input_.session()->analysis_context();
+namespace {
+
+// Groups `input` by `keys` with `aggregates` as the output list after the keys (when
+// `keys_in_output`) or alone.
+DataFrame Aggregate(const DataFrame& input, const std::vector<Column>& grouping,
+                    const std::vector<Column>& aggregates, bool keys_in_output) {
+  if (!input.ok()) return input;
+  const auto context = input.session()->analysis_context();
   // window(time, ...) among the keys or aggregates groups by the rows' time windows.
-  std::vector<expr::ExprPtr> exprs = ExprsOf(keys_);
+  std::vector<expr::ExprPtr> exprs = ExprsOf(grouping);
   for (const auto& aggregate : aggregates) exprs.push_back(aggregate.expr());
   // session_window(time, gap) among the keys groups by the merged sessions of the other keys.
-  auto sessions = PlanSessionWindows(input_.plan(), std::move(exprs), keys_.size(), context);
-  if (!sessions.ok()) return DataFrame(input_.session(), sessions.status());
+  auto sessions = PlanSessionWindows(input.plan(), std::move(exprs), grouping.size(), context);
+  if (!sessions.ok()) return DataFrame(input.session(), sessions.status());
   auto windowed = PlanTimeWindows(sessions->child, std::move(sessions->exprs), context);
-  if (!windowed.ok()) return DataFrame(input_.session(), windowed.status());
-  std::vector<expr::ExprPtr> keys(windowed->exprs.begin(), windowed->exprs.begin() + keys_.size());
-  std::vector<expr::ExprPtr> values(windowed->exprs.begin() + keys_.size(), windowed->exprs.end());
+  if (!windowed.ok()) return DataFrame(input.session(), windowed.status());
+  std::vector<expr::ExprPtr> keys(windowed->exprs.begin(),
+                                  windowed->exprs.begin() + grouping.size());
+  std::vector<expr::ExprPtr> values(windowed->exprs.begin() + grouping.size(),
+                                    windowed->exprs.end());
   auto node = plan::Aggregate::Make(windowed->child, std::move(keys), std::move(values), context,
-                                    true);
-  if (!node.ok()) return DataFrame(input_.session(), node.status());
-  return DataFrame(input_.session(), plan::PlanPtr(*std::move(node)));
+                                    keys_in_output);
+  if (!node.ok()) return DataFrame(input.session(), node.status());
+  return DataFrame(input.session(), plan::PlanPtr(*std::move(node)));
+}
+
+}  // namespace
+
+DataFrame GroupedData::agg(std::vector<Column> aggregates) const {
+  return Aggregate(input_, keys_, aggregates, /*keys_in_output=*/true);
+}
+
+DataFrame AggregateSelectList(const DataFrame& input, std::vector<Column> keys,
+                              std::vector<Column> select_list) {
+  return Aggregate(input, keys, select_list, /*keys_in_output=*/false);
 }
 
 DataFrame GroupedData::count() const {

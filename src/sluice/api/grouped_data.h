@@ -34,4 +34,10 @@ class GroupedData {
   std::vector<Column> keys_;
 };
 
+/// GROUP BY as SQL writes it: groups `input` by `keys` and outputs exactly `select_list`, in
+/// which the keys appear only where it names them (`SELECT count(*), k ... GROUP BY k`); time
+/// and session windows are planned as in groupBy().agg(). Without keys, one group.
+DataFrame AggregateSelectList(const DataFrame& input, std::vector<Column> keys,
+                              std::vector<Column> select_list);
+
 }  // namespace sluice

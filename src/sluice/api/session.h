@@ -70,6 +70,12 @@ class SparkSession {
   DataStreamReader readStream() const;
   /// The session's streaming queries and listeners (PySpark's spark.streams).
   const std::shared_ptr<execution::StreamingQueryManager>& streams() const;
+  /// Runs one SQL statement (Spark SQL's syntax): a query gives its DataFrame, streaming when it
+  /// reads a streaming view; a command (CREATE TEMP VIEW, CREATE TABLE, INSERT, DROP, DESCRIBE,
+  /// SHOW TABLES/FUNCTIONS, EXPLAIN, SET, RESET) runs now and gives its result rows as Spark
+  /// does (an empty DataFrame for CREATE, DROP and INSERT). A parse error is PARSE_SYNTAX_ERROR
+  /// with the line, position and a caret; errors are kept in the DataFrame (its status()).
+  DataFrame sql(const std::string& text) const;
   /// The temporary view `name` (e.g. a memory sink's table), else the named Delta table of
   /// the warehouse (spark.sql.warehouse.dir), read as a batch DataFrame;
   /// TABLE_OR_VIEW_NOT_FOUND when there is neither.

@@ -5,13 +5,14 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "sluice/common/session_config.h"
 #include "sluice/expr/eval_context.h"
 #include "sluice/execution/query_manager.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/plan/analysis_context.h"
-#include "sluice/plan/data_source.h"
+#include "sluice/plan/logical_plan.h"
 
 namespace sluice {
 
@@ -26,15 +27,30 @@ struct SessionState {
   std::shared_ptr<execution::StreamingQueryManager> streams =
       std::make_shared<execution::StreamingQueryManager>();
 
-  /// Registers a temporary view (a memory sink's table), replacing one of the same name.
-  void RegisterTempView(const std::string& name, std::shared_ptr<const plan::DataSource> view) {
+  /// Registers the temporary view `name` (case-insensitive, as Spark's session catalog keeps
+  /// names), replacing one of the same name. A view is a resolved plan, read anew by every
+  /// query that names it (a memory sink's table is a Relation over it).
+  void RegisterTempView(const std::string& name, plan::PlanPtr view) {
     std::lock_guard<std::mutex> lock(views_mutex);
-    temp_views[name] = std::move(view);
+    temp_views[ViewKey(name)] = std::move(view);
   }
-  std::shared_ptr<const plan::DataSource> FindTempView(const std::string& name) const {
+  /// The view `name`, or null.
+  plan::PlanPtr FindTempView(const std::string& name) const {
     std::lock_guard<std::mutex> lock(views_mutex);
-    auto it = temp_views.find(name);
+    auto it = temp_views.find(ViewKey(name));
     return it == temp_views.end() ? nullptr : it->second;
+  }
+  /// Removes the view `name`; false when there was none.
+  bool DropTempView(const std::string& name) {
+    std::lock_guard<std::mutex> lock(views_mutex);
+    return temp_views.erase(ViewKey(name)) > 0;
+  }
+  /// The names of the temporary views, sorted.
+  std::vector<std::string> TempViewNames() const {
+    std::lock_guard<std::mutex> lock(views_mutex);
+    std::vector<std::string> names;
+    for (const auto& [name, view] : temp_views) names.push_back(name);
+    return names;
   }
 
   plan::AnalysisContext analysis_context() {
@@ -49,8 +65,14 @@ struct SessionState {
   }
 
  private:
+  static std::string ViewKey(const std::string& name) {
+    std::string key = name;
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return key;
+  }
+
   mutable std::mutex views_mutex;
-  std::map<std::string, std::shared_ptr<const plan::DataSource>> temp_views;
+  std::map<std::string, plan::PlanPtr> temp_views;
 };
 
 }  // namespace sluice

@@ -1,5 +1,6 @@
 #include "sluice/api/table_identifier.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <vector>
 
@@ -85,6 +86,28 @@ arrow::Result<NamedTable> ResolveTable(const SessionConfig& config, std::string_
   ARROW_ASSIGN_OR_RAISE(auto version, delta::DeltaLog(named.path).LatestVersion());
   named.exists = version.has_value();
   return named;
+}
+
+arrow::Result<std::vector<std::string>> ListTables(const SessionConfig& config,
+                                                   const std::string& database) {
+  TableIdentifier probe;
+  probe.database = AsciiLower(database);
+  probe.table = "probe";
+  const auto folder = std::filesystem::path(ManagedTablePath(config, probe)).parent_path();
+  std::vector<std::string> names;
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error)) return names;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    if (!entry.is_directory()) continue;
+    ARROW_ASSIGN_OR_RAISE(auto version, delta::DeltaLog(entry.path().string()).LatestVersion());
+    if (version.has_value()) names.push_back(entry.path().filename().string());
+  }
+  if (error) {
+    return arrow::Status::IOError("Cannot list the warehouse folder ", folder.string(), ": ",
+                                  error.message());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 arrow::Status TableNotFound(std::string_view name) {

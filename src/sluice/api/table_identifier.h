@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <arrow/result.h>
 
@@ -41,6 +42,11 @@ struct NamedTable {
 
 /// Parses `name` and looks for its table (a Delta log with a commit at its folder).
 arrow::Result<NamedTable> ResolveTable(const SessionConfig& config, std::string_view name);
+
+/// The names of the tables of `database` in the warehouse (folders holding a Delta table),
+/// sorted; none when the database's folder does not exist.
+arrow::Result<std::vector<std::string>> ListTables(const SessionConfig& config,
+                                                   const std::string& database);
 
 /// Spark's TABLE_OR_VIEW_NOT_FOUND for `name`.
 arrow::Status TableNotFound(std::string_view name);

@@ -28,6 +28,10 @@ class SessionConfig {
 
   /// Removes an explicit setting, restoring the default.
   void Unset(std::string_view key);
+  /// The settings made explicitly (by Set), by key.
+  const std::map<std::string, std::string, std::less<>>& explicit_values() const {
+    return values_;
+  }
 
   /// `spark.sql.session.timeZone`: an IANA zone name or a fixed offset; "UTC" by default.
   const std::string& session_time_zone() const { return session_time_zone_; }

@@ -459,6 +459,12 @@ arrow::Result<BoundExprPtr> BindCall(const Call& call, const BindScope& scope) {
 }  // namespace
 
 arrow::Status UnresolvedColumnError(const std::string& name, const AttributeList& attributes) {
+  if (attributes.empty()) {
+    // Nothing in scope to suggest (a SELECT without FROM).
+    return SparkError("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
+                      "A column, variable, or function parameter with name " +
+                          QuoteIdentifier(name) + " cannot be resolved.");
+  }
   std::vector<std::pair<size_t, std::string>> ranked;
   for (const auto& attribute : attributes) {
     ranked.emplace_back(EditDistance(name, attribute.name), QualifiedName(attribute));
@@ -556,6 +562,12 @@ arrow::Result<BoundExprPtr> Bind(const Expr& expr, const BindScope& scope) {
     case ExprKind::kSortOrder:
       return SparkError("INVALID_SQL_SYNTAX",
                         "A sort order `" + expr.ToString() + "` is only allowed in orderBy.");
+    case ExprKind::kSubquery:
+      // The SQL planner rewrites the subqueries it supports into joins before binding.
+      return SparkError("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY",
+                        "Unsupported subquery expression: `" + expr.ToString() +
+                            "`. Subqueries are supported as WHERE conditions (EXISTS, IN) and "
+                            "as uncorrelated scalar subqueries in SELECT and WHERE.");
   }
   return arrow::Status::Invalid("unknown expression kind");
 }
@@ -610,12 +622,13 @@ arrow::Result<std::vector<NamedExpr>> BindSelectList(const std::vector<ExprPtr>&
         }
       }
       if (any) continue;
-      ARROW_ASSIGN_OR_RAISE(auto base, BindColumn(ColumnRef(target), scope));
-      if (base->type()->id() != arrow::Type::STRUCT) {
+      auto bound_base = BindColumn(ColumnRef(target), scope);
+      if (!bound_base.ok() || (*bound_base)->type()->id() != arrow::Type::STRUCT) {
         return SparkError("CANNOT_RESOLVE_STAR_EXPAND",
                           "Cannot resolve " + QuoteIdentifier(expr->ToString()) +
                               " given input columns: the target is not a struct or table.");
       }
+      const BoundExprPtr& base = *bound_base;
       for (const auto& field : base->type()->fields()) {
         ARROW_ASSIGN_OR_RAISE(auto value, StructField(base, field->name(), scope));
         outputs.push_back({std::move(value), field->name(), std::nullopt});
@@ -629,6 +642,11 @@ arrow::Result<std::vector<NamedExpr>> BindSelectList(const std::vector<ExprPtr>&
     } else if (bound->kind() == BoundKind::kColumn) {
       const Attribute& a = attributes[static_cast<const BoundColumn&>(*bound).index()];
       named.name = a.name;
+      // A column found case-insensitively is named as written (SELECT ID gives `ID`).
+      if (expr->kind() == ExprKind::kColumn) {
+        const auto& written = static_cast<const ColumnRef&>(*expr).name_parts().back();
+        if (NamesEqual(written, a.name, false)) named.name = written;
+      }
       named.passthrough = a;
     } else if (const Cast* innermost = CastOfColumn(*expr)) {
       // Spark names an unaliased cast of a column after the column, also through nested casts:

@@ -339,24 +339,14 @@ ExprPtr CallFunction(std::string name, std::vector<ExprPtr> args, bool distinct)
   return std::make_shared<Call>(std::move(name), std::move(args), distinct);
 }
 
-ExprPtr ReplaceSubexpressions(const ExprPtr& e, const std::function<bool(const Expr&)>& matches,
-                              const ExprPtr& replacement) {
-  if (matches(*e)) return replacement;
-  std::vector<ExprPtr> children;
-  bool changed = false;
-  for (const auto& child : e->children()) {
-    children.push_back(ReplaceSubexpressions(child, matches, replacement));
-    changed = changed || children.back() != child;
-  }
-  if (!changed) return e;
+ExprPtr WithChildren(const ExprPtr& e, std::vector<ExprPtr> children) {
   switch (e->kind()) {
     case ExprKind::kCall: {
       const auto& call = static_cast<const Call&>(*e);
       return std::make_shared<Call>(call.name(), std::move(children), call.distinct());
     }
     case ExprKind::kAlias:
-      return std::make_shared<Alias>(children[0],
-                                           static_cast<const Alias&>(*e).name());
+      return std::make_shared<Alias>(children[0], static_cast<const Alias&>(*e).name());
     case ExprKind::kCast: {
       const auto& cast = static_cast<const Cast&>(*e);
       return std::make_shared<Cast>(children[0], cast.type(), cast.is_try());
@@ -365,8 +355,7 @@ ExprPtr ReplaceSubexpressions(const ExprPtr& e, const std::function<bool(const E
       return std::make_shared<Extract>(children[0], children[1]);
     case ExprKind::kSortOrder: {
       const auto& order = static_cast<const SortOrder&>(*e);
-      return std::make_shared<SortOrder>(children[0], order.ascending(),
-                                               order.nulls_first());
+      return std::make_shared<SortOrder>(children[0], order.ascending(), order.nulls_first());
     }
     case ExprKind::kCaseWhen: {
       const auto& case_when = static_cast<const CaseWhen&>(*e);
@@ -380,6 +369,19 @@ ExprPtr ReplaceSubexpressions(const ExprPtr& e, const std::function<bool(const E
     default:
       return e;
   }
+}
+
+ExprPtr ReplaceSubexpressions(const ExprPtr& e, const std::function<bool(const Expr&)>& matches,
+                              const ExprPtr& replacement) {
+  if (matches(*e)) return replacement;
+  std::vector<ExprPtr> children;
+  bool changed = false;
+  for (const auto& child : e->children()) {
+    children.push_back(ReplaceSubexpressions(child, matches, replacement));
+    changed = changed || children.back() != child;
+  }
+  if (!changed) return e;
+  return WithChildren(e, std::move(children));
 }
 
 }  // namespace sluice::expr

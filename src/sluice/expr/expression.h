@@ -29,6 +29,7 @@ enum class ExprKind {
   kExtract,     // `expr[key]` / `expr.field` on a non-column expression
   kSortOrder,   // `expr ASC|DESC NULLS FIRST|LAST`, only inside sort and window specs
   kInvalid,     // an expression that could not be built (bad type name, parse error)
+  kSubquery,    // `(SELECT ...)`, `EXISTS (...)`, `x IN (SELECT ...)`: SQL only (sql/query_ast.h)
 };
 
 /// An unresolved expression, as built by the API (Column) and the SQL parser: names are not yet
@@ -211,6 +212,11 @@ ExprPtr Col(std::string dotted_name);
 ExprPtr ColumnPath(std::vector<std::string> name_parts);
 ExprPtr Lit(std::shared_ptr<arrow::Scalar> value);
 ExprPtr CallFunction(std::string name, std::vector<ExprPtr> args, bool distinct = false);
+
+/// `e` rebuilt over `children` (one per child of `e`, in order) for the kinds of expression
+/// that hold others (calls, aliases, casts, extract, sort orders, CASE); any other kind is
+/// returned unchanged.
+ExprPtr WithChildren(const ExprPtr& e, std::vector<ExprPtr> children);
 
 /// `e` with every subexpression for which `matches` holds replaced by `replacement` (what a
 /// replaced one contains is not visited). Rebuilds the kinds of expression that hold others

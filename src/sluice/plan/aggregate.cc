@@ -42,6 +42,49 @@ expr::AttributeList OutputOf(const std::vector<expr::NamedExpr>& results,
   return output;
 }
 
+// `e` with every subexpression outside aggregate calls that is written as a grouping
+// expression (`a + 1` after GROUP BY a + 1) replaced by a reference to that key's column, as
+// Spark matches select-list expressions to the grouping expressions.
+expr::ExprPtr ReferenceGroupingExpressions(const expr::ExprPtr& e,
+                                           const std::map<std::string, expr::ExprPtr>& keys,
+                                           const expr::FunctionRegistry& registry) {
+  if (e->kind() == expr::ExprKind::kCall &&
+      registry.FindAggregate(Lower(static_cast<const expr::Call&>(*e).name())) != nullptr) {
+    return e;
+  }
+  if (e->kind() != expr::ExprKind::kColumn && e->kind() != expr::ExprKind::kAlias) {
+    auto key = keys.find(e->ToString());
+    if (key != keys.end()) return key->second;
+  }
+  std::vector<expr::ExprPtr> children;
+  bool changed = false;
+  for (const auto& child : e->children()) {
+    children.push_back(ReferenceGroupingExpressions(child, keys, registry));
+    changed = changed || children.back() != child;
+  }
+  return changed ? expr::WithChildren(e, std::move(children)) : e;
+}
+
+// The unaliased text of each grouping expression that is not a plain column, with a reference
+// to its column of the intermediate layout.
+std::map<std::string, expr::ExprPtr> GroupingExpressionColumns(
+    const std::vector<expr::ExprPtr>& keys, const std::vector<int>& key_position,
+    const expr::AttributeList& intermediate) {
+  std::map<std::string, expr::ExprPtr> columns;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    expr::ExprPtr key = keys[k];
+    if (key->kind() == expr::ExprKind::kAlias) {
+      key = static_cast<const expr::Alias&>(*key).child();
+    }
+    if (key->kind() == expr::ExprKind::kColumn || key->kind() == expr::ExprKind::kStar) continue;
+    const auto& attribute = intermediate[key_position[k]];
+    columns.emplace(key->ToString(),
+                    std::make_shared<expr::ColumnRef>(std::vector<std::string>{attribute.name},
+                                                      attribute.id));
+  }
+  return columns;
+}
+
 arrow::Status CheckGroupable(const expr::NamedExpr& key) {
   if (expr::IsGroupableType(*key.expr->type())) return arrow::Status::OK();
   return SparkError("GROUP_EXPRESSION_TYPE_IS_NOT_ORDERABLE",
@@ -122,7 +165,16 @@ arrow::Result<std::shared_ptr<const Aggregate>> Aggregate::Make(
     return std::make_shared<expr::BoundColumn>(position, attribute.type, attribute.nullable,
                                                attribute.name);
   };
-  ARROW_ASSIGN_OR_RAISE(auto listed, expr::BindSelectList(aggregates, scope));
+  std::vector<expr::ExprPtr> aggregate_list = aggregates;
+  if (keys.size() == grouping.size()) {
+    const auto key_columns = GroupingExpressionColumns(keys, key_position, intermediate);
+    if (!key_columns.empty()) {
+      for (auto& e : aggregate_list) {
+        e = ReferenceGroupingExpressions(e, key_columns, *context.registry);
+      }
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto listed, expr::BindSelectList(aggregate_list, scope));
   for (const auto& named : listed) {
     std::vector<const expr::BoundColumn*> columns;
     CollectColumns(named.expr, &columns);

@@ -12,6 +12,13 @@ namespace sluice::plan {
 arrow::Result<std::shared_ptr<const Filter>> Filter::Make(PlanPtr child,
                                                           const expr::ExprPtr& condition,
                                                           const AnalysisContext& context) {
+  if (expr::ContainsAggregate(*condition, *context.registry)) {
+    return SparkError("INVALID_WHERE_CONDITION",
+                      "The WHERE condition \"" + condition->ToString() +
+                          "\" contains invalid expressions. Rewrite the query to avoid window "
+                          "functions, aggregate functions, and generator functions in the WHERE "
+                          "clause.");
+  }
   ARROW_ASSIGN_OR_RAISE(auto bound, expr::Bind(*condition, ScopeOf(*child, context)));
   const auto id = bound->type()->id();
   if (id != arrow::Type::BOOL && id != arrow::Type::NA) {

@@ -199,6 +199,7 @@ arrow::Result<ExprPtr> ExpressionParser::ParseNot() {
 }
 
 arrow::Result<ExprPtr> ExpressionParser::ParsePredicate() {
+  const size_t left_offset = Peek().offset;
   ARROW_ASSIGN_OR_RAISE(auto left, ParseBinary(0));
   bool negated = false;
   const SqlToken& after_not = Peek(1);
@@ -219,7 +220,9 @@ arrow::Result<ExprPtr> ExpressionParser::ParsePredicate() {
   } else if (AcceptKeyword("IN")) {
     ARROW_RETURN_NOT_OK(ExpectSymbol("("));
     if (Peek().IsKeyword("SELECT") || Peek().IsKeyword("WITH")) {
-      return SyntaxError(Peek(), ": IN with a subquery is not supported");
+      ARROW_ASSIGN_OR_RAISE(result,
+                            ParseSubquery(SubqueryExpr::Form::kIn, left, left_offset));
+      return negated ? MakeCall("not", {result}) : result;
     }
     std::vector<ExprPtr> args = {left};
     do {
@@ -389,6 +392,12 @@ arrow::Result<ExprPtr> ExpressionParser::ParseWordPrimary() {
   const SqlToken& word = Peek();
   const SqlToken& next = Peek(1);
   if (word.IsKeyword("CASE")) return ParseCase();
+  if (word.IsKeyword("EXISTS") && next.IsSymbol("(") &&
+      (Peek(2).IsKeyword("SELECT") || Peek(2).IsKeyword("WITH"))) {
+    Next();  // EXISTS
+    Next();  // (
+    return ParseSubquery(SubqueryExpr::Form::kExists, nullptr, word.offset);
+  }
   if (IsOneOf(word, kReservedWords)) return SyntaxError(word);
   if (next.kind == Kind::kString) return ParseTypedLiteral();
   if ((word.IsKeyword("CAST") || word.IsKeyword("TRY_CAST")) && next.IsSymbol("(")) {
@@ -528,9 +537,9 @@ arrow::Result<std::shared_ptr<arrow::DataType>> ExpressionParser::ParseTypeUntil
 }
 
 arrow::Result<ExprPtr> ExpressionParser::ParseParenthesized() {
-  Next();  // (
+  const size_t start_offset = Next().offset;  // (
   if (Peek().IsKeyword("SELECT") || Peek().IsKeyword("WITH")) {
-    return SyntaxError(Peek(), ": subqueries are not supported in expressions");
+    return ParseSubquery(SubqueryExpr::Form::kScalar, nullptr, start_offset);
   }
   ARROW_ASSIGN_OR_RAISE(auto first, ParseNamedExpression());
   std::vector<ExprPtr> fields = {first};
@@ -544,6 +553,26 @@ arrow::Result<ExprPtr> ExpressionParser::ParseParenthesized() {
   if (fields.size() > 1) return MakeCall("struct", std::move(fields));  // (a, b) is a struct
   if (first->kind() == expr::ExprKind::kAlias) return SyntaxError(close);
   return first;
+}
+
+arrow::Result<ExprPtr> ExpressionParser::ParseSubquery(SubqueryExpr::Form form, ExprPtr operand,
+                                                       size_t start_offset) {
+  if (subqueries_ == nullptr) {
+    return SyntaxError(Peek(), ": a subquery is only allowed inside a SQL statement");
+  }
+  SLUICE_GUARD_NESTING();
+  ARROW_ASSIGN_OR_RAISE(auto query, subqueries_->ReadSubquery());
+  const size_t end_offset = Peek().end_offset();
+  ARROW_RETURN_NOT_OK(ExpectSymbol(")"));
+  std::string text(input_.substr(start_offset, end_offset - start_offset));
+  return Track(std::make_shared<SubqueryExpr>(form, std::move(query), std::move(operand),
+                                              std::move(text)));
+}
+
+bool CanBeImplicitAlias(const SqlToken& token) {
+  return token.kind == Kind::kQuotedIdentifier ||
+         (token.kind == Kind::kWord && !IsOneOf(token, kReservedWords) &&
+          !IsOneOf(token, kClauseWords));
 }
 
 arrow::Result<std::string> ExpressionParser::ParseIdentifier() {
@@ -560,10 +589,7 @@ arrow::Result<ExprPtr> ExpressionParser::ParseNamedExpression() {
     ARROW_ASSIGN_OR_RAISE(auto name, ParseIdentifier());
     return Track(std::make_shared<expr::Alias>(std::move(value), std::move(name)));
   }
-  const SqlToken& token = Peek();
-  if (token.kind == Kind::kQuotedIdentifier ||
-      (token.kind == Kind::kWord && !IsOneOf(token, kReservedWords) &&
-       !IsOneOf(token, kClauseWords))) {
+  if (CanBeImplicitAlias(Peek())) {
     return Track(std::make_shared<expr::Alias>(std::move(value), Next().value));
   }
   return value;

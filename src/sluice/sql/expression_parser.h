@@ -12,6 +12,7 @@
 #include <arrow/result.h>
 
 #include "sluice/expr/expression.h"
+#include "sluice/sql/query_ast.h"
 #include "sluice/sql/sql_lexer.h"
 
 namespace sluice::sql {
@@ -29,6 +30,19 @@ arrow::Result<expr::ExprPtr> ParseExpression(std::string_view text);
 /// with Spark's defaults: ASC NULLS FIRST, DESC NULLS LAST. No alias is allowed.
 arrow::Result<expr::ExprPtr> ParseSortOrder(std::string_view text);
 
+/// True when `token` may be an alias written without AS: a name that is neither an operator word
+/// (AND, IS, ...) nor a word that starts a clause or a join (FROM, WHERE, JOIN, LEFT, ON, ...).
+bool CanBeImplicitAlias(const SqlToken& token);
+
+/// Reads the query of a subquery written inside an expression, from the same tokens; the
+/// statement parser provides it, so the expression parser alone refuses subqueries.
+class SubqueryReader {
+ public:
+  virtual ~SubqueryReader() = default;
+  /// Parses a query starting at the parser's current token, leaving the parser after it.
+  virtual arrow::Result<QueryPtr> ReadSubquery() = 0;
+};
+
 /// A recursive-descent parser of expressions over a token stream, so that a statement parser
 /// can parse the expressions inside its clauses from the same tokens. Not thread-safe; one
 /// parser reads one input. `input` and `tokens` (TokenizeSql(input)) must outlive it.
@@ -43,6 +57,9 @@ class ExpressionParser {
 
   ExpressionParser(std::string_view input, const std::vector<SqlToken>& tokens,
                    size_t position = 0);
+
+  /// Lets expressions hold subqueries, read by `reader` (which must outlive the parser).
+  void set_subquery_reader(SubqueryReader* reader) { subqueries_ = reader; }
 
   /// An expression without alias (Spark's `expression` rule).
   arrow::Result<expr::ExprPtr> ParseExpression();
@@ -60,13 +77,21 @@ class ExpressionParser {
   const SqlToken& Peek(size_t ahead = 0) const;
   /// A PARSE_SYNTAX_ERROR at `token`; `detail` is empty or starts with ": ".
   arrow::Status SyntaxError(const SqlToken& token, const std::string& detail = "") const;
+  /// The input being parsed.
+  std::string_view input() const { return input_; }
 
- private:
+  // The cursor, shared with a statement parser reading the clauses around the expressions.
+  /// Consumes and returns the next token (kEnd stays put at the end).
   const SqlToken& Next();
   bool AcceptKeyword(std::string_view keyword);
   bool AcceptSymbol(std::string_view symbol);
+  /// A syntax error "missing 'KEYWORD'" unless the next token is `keyword`.
   arrow::Status ExpectKeyword(std::string_view keyword);
   arrow::Status ExpectSymbol(std::string_view symbol);
+  /// A name, plain or backquoted.
+  arrow::Result<std::string> ParseIdentifier();
+
+ private:
   /// Registers a built node, failing when the tree gets deeper than kMaxTreeDepth.
   arrow::Result<expr::ExprPtr> Track(expr::ExprPtr node);
   arrow::Result<expr::ExprPtr> MakeCall(std::string name, std::vector<expr::ExprPtr> args,
@@ -91,9 +116,14 @@ class ExpressionParser {
   arrow::Result<expr::ExprPtr> ParseCast(bool is_try);
   arrow::Result<expr::ExprPtr> ParseParenthesized();
   arrow::Result<expr::ExprPtr> ParseFunctionCall(std::string name);
+  arrow::Result<expr::ExprPtr> ParseFilterClause(std::string name,
+                                                 std::vector<expr::ExprPtr> args, bool distinct);
   arrow::Result<expr::ExprPtr> ParseSpecialForm(const std::string& name, bool* handled);
   arrow::Result<std::shared_ptr<arrow::DataType>> ParseTypeUntil(bool in_parentheses);
-  arrow::Result<std::string> ParseIdentifier();
+  /// A subquery expression whose `(` was read: the query, then `)`. Its name is the text from
+  /// byte `start_offset` to the `)`. A syntax error without a SubqueryReader.
+  arrow::Result<expr::ExprPtr> ParseSubquery(SubqueryExpr::Form form, expr::ExprPtr operand,
+                                             size_t start_offset);
 
   struct DepthGuard;
 
@@ -104,6 +134,7 @@ class ExpressionParser {
   /// Depth of every node built so far that has children; holding the nodes keeps their
   /// addresses from being reused by later nodes while parsing.
   std::unordered_map<expr::ExprPtr, int> depths_;
+  SubqueryReader* subqueries_ = nullptr;
 };
 
 }  // namespace sluice::sql

@@ -62,8 +62,10 @@ arrow::Result<ExprPtr> ExpressionParser::ParseFunctionCall(std::string name) {
     position_ += 2;
   }
   if (ignore_nulls) args.push_back(BoolLiteral(true));
-  if (Peek().IsKeyword("OVER") || Peek().IsKeyword("WITHIN") ||
-      (Peek().IsKeyword("FILTER") && Peek(1).IsSymbol("("))) {
+  if (Peek().IsKeyword("FILTER") && Peek(1).IsSymbol("(")) {
+    return ParseFilterClause(std::move(name), std::move(args), distinct);
+  }
+  if (Peek().IsKeyword("OVER") || Peek().IsKeyword("WITHIN")) {
     return SyntaxError(Peek(), ": " + AsciiUpper(Peek().text) + " clauses are not supported");
   }
   const bool takes_unit = name == "timestampadd" || name == "dateadd" || name == "date_add" ||
@@ -78,6 +80,36 @@ arrow::Result<ExprPtr> ExpressionParser::ParseFunctionCall(std::string name) {
     }
   }
   return MakeCall(std::move(name), std::move(args), distinct);
+}
+
+// `agg(args) FILTER (WHERE condition)` aggregates only the rows where the condition holds:
+// each argument becomes `CASE WHEN condition THEN arg END` (count(*) counts `1`), which the
+// aggregate skips as null, and the column is named as Spark names it:
+// `count(1) FILTER (WHERE (a > 1))`.
+arrow::Result<ExprPtr> ExpressionParser::ParseFilterClause(std::string name,
+                                                           std::vector<ExprPtr> args,
+                                                           bool distinct) {
+  Next();  // FILTER
+  ARROW_RETURN_NOT_OK(ExpectSymbol("("));
+  ARROW_RETURN_NOT_OK(ExpectKeyword("WHERE"));
+  ARROW_ASSIGN_OR_RAISE(auto condition, ParseExpression());
+  ARROW_RETURN_NOT_OK(ExpectSymbol(")"));
+  if (args.empty()) return SyntaxError(Peek(), ": FILTER needs an aggregate with arguments");
+  for (auto& arg : args) {
+    if (arg->kind() == expr::ExprKind::kStar) {
+      arg = expr::Lit(arrow::MakeScalar(int32_t{1}));
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto unfiltered, MakeCall(name, args, distinct));
+  for (auto& arg : args) {
+    ARROW_ASSIGN_OR_RAISE(
+        arg, Track(std::make_shared<expr::CaseWhen>(
+                 std::vector<std::pair<ExprPtr, ExprPtr>>{{condition, arg}}, nullptr)));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto filtered, MakeCall(std::move(name), std::move(args), distinct));
+  return Track(std::make_shared<expr::Alias>(
+      std::move(filtered),
+      unfiltered->ToString() + " FILTER (WHERE " + condition->ToString() + ")"));
 }
 
 arrow::Result<ExprPtr> ExpressionParser::ParseSpecialForm(const std::string& name,

@@ -45,18 +45,14 @@ void AppendUtf8(uint32_t code_point, std::string* out) {
   }
 }
 
-/// Spark's unescapeSQLString for the body of a string quoted by `quote` (quotes excluded); a
-/// doubled quote stands for one.
-std::string Unescape(std::string_view body, char quote) {
+/// Spark's unescapeSQLString for the body of a quoted string (quotes excluded). A doubled
+/// quote is not an escape: 'it''s' is two adjacent strings, which the parser joins ("its"),
+/// as in Spark 4.0.
+std::string Unescape(std::string_view body) {
   std::string out;
   out.reserve(body.size());
   for (size_t i = 0; i < body.size(); ++i) {
     char c = body[i];
-    if (c == quote && i + 1 < body.size() && body[i + 1] == quote) {
-      out.push_back(quote);
-      ++i;
-      continue;
-    }
     if (c != '\\' || i + 1 >= body.size()) {
       out.push_back(c);
       continue;
@@ -275,13 +271,9 @@ std::vector<SqlToken> TokenizeSql(std::string_view input) {
         if (input[pos] == '\\') {
           ++pos;
         } else if (input[pos] == c) {
-          if (pos + 1 < input.size() && input[pos + 1] == c) {
-            ++pos;  // a doubled quote
-          } else {
-            closed = true;
-            ++pos;
-            break;
-          }
+          closed = true;
+          ++pos;
+          break;
         }
       }
       if (!closed) {
@@ -289,7 +281,7 @@ std::vector<SqlToken> TokenizeSql(std::string_view input) {
         break;
       }
       std::string text(input.substr(start, pos - start));
-      tokens.push_back({Kind::kString, text, Unescape(input.substr(start + 1, pos - start - 2), c),
+      tokens.push_back({Kind::kString, text, Unescape(input.substr(start + 1, pos - start - 2)),
                         start});
     } else {
       size_t length = 1;

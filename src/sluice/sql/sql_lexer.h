@@ -42,12 +42,12 @@ struct SqlToken {
 
 /// Splits SQL text into tokens the way Spark's lexer does: whitespace and comments (-- to end of
 /// line, nested /* */) are skipped; keywords are words (the parser decides, case-insensitively);
-/// strings follow Spark's escapes (\n, \t, \uXXXX, octal \ooo, a doubled quote) and adjacent
-/// strings stay separate tokens; a run of word characters that starts with a digit is a number
-/// only if the whole run is one (`1L`, `1e3`), otherwise a word (`1a`); multi-character operators
-/// (<=>, <=, >=, <>, !=, ==, ||, ::, ->, =>, <<, >>, >>>) are single symbols. Never fails:
-/// problems become kInvalid or unknown kSymbol tokens for the parser to report. The last token
-/// is always kEnd, and the input is read once (linear time).
+/// strings follow Spark's escapes (\n, \t, \uXXXX, octal \ooo; a doubled quote ends one string
+/// and starts the next) and adjacent strings stay separate tokens; a run of word characters
+/// that starts with a digit is a number only if the whole run is one (`1L`, `1e3`), otherwise a
+/// word (`1a`); multi-character operators (<=>, <=, >=, <>, !=, ==, ||, ::, ->, =>, <<, >>, >>>)
+/// are single symbols. Never fails: problems become kInvalid or unknown kSymbol tokens for the
+/// parser to report. The last token is always kEnd, and the input is read once (linear time).
 std::vector<SqlToken> TokenizeSql(std::string_view input);
 
 /// A parse error in the layout of Spark's ParseException: "[CLASS] message (line L, pos P)",

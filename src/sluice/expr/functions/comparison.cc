@@ -81,6 +81,8 @@ arrow::Result<std::shared_ptr<arrow::DataType>> ComparisonType(const CallSite& c
                                 SqlTypeName(*call.args[0]->type()) + "\" and \"" +
                                 SqlTypeName(*call.args[1]->type()) + "\").");
   }
+  // NULL = NULL compares two booleans that are both null, as Spark coerces it.
+  if (common->id() == arrow::Type::NA) return arrow::boolean();
   if (common->id() == arrow::Type::MAP) {
     return DataTypeMismatch(call, "INVALID_ORDERING_TYPE",
                             "The `" + call.name + "` does not support ordering on type \"" +
