@@ -5,7 +5,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 CTEST_JOBS ?= 2
 
-.PHONY: all setup build test demo bench clean
+.PHONY: all setup build test demo bench fuzz clean
 
 all: build
 
@@ -31,6 +31,11 @@ demo: build
 
 bench: build
 	$(BUILD_DIR)/bench/sluice_bench
+
+# Fuzzes the SQL parser with libFuzzer for FUZZ_SECONDS (needs clang, installed if missing).
+FUZZ_SECONDS ?= 60
+fuzz: build
+	BUILD_DIR=$(BUILD_DIR) scripts/fuzz-sql-parser.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD_DIR)
