@@ -418,6 +418,15 @@ arrow::Result<BoundExprPtr> BindCall(const Call& call, const BindScope& scope) {
     }
     return std::make_shared<BoundCoalesce>(std::move(cast), type, sql);
   }
+  if (name == "nullif") {
+    // nullif(a, b) is Spark's IF(a = b, NULL, a), named as called.
+    CallSite site{name, args, scope.config};
+    ARROW_RETURN_NOT_OK(CheckArgCount(site, 2, 2, "2"));
+    ARROW_ASSIGN_OR_RAISE(auto equal,
+                          BindCall(Call("=", {call.children()[0], call.children()[1]}), scope));
+    auto null = std::make_shared<BoundLiteral>(std::make_shared<arrow::NullScalar>(), "NULL");
+    return BindCaseWhen({equal}, {null}, args[0], sql, scope);
+  }
   if (name == "if" || name == "iff") {
     CallSite site{name, args, scope.config};
     ARROW_RETURN_NOT_OK(CheckArgCount(site, 3, 3, "3"));
