@@ -165,6 +165,9 @@ TEST_F(SqlTest, SettingsExplainAndFunctions) {
   auto functions = Rows(spark_->sql("SHOW FUNCTIONS LIKE 'date_*'"));
   EXPECT_NE(std::find(functions.begin(), functions.end(), "[\"date_add\"]"), functions.end());
   for (const auto& row : functions) EXPECT_EQ(row.rfind("[\"date_", 0), 0u) << row;
+  // Functions the binder implements are listed too.
+  EXPECT_EQ(Rows(spark_->sql("SHOW FUNCTIONS LIKE 'nvl|nullif'")),
+            (std::vector<std::string>{"[\"nullif\"]", "[\"nvl\"]"}));
 }
 
 // Seed 002: a memory sink's table is queryable by name while the query runs.

@@ -13,6 +13,7 @@
 #include "sluice/api/sql_query_planner.h"
 #include "sluice/api/table_identifier.h"
 #include "sluice/common/errors.h"
+#include "sluice/expr/binder.h"
 #include "sluice/sql/statement.h"
 #include "sluice/types/ddl_parser.h"
 #include "sluice/types/spark_type_names.h"
@@ -281,8 +282,13 @@ class StatementRunner {
   }
 
   arrow::Result<DataFrame> ShowFunctions(const Statement& statement) {
+    std::vector<std::string> names = state_->registry->Names();
+    const auto& own = expr::BinderFunctionNames();
+    names.insert(names.end(), own.begin(), own.end());
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     std::vector<std::vector<std::string>> rows;
-    for (const auto& name : state_->registry->Names()) {
+    for (const auto& name : names) {
       if (MatchesPattern(statement.pattern, name)) rows.push_back({name});
     }
     return Rows({"function"}, rows);

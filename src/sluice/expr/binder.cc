@@ -467,6 +467,12 @@ arrow::Result<BoundExprPtr> BindCall(const Call& call, const BindScope& scope) {
 
 }  // namespace
 
+const std::vector<std::string>& BinderFunctionNames() {
+  static const std::vector<std::string> kNames = {"and",  "coalesce", "if", "iff",
+                                                  "ifnull", "nullif", "nvl", "or"};
+  return kNames;
+}
+
 arrow::Status UnresolvedColumnError(const std::string& name, const AttributeList& attributes) {
   if (attributes.empty()) {
     // Nothing in scope to suggest (a SELECT without FROM).

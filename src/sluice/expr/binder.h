@@ -49,6 +49,10 @@ struct NamedExpr {
 arrow::Result<std::vector<NamedExpr>> BindSelectList(const std::vector<ExprPtr>& exprs,
                                                      const BindScope& scope);
 
+/// Functions the binder implements itself rather than the registry (coalesce, nvl, ifnull,
+/// nullif, if, iff, and, or), for listings such as SHOW FUNCTIONS.
+const std::vector<std::string>& BinderFunctionNames();
+
 /// Whether `expr` contains a call of an aggregate function of `registry`.
 bool ContainsAggregate(const Expr& expr, const FunctionRegistry& registry);
 
