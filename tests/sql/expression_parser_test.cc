@@ -166,6 +166,9 @@ TEST(ExpressionParserTest, TypedLiterals) {
             "INVALID_TYPED_LITERAL");
   EXPECT_EQ(ErrorClassOf(Error("X'0G'")), "INVALID_TYPED_LITERAL");
   EXPECT_EQ(ErrorClassOf(Error("FOO 'x'")), "UNSUPPORTED_TYPED_LITERAL");
+  // A year whose microseconds overflow 64 bits (found by the fuzzer).
+  EXPECT_EQ(ErrorClassOf(Error("TIMESTAMP '2024610:0:00:00'")), "INVALID_TYPED_LITERAL");
+  EXPECT_EQ(ErrorClassOf(Error("TIMESTAMP_NTZ '9999999-01-01'")), "INVALID_TYPED_LITERAL");
 }
 
 TEST(ExpressionParserTest, ColumnsStarsAndExtraction) {

@@ -275,7 +275,16 @@ std::optional<int64_t> ParseTimestampText(std::string_view text, bool allow_zone
       if (!IsZoneChar(c)) return std::nullopt;
     }
   }
-  return ((*days * 24 + hour) * 60 + minute) * 60'000'000 + second * 1'000'000 + micros;
+  // A date too far out for microseconds in 64 bits is no timestamp.
+  int64_t minutes = 0;
+  int64_t result = 0;
+  if (__builtin_mul_overflow(*days, int64_t{24 * 60}, &minutes) ||
+      __builtin_add_overflow(minutes, int64_t{hour} * 60 + minute, &minutes) ||
+      __builtin_mul_overflow(minutes, int64_t{60'000'000}, &result) ||
+      __builtin_add_overflow(result, int64_t{second} * 1'000'000 + micros, &result)) {
+    return std::nullopt;
+  }
+  return result;
 }
 
 std::optional<std::string> ParseHexText(std::string_view text) {
