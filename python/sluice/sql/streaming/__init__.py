@@ -1,0 +1,8 @@
+"""Structured Streaming, as ``pyspark.sql.streaming``."""
+
+from sluice.sql.streaming.listener import StreamingQueryListener
+from sluice.sql.streaming.query import StreamingQuery, StreamingQueryManager
+from sluice.sql.streaming.readwriter import DataStreamReader, DataStreamWriter
+
+__all__ = ["DataStreamReader", "DataStreamWriter", "StreamingQuery", "StreamingQueryManager",
+           "StreamingQueryListener"]

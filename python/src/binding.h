@@ -1,0 +1,74 @@
+// What the parts of the extension module sluice._native share: turning a failed Status into a
+// Python exception, holding Python objects from engine threads, and the parts' entry points.
+#pragma once
+
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include <arrow/result.h>
+#include <arrow/status.h>
+#include <nanobind/nanobind.h>
+
+namespace sluice::python {
+
+namespace nb = nanobind;
+
+/// A failed Status on its way to Python: the module's exception translator raises it as the
+/// sluice.errors exception of its Spark error class.
+class StatusError : public std::exception {
+ public:
+  explicit StatusError(arrow::Status status) : status_(std::move(status)) {}
+  const char* what() const noexcept override { return status_.message().c_str(); }
+  const arrow::Status& status() const { return status_; }
+
+ private:
+  arrow::Status status_;
+};
+
+/// Throws StatusError unless `status` is OK.
+inline void ThrowIfError(const arrow::Status& status) {
+  if (!status.ok()) throw StatusError(status);
+}
+
+/// The value of `result`, or throws StatusError.
+template <typename T>
+T ValueOrThrow(arrow::Result<T> result) {
+  if (!result.ok()) throw StatusError(result.status());
+  return std::move(result).ValueUnsafe();
+}
+
+/// A reference to a Python object that engine threads may copy and drop without holding the
+/// GIL: copies share one reference, and the last one takes the GIL to release it (or leaks it
+/// when the interpreter is shutting down). Calls on the object need the GIL.
+class SharedPyObject {
+ public:
+  explicit SharedPyObject(nb::object object);
+  /// The object; hold the GIL while using it.
+  nb::handle get() const { return holder_->object; }
+
+ private:
+  struct Holder {
+    PyObject* object;
+    ~Holder();
+  };
+  std::shared_ptr<Holder> holder_;
+};
+
+/// Registers the translation of StatusError into sluice.errors exceptions.
+void RegisterErrors(nb::module_& m);
+/// Schema and type helpers (DDL parsing, printSchema's tree).
+void RegisterTypes(nb::module_& m);
+/// Column and the functions.
+void RegisterColumn(nb::module_& m);
+/// DataFrame, GroupedData and the batch reader and writer.
+void RegisterDataFrame(nb::module_& m);
+/// SparkSession and its RuntimeConfig.
+void RegisterSession(nb::module_& m);
+/// Streaming reads and writes, StreamingQuery, the query manager and listeners.
+void RegisterStreaming(nb::module_& m);
+/// DeltaTable and its MERGE builder.
+void RegisterDelta(nb::module_& m);
+
+}  // namespace sluice::python

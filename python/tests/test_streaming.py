@@ -1,0 +1,229 @@
+import json
+import threading
+import time
+
+import pytest
+
+from sluice.errors import AnalysisException, IllegalArgumentException, PySparkValueError, \
+    StreamingQueryException
+from sluice.sql import Row
+from sluice.sql import functions as F
+from sluice.sql.streaming import StreamingQueryListener
+
+
+def write_json_files(folder, batches):
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, rows in enumerate(batches):
+        (folder / ("part-%03d.json" % i)).write_text(
+            "".join(json.dumps(r) + "\n" for r in rows))
+
+
+@pytest.fixture
+def landing(tmp_path):
+    folder = tmp_path / "landing"
+    write_json_files(folder, [[{"k": "a", "v": 1}, {"k": "b", "v": 2}],
+                              [{"k": "a", "v": 3}], [{"k": "c", "v": 4}]])
+    return folder
+
+
+def read_landing(spark, folder):
+    return (spark.readStream.schema("k STRING, v INT").option("maxFilesPerTrigger", 1)
+            .json(str(folder)))
+
+
+def test_foreach_batch_gets_each_batch(spark, landing, tmp_path):
+    seen = []
+
+    def collect(batch_df, batch_id):
+        seen.append((batch_id, sorted(tuple(r) for r in batch_df.collect())))
+
+    query = (read_landing(spark, landing).writeStream.foreachBatch(collect)
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    assert seen == [(0, [("a", 1), ("b", 2)]), (1, [("a", 3)]), (2, [("c", 4)])]
+    assert not query.isActive
+    assert query.exception() is None
+
+
+def test_foreach_batch_failure_keeps_the_python_traceback(spark, landing, tmp_path):
+    def explode(batch_df, batch_id):
+        raise ZeroDivisionError("boom in batch %d" % batch_id)
+
+    query = (read_landing(spark, landing).writeStream.foreachBatch(explode)
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    with pytest.raises(StreamingQueryException) as error:
+        query.awaitTermination()
+    message = str(error.value)
+    assert error.value.getErrorClass() == "STREAM_FAILED"
+    assert "Traceback (most recent call last)" in message
+    assert "ZeroDivisionError: boom in batch 0" in message
+    assert "in explode" in message
+    assert isinstance(query.exception(), StreamingQueryException)
+
+
+def test_memory_sink_with_complete_mode(spark, landing, tmp_path):
+    query = (read_landing(spark, landing).groupBy("k").agg(F.sum("v").alias("total"))
+             .writeStream.outputMode("complete").format("memory").queryName("totals_by_key")
+             .option("checkpointLocation", str(tmp_path / "ckpt")).start())
+    try:
+        query.processAllAvailable()
+        rows = spark.table("totals_by_key").orderBy("k").collect()
+        assert rows == [Row(k="a", total=4), Row(k="b", total=2), Row(k="c", total=4)]
+        assert query.name == "totals_by_key"
+        assert spark.streams.get(query.id).runId == query.runId
+        assert query.id in [q.id for q in spark.streams.active]
+    finally:
+        query.stop()
+    assert not query.isActive
+
+
+def test_progress_is_shaped_like_pyspark(spark, landing, tmp_path):
+    query = (read_landing(spark, landing).writeStream.format("noop")
+             .queryName("progress_shape").option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    assert query.awaitTermination(60) is True
+    progress = query.lastProgress
+    assert isinstance(progress, dict)
+    for key in ("id", "runId", "name", "timestamp", "batchId", "numInputRows",
+                "durationMs", "sources", "sink"):
+        assert key in progress, key
+    assert progress["name"] == "progress_shape"
+    assert progress["id"] == query.id
+    assert [p["batchId"] for p in query.recentProgress][:3] == [0, 1, 2]
+    assert sum(p["numInputRows"] for p in query.recentProgress) == 4
+    assert progress.sources[0].description.startswith("FileStreamSource")
+    assert json.loads(progress.json)["batchId"] == progress.batchId
+    assert set(query.status) == {"message", "isDataAvailable", "isTriggerActive"}
+
+
+def test_rate_source_with_processing_time_trigger(spark, tmp_path):
+    query = (spark.readStream.format("rate").option("rowsPerSecond", 100).load()
+             .select("value").writeStream.format("memory").queryName("rate_rows")
+             .trigger(processingTime="200 milliseconds").start())
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline and spark.table("rate_rows").count() < 10:
+            time.sleep(0.1)
+        assert spark.table("rate_rows").count() >= 10
+        assert query.awaitTermination(0.1) is False
+    finally:
+        query.stop()
+
+
+class RecordingListener(StreamingQueryListener):
+    def __init__(self):
+        self.events = []
+        self.done = threading.Event()
+
+    def onQueryStarted(self, event):
+        self.events.append(("started", event.id, event.name))
+
+    def onQueryProgress(self, event):
+        self.events.append(("progress", event.progress.batchId, event.progress.numInputRows))
+
+    def onQueryIdle(self, event):
+        self.events.append(("idle", event.id))
+
+    def onQueryTerminated(self, event):
+        self.events.append(("terminated", event.id, event.exception))
+        self.done.set()
+
+
+def test_listener_receives_pyspark_events(spark, landing, tmp_path):
+    listener = RecordingListener()
+    spark.streams.addListener(listener)
+    try:
+        query = (read_landing(spark, landing).writeStream.format("noop").queryName("listened")
+                 .option("checkpointLocation", str(tmp_path / "ckpt"))
+                 .trigger(availableNow=True).start())
+        query.awaitTermination()
+        assert listener.done.wait(10)
+    finally:
+        spark.streams.removeListener(listener)
+    events = [e for e in listener.events if e[0] != "idle"]
+    assert events[0][0] == "started" and str(events[0][1]) == query.id
+    assert events[0][2] == "listened"
+    assert [e[1:] for e in events if e[0] == "progress"][:3] == [(0, 2), (1, 1), (2, 1)]
+    assert events[-1] == ("terminated", events[0][1], None)
+
+
+def test_listener_sees_the_failure(spark, landing, tmp_path):
+    listener = RecordingListener()
+    spark.streams.addListener(listener)
+    try:
+        query = (read_landing(spark, landing).writeStream
+                 .foreachBatch(lambda df, i: 1 / 0)
+                 .option("checkpointLocation", str(tmp_path / "ckpt"))
+                 .trigger(availableNow=True).start())
+        with pytest.raises(StreamingQueryException):
+            query.awaitTermination()
+        assert listener.done.wait(10)
+    finally:
+        spark.streams.removeListener(listener)
+    assert "ZeroDivisionError" in listener.events[-1][2]
+
+
+def test_foreach_with_a_function_and_with_a_writer(spark, landing, tmp_path):
+    rows = []
+    query = (read_landing(spark, landing).writeStream.foreach(lambda row: rows.append(row.v))
+             .option("checkpointLocation", str(tmp_path / "c1"))
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    assert sorted(rows) == [1, 2, 3, 4]
+
+    class Writer:
+        def __init__(self):
+            self.calls = []
+
+        def open(self, partition_id, epoch_id):
+            self.calls.append(("open", epoch_id))
+            return epoch_id != 1
+
+        def process(self, row):
+            self.calls.append(("process", row.k))
+
+        def close(self, error):
+            self.calls.append(("close", error))
+
+    writer = Writer()
+    query = (read_landing(spark, landing).writeStream.foreach(writer)
+             .option("checkpointLocation", str(tmp_path / "c2"))
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    assert writer.calls == [("open", 0), ("process", "a"), ("process", "b"), ("close", None),
+                            ("open", 1), ("close", None),
+                            ("open", 2), ("process", "c"), ("close", None)]
+
+
+def test_trigger_arguments_are_checked(spark):
+    writer = spark.readStream.format("rate").load().writeStream
+    with pytest.raises(PySparkValueError):
+        writer.trigger()
+    with pytest.raises(PySparkValueError):
+        writer.trigger(processingTime="1 second", once=True)
+    with pytest.raises(PySparkValueError):
+        writer.trigger(availableNow=False)
+
+
+def test_bad_processing_time_fails_start(spark):
+    writer = (spark.readStream.format("rate").load().writeStream.format("noop")
+              .trigger(processingTime="soon"))
+    with pytest.raises(IllegalArgumentException):
+        writer.start()
+
+
+def test_write_stream_on_a_batch_dataframe(spark):
+    with pytest.raises(AnalysisException) as error:
+        spark.range(3).writeStream.format("noop").start()
+    assert error.value.getErrorClass() == "WRITE_STREAM_NOT_ALLOWED"
+
+
+def test_await_any_termination(spark, landing, tmp_path):
+    spark.streams.resetTerminated()
+    query = (read_landing(spark, landing).writeStream.format("noop")
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(once=True).start())
+    assert spark.streams.awaitAnyTermination(60) is True
+    assert query.awaitTermination(10) is True
