@@ -3,6 +3,9 @@
 // the key grouper groups keys as Spark does.
 #include <cmath>
 #include <limits>
+#include <map>
+#include <random>
+#include <string>
 
 #include <arrow/api.h>
 #include <arrow/compute/initialize.h>
@@ -11,6 +14,7 @@
 #include "sluice/expr/aggregate_function.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/key_grouper.h"
+#include "sluice/types/row_codec.h"
 
 namespace sluice::expr {
 namespace {
@@ -103,6 +107,86 @@ TEST_F(AggregateStateTest, KeyGrouperGroupsNullsNaNAndZeros) {
   EXPECT_EQ(ids, (std::vector<uint32_t>{0, 1, 0, 2}));
   auto uniques = pairs->GetUniques().ValueOrDie();
   EXPECT_EQ(uniques[0]->ToString(), "[\n  5,\n  7,\n  null\n]");
+}
+
+// Keys of integral values (here a window-like struct with nulls at both levels, longs,
+// bytes, booleans and unsigned ints, in sliced arrays over several of the grouper's slices)
+// group exactly as their canonical row encoding does.
+TEST_F(AggregateStateTest, KeyGrouperGroupsIntegralStructKeysAsTheirEncoding) {
+  auto time = arrow::timestamp(arrow::TimeUnit::MICRO);
+  auto window = arrow::struct_({arrow::field("start", time), arrow::field("end", time)});
+  std::vector<std::shared_ptr<arrow::DataType>> types = {window, arrow::int64(), arrow::int8(),
+                                                         arrow::boolean(), arrow::uint32()};
+  std::mt19937_64 random(7);
+  auto random_keys = [&](int64_t rows) {
+    auto starts = std::make_shared<arrow::TimestampBuilder>(time, arrow::default_memory_pool());
+    auto ends = std::make_shared<arrow::TimestampBuilder>(time, arrow::default_memory_pool());
+    arrow::StructBuilder windows(window, arrow::default_memory_pool(), {starts, ends});
+    arrow::Int64Builder longs;
+    arrow::Int8Builder bytes;
+    arrow::BooleanBuilder flags;
+    arrow::UInt32Builder unsigned_ints;
+    for (int64_t i = 0; i < rows; ++i) {
+      if (random() % 50 == 0) {
+        EXPECT_TRUE(windows.AppendNull().ok());
+      } else {
+        EXPECT_TRUE(windows.Append().ok());
+        const int64_t start = static_cast<int64_t>(random() % 3) * 60'000'000;
+        EXPECT_TRUE(starts->Append(start).ok());
+        EXPECT_TRUE((random() % 40 == 0 ? ends->AppendNull() : ends->Append(start + 60'000'000))
+                        .ok());
+      }
+      EXPECT_TRUE((random() % 30 == 0 ? longs.AppendNull()
+                                      : longs.Append(static_cast<int64_t>(random() % 4000) - 2000))
+                      .ok());
+      EXPECT_TRUE(bytes.Append(static_cast<int8_t>(random() % 3) - 1).ok());
+      EXPECT_TRUE((random() % 20 == 0 ? flags.AppendNull() : flags.Append(random() % 2 == 0)).ok());
+      EXPECT_TRUE(unsigned_ints.Append(random() % 2 == 0 ? 0xFFFFFFFFu : 1u).ok());
+    }
+    arrow::ArrayVector keys = {windows.Finish().ValueOrDie(), longs.Finish().ValueOrDie(),
+                               bytes.Finish().ValueOrDie(), flags.Finish().ValueOrDie(),
+                               unsigned_ints.Finish().ValueOrDie()};
+    // Offsets into the buffers, as slices of a batch have.
+    for (auto& key : keys) key = key->Slice(3);
+    return keys;
+  };
+  auto encoder = types::RowEncoder::Make(types, /*for_keys=*/true).ValueOrDie();
+  auto encoded = [&](const arrow::ArrayVector& keys, int64_t row) {
+    std::string bytes;
+    encoder->EncodeRow(keys, row, &bytes);
+    return bytes;
+  };
+
+  auto grouper = KeyGrouper::Make(types).ValueOrDie();
+  std::map<std::string, uint32_t> expected_groups;
+  std::vector<uint32_t> ids;
+  for (int64_t rows : {150'003, 1'003}) {
+    auto keys = random_keys(rows);
+    ASSERT_TRUE(grouper->Consume(keys, rows - 3, &ids).ok());
+    for (int64_t i = 0; i < rows - 3; ++i) {
+      auto [it, added] = expected_groups.emplace(
+          encoded(keys, i), static_cast<uint32_t>(expected_groups.size()));
+      ASSERT_EQ(ids[i], it->second) << "row " << i;
+    }
+  }
+  ASSERT_EQ(grouper->num_groups(), static_cast<int64_t>(expected_groups.size()));
+  auto uniques = grouper->GetUniques().ValueOrDie();
+  for (const auto& [bytes, id] : expected_groups) EXPECT_EQ(encoded(uniques, id), bytes);
+
+  auto probes = random_keys(20'003);
+  for (bool null_matches : {false, true}) {
+    std::vector<int32_t> found;
+    ASSERT_TRUE(grouper->Lookup(probes, 20'000, null_matches, &found).ok());
+    for (int64_t i = 0; i < 20'000; ++i) {
+      bool any_null = false;
+      for (const auto& key : probes) any_null = any_null || key->IsNull(i);
+      auto it = expected_groups.find(encoded(probes, i));
+      int32_t expected = it == expected_groups.end() || (any_null && !null_matches)
+                             ? -1
+                             : static_cast<int32_t>(it->second);
+      ASSERT_EQ(found[i], expected) << "row " << i << ", null_matches " << null_matches;
+    }
+  }
 }
 
 }  // namespace

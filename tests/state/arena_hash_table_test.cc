@@ -1,7 +1,9 @@
 // The in-memory store's hash table against std::map under random inserts, overwrites of every
 // size and removals (which exercise backward-shift removal, growth and arena compaction).
 #include <map>
+#include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -103,7 +105,7 @@ TEST(ArenaHashTableTest, PipelinedVisitsEveryKeyInOrderWithItsHash) {
         [&](size_t i, uint64_t hash) {
           visited.push_back(i);
           EXPECT_EQ(hash, ArenaHashTable::Hash(keys[i]));
-          table.InsertIfAbsentHashed(keys[i], hash, [&] { return std::string_view(keys[i]); });
+          table.MarkingUpsertHashed(keys[i], hash, keys[i], [](auto) {});
         });
     std::vector<size_t> in_order(n);
     for (size_t i = 0; i < n; ++i) in_order[i] = i;
@@ -118,6 +120,54 @@ TEST(ArenaHashTableTest, PipelinedVisitsEveryKeyInOrderWithItsHash) {
         });
     EXPECT_EQ(found, n);
   }
+}
+
+// Marks stay with their entries while the index grows, removals shift entries and the
+// arena is compacted; the first marking upsert of an entry shows its value, later ones do not.
+TEST(ArenaHashTableTest, MarksFollowTheirEntries) {
+  ArenaHashTable table;
+  for (int key = 0; key < 1000; ++key) table.Upsert(std::to_string(key), "old");
+  std::map<std::string, std::string> shown;
+  std::set<std::string> marked;
+  auto mark = [&](const std::string& key, const std::string& value) {
+    table.MarkingUpsertHashed(key, ArenaHashTable::Hash(key), value,
+                              [&](std::optional<std::string_view> previous) {
+                                EXPECT_TRUE(shown.emplace(key, previous.value_or("-")).second)
+                                    << key;
+                              });
+    marked.insert(key);
+  };
+  for (int key = 0; key < 1000; key += 3) mark(std::to_string(key), "new");
+  for (int key = 0; key < 1000; key += 6) mark(std::to_string(key), "newer and longer");
+  mark("absent before", "x");
+  for (int key = 1000; key < 20000; ++key) table.Upsert(std::to_string(key), "grow");
+  for (int round = 0; round < 40; ++round) {  // values of changing sizes: compactions
+    for (int key = 1; key < 1000; key += 3) {
+      table.Upsert(std::to_string(key), std::string(1 + round % 2, 'c'));
+    }
+  }
+  for (int key = 0; key < 1000; key += 9) {
+    table.Erase(std::to_string(key));
+    marked.erase(std::to_string(key));
+  }
+  EXPECT_EQ(shown["3"], "old");
+  EXPECT_EQ(shown["6"], "old");
+  EXPECT_EQ(shown["absent before"], "-");
+  ASSERT_TRUE(table.FindEntry("3").has_value());
+  EXPECT_TRUE(table.FindEntry("3")->marked);
+  EXPECT_FALSE(table.FindEntry("4")->marked);
+  EXPECT_TRUE(table.UnmarkHashed("3", ArenaHashTable::Hash("3"))->marked);
+  EXPECT_FALSE(table.FindEntry("3")->marked);
+  marked.erase("3");
+  std::set<std::string> taken;
+  table.TakeMarked([&](std::string_view key, std::string_view) {
+    taken.insert(std::string(key));
+  });
+  EXPECT_EQ(taken, marked);
+  table.TakeMarked([&](std::string_view key, std::string_view) { ADD_FAILURE() << key; });
+  mark("1", "again");
+  table.UnmarkAll();
+  table.TakeMarked([&](std::string_view key, std::string_view) { ADD_FAILURE() << key; });
 }
 
 TEST(ArenaHashTableTest, ClearForRefillKeepsTheMemoryOfASimilarFill) {

@@ -147,6 +147,58 @@ TEST_F(MemoryStateStoreTest, AbortAndDestructionRollBack) {
   EXPECT_EQ(provider->loaded_version(), 2);
 }
 
+// Keys changed several times within a version (removed and put again, put and removed, ...)
+// commit as their last change and abort to what they held, whether the version changed few
+// of the keys (the commit looks them up) or most of them (the commit walks the index).
+TEST_F(MemoryStateStoreTest, KeysChangedSeveralTimesCommitTheLastChangeAndAbortToTheFirst) {
+  for (int updates : {0, 900}) {
+    fs::remove_all(folder_);
+    auto provider = NewProvider();
+    Entries base;
+    auto store = provider->GetStore(0).ValueOrDie();
+    for (int i = 0; i < 1000; ++i) {
+      ASSERT_TRUE(store->Put(Named("k", i), Named("v", i)).ok());
+      base[Named("k", i)] = Named("v", i);
+    }
+    ASSERT_TRUE(store->Commit().ok());
+    for (bool commit : {false, true}) {
+      store = provider->GetStore(1).ValueOrDie();
+      Entries expected = base;
+      auto put = [&](const std::string& key, const std::string& value) {
+        ASSERT_TRUE(store->Put(key, value).ok());
+        expected[key] = value;
+      };
+      auto remove = [&](const std::string& key) {
+        ASSERT_TRUE(store->Remove(key).ok());
+        expected.erase(key);
+      };
+      put("k1", "put, then removed");
+      remove("k1");
+      remove("k2");
+      put("k2", "removed, then put with a longer value");
+      remove("k3");
+      put("k3", "removed, put");
+      remove("k3");
+      put("new1", "put, removed, put");
+      remove("new1");
+      put("new1", "again");
+      put("new2", "put, then removed");
+      remove("new2");
+      remove("k4");
+      put("new3", "inserted");
+      for (int i = 100; i < 100 + updates; ++i) put(Named("k", i), Named("w", i));
+      if (!commit) {
+        store->Abort();
+        EXPECT_EQ(ReadAll(*provider->GetStore(1).ValueOrDie()), base) << updates;
+        continue;
+      }
+      ASSERT_TRUE(store->Commit().ok());
+      EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), expected) << updates;
+      EXPECT_EQ(ReadAll(*NewProvider()->GetStore(2).ValueOrDie()), expected) << updates;
+    }
+  }
+}
+
 TEST_F(MemoryStateStoreTest, EveryVersionReloadsInAFreshProvider) {
   StateStoreConf conf;
   conf.min_deltas_for_snapshot = 3;

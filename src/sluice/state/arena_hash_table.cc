@@ -10,10 +10,6 @@ namespace sluice::state {
 
 namespace {
 
-// A slot packs a record's address (low 48 bits: user-space addresses on x86-64 and AArch64
-// fit) with the top 16 bits of its key's hash, so a probe compares tags before touching memory.
-constexpr int kAddressBits = 48;
-constexpr uint64_t kAddressMask = (uint64_t{1} << kAddressBits) - 1;
 static_assert(sizeof(void*) == 8, "slots pack 48-bit addresses");
 
 constexpr size_t kInitialSlots = 16;
@@ -26,23 +22,6 @@ constexpr size_t kLargestBlockBytes = 8 * 1024 * 1024;
 
 ArenaHashTable::ArenaHashTable() : slots_(kInitialSlots, kEmpty), mask_(kInitialSlots - 1) {}
 
-const char* ArenaHashTable::RecordOf(uint64_t slot) {
-  return reinterpret_cast<const char*>(static_cast<uintptr_t>(slot & kAddressMask));
-}
-
-std::string_view ArenaHashTable::KeyOf(const char* record) {
-  uint32_t key_length;
-  std::memcpy(&key_length, record, sizeof(key_length));
-  return {record + kRecordHeader, key_length};
-}
-
-std::string_view ArenaHashTable::ValueOf(const char* record) {
-  uint32_t key_length, value_length;
-  std::memcpy(&key_length, record, sizeof(key_length));
-  std::memcpy(&value_length, record + sizeof(uint32_t), sizeof(value_length));
-  return {record + kRecordHeader + key_length, value_length};
-}
-
 size_t ArenaHashTable::RecordSize(const char* record) {
   return kRecordHeader + KeyOf(record).size() + ValueOf(record).size();
 }
@@ -54,16 +33,16 @@ uint64_t ArenaHashTable::Hash(std::string_view key) {
 uint64_t ArenaHashTable::MakeSlot(uint64_t hash, const char* record) {
   auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(record));
   ARROW_CHECK_EQ(address & ~kAddressMask, 0u) << "a state record address exceeds 48 bits";
-  return (hash & ~kAddressMask) | address;
+  return (hash & kTagMask) | address;
 }
 
 size_t ArenaHashTable::Probe(std::string_view key, uint64_t hash) const {
-  uint64_t tag = hash & ~kAddressMask;
+  uint64_t tag = hash & kTagMask;
   size_t index = hash & mask_;
   while (true) {
     uint64_t slot = slots_[index];
     if (slot == kEmpty) return index;
-    if ((slot & ~kAddressMask) == tag && KeyOf(RecordOf(slot)) == key) return index;
+    if ((slot & kTagMask) == tag && KeyOf(RecordOf(slot)) == key) return index;
     index = (index + 1) & mask_;
   }
 }
@@ -73,6 +52,25 @@ std::optional<std::string_view> ArenaHashTable::FindHashed(std::string_view key,
   uint64_t slot = slots_[Probe(key, hash)];
   if (slot == kEmpty) return std::nullopt;
   return ValueOf(RecordOf(slot));
+}
+
+std::optional<ArenaHashTable::Entry> ArenaHashTable::FindEntry(std::string_view key) const {
+  uint64_t slot = slots_[Probe(key, Hash(key))];
+  if (slot == kEmpty) return std::nullopt;
+  return Entry{ValueOf(RecordOf(slot)), (slot & kMarkBit) != 0};
+}
+
+std::optional<ArenaHashTable::Entry> ArenaHashTable::UnmarkHashed(std::string_view key,
+                                                                  uint64_t hash) {
+  uint64_t& slot = slots_[Probe(key, hash)];
+  if (slot == kEmpty) return std::nullopt;
+  Entry entry{ValueOf(RecordOf(slot)), (slot & kMarkBit) != 0};
+  slot &= ~kMarkBit;
+  return entry;
+}
+
+void ArenaHashTable::UnmarkAll() {
+  for (uint64_t& slot : slots_) slot &= ~kMarkBit;
 }
 
 char* ArenaHashTable::Allocate(size_t bytes) {
@@ -104,11 +102,12 @@ char* ArenaHashTable::AppendRecord(std::string_view key, std::string_view value)
 
 void ArenaHashTable::Upsert(std::string_view key, std::string_view value) {
   uint64_t hash = Hash(key);
-  UpsertAt(Probe(key, hash), hash, key, value);
+  UpsertAt(Probe(key, hash), hash, key, value, /*mark=*/false);
 }
 
 void ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
-                              std::string_view value) {
+                              std::string_view value, bool mark) {
+  const uint64_t mark_bit = mark ? kMarkBit : 0;
   uint64_t slot = slots_[index];
   if (slot != kEmpty) {
     const char* record = RecordOf(slot);
@@ -118,15 +117,16 @@ void ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
       if (!value.empty()) {
         std::memcpy(const_cast<char*>(old_value.data()), value.data(), value.size());
       }
+      slots_[index] = slot | mark_bit;
       return;
     }
     garbage_bytes_ += static_cast<int64_t>(RecordSize(record));
     record_bytes_ -= static_cast<int64_t>(RecordSize(record));
-    slots_[index] = MakeSlot(hash, AppendRecord(key, value));
+    slots_[index] = MakeSlot(hash, AppendRecord(key, value)) | (slot & kMarkBit) | mark_bit;
     CompactIfWasteful();
     return;
   }
-  slots_[index] = MakeSlot(hash, AppendRecord(key, value));
+  slots_[index] = MakeSlot(hash, AppendRecord(key, value)) | mark_bit;
   ++size_;
   // Linear probing stays short below three quarters full.
   if (static_cast<size_t>(size_) * 4 > slots_.size() * 3) Grow();
@@ -184,7 +184,7 @@ void ArenaHashTable::CompactIfWasteful() {
   for (uint64_t& slot : slots_) {
     if (slot == kEmpty) continue;
     const char* record = RecordOf(slot);
-    uint64_t tag = slot & ~kAddressMask;
+    uint64_t tag = slot & ~kAddressMask;  // the hash bits and the mark
     char* copy = AppendRecord(KeyOf(record), ValueOf(record));
     slot = tag | static_cast<uint64_t>(reinterpret_cast<uintptr_t>(copy));
   }

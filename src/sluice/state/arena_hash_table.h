@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -13,9 +14,12 @@ namespace sluice::state {
 /// Maps byte-string keys to byte-string values. Each entry is one record (key length, value
 /// length, key, value) bump-allocated in an arena of large blocks; the index is an
 /// open-addressing table (linear probing, backward-shift removal, no tombstones) of 8-byte
-/// slots, each holding the record's address and 16 bits of its key's hash so most probes
-/// never touch a record. Space of overwritten and removed records is reclaimed by compacting
-/// the arena once it holds more garbage than live bytes.
+/// slots, each holding the record's address, 15 bits of its key's hash so most probes never
+/// touch a record, and the entry's mark. Space of overwritten and removed records is reclaimed
+/// by compacting the arena once it holds more garbage than live bytes.
+/// The mark is a flag an entry keeps until it is cleared (MarkingUpsertHashed sets it;
+/// TakeMarked, UnmarkHashed and UnmarkAll clear it): a store changed in place marks the
+/// entries a version changed and finds them at commit without a table of its own.
 /// Not thread-safe. Views it returns stay valid until the next Upsert, Erase or Clear.
 class ArenaHashTable {
  public:
@@ -60,8 +64,8 @@ class ArenaHashTable {
     }
   }
 
-  /// Sets the value of `key`. A value of the same length as the old one is overwritten in
-  /// place; otherwise a new record is appended.
+  /// Sets the value of `key`, keeping its mark. A value of the same length as the old one is
+  /// overwritten in place; otherwise a new record is appended.
   void Upsert(std::string_view key, std::string_view value);
 
   /// Upsert that first shows `before` the key's current value (nullopt when absent), with a
@@ -78,23 +82,59 @@ class ArenaHashTable {
     std::optional<std::string_view> current;
     if (slots_[index] != kEmpty) current = ValueOf(RecordOf(slots_[index]));
     before(current);
-    UpsertAt(index, hash, key, value);
+    UpsertAt(index, hash, key, value, /*mark=*/false);
   }
 
-  /// Inserts `key` with the value `make()` returns (a view valid during the call) unless the
-  /// key is present, with a single probe; returns whether it inserted.
-  template <typename Make>
-  bool InsertIfAbsent(std::string_view key, Make&& make) {
-    return InsertIfAbsentHashed(key, Hash(key), make);
-  }
-  /// InsertIfAbsent with the key's Hash already computed.
-  template <typename Make>
-  bool InsertIfAbsentHashed(std::string_view key, uint64_t hash, Make&& make) {
+  /// Upsert that marks the entry, first showing `before` the key's current value (nullopt
+  /// when absent) unless the entry is marked already, with a single probe: what an undo log of
+  /// the changes since the marks were cleared needs. `before` must not change this table.
+  template <typename Before>
+  void MarkingUpsertHashed(std::string_view key, uint64_t hash, std::string_view value,
+                           Before&& before) {
     size_t index = Probe(key, hash);
-    if (slots_[index] != kEmpty) return false;
-    UpsertAt(index, hash, key, make());
-    return true;
+    uint64_t slot = slots_[index];
+    if (slot == kEmpty) {
+      before(std::optional<std::string_view>());
+    } else if ((slot & kMarkBit) == 0) {
+      before(std::optional<std::string_view>(ValueOf(RecordOf(slot))));
+    }
+    UpsertAt(index, hash, key, value, /*mark=*/true);
   }
+
+  /// An entry's value and mark, as FindEntry and UnmarkHashed report them.
+  struct Entry {
+    std::string_view value;
+    bool marked = false;
+  };
+
+  /// The entry of `key`, or nullopt.
+  std::optional<Entry> FindEntry(std::string_view key) const;
+
+  /// Clears the mark of `key`'s entry (with the key's Hash already computed); returns the entry
+  /// as it was, or nullopt when the key is absent.
+  std::optional<Entry> UnmarkHashed(std::string_view key, uint64_t hash);
+
+  /// Calls `visit(key, value)` for every marked entry, in slot order, and clears its mark.
+  /// `visit` must not modify the table.
+  template <typename Visit>
+  void TakeMarked(Visit&& visit) {
+    const size_t n = slots_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kRecordsAheadOfAWalk < n && (slots_[i + kRecordsAheadOfAWalk] & kMarkBit) != 0) {
+        __builtin_prefetch(RecordOf(slots_[i + kRecordsAheadOfAWalk]));
+      }
+      uint64_t& slot = slots_[i];
+      if ((slot & kMarkBit) == 0) continue;
+      visit(KeyOf(RecordOf(slot)), ValueOf(RecordOf(slot)));
+      slot &= ~kMarkBit;
+    }
+  }
+
+  /// Clears every mark.
+  void UnmarkAll();
+
+  /// Slots of the index: what a walk over all of them (ForEach, TakeMarked) visits.
+  size_t slot_count() const { return slots_.size(); }
 
   /// Removes `key`; returns whether it was present.
   bool Erase(std::string_view key);
@@ -112,7 +152,12 @@ class ArenaHashTable {
   /// table.
   template <typename Visit>
   void ForEach(Visit&& visit) const {
-    for (uint64_t slot : slots_) {
+    const size_t n = slots_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kRecordsAheadOfAWalk < n && slots_[i + kRecordsAheadOfAWalk] != kEmpty) {
+        __builtin_prefetch(RecordOf(slots_[i + kRecordsAheadOfAWalk]));
+      }
+      const uint64_t slot = slots_[i];
       if (slot != kEmpty) visit(KeyOf(RecordOf(slot)), ValueOf(RecordOf(slot)));
     }
   }
@@ -124,19 +169,41 @@ class ArenaHashTable {
   int64_t record_bytes() const { return record_bytes_; }
 
  private:
+  // A slot packs a record's address (low 48 bits: user-space addresses on x86-64 and AArch64
+  // fit) with 15 bits of its key's hash (bits 48 to 62), so a probe compares them before
+  // touching memory, and the entry's mark (bit 63).
   static constexpr uint64_t kEmpty = 0;
+  static constexpr uint64_t kAddressMask = (uint64_t{1} << 48) - 1;
+  static constexpr uint64_t kMarkBit = uint64_t{1} << 63;
+  static constexpr uint64_t kTagMask = ~kAddressMask & ~kMarkBit;
   static constexpr size_t kRecordHeader = 2 * sizeof(uint32_t);
+  // How many slots ahead a walk over the index prefetches the records: records lie in no
+  // particular order in the arena, so each is a cache miss the walk would otherwise wait on.
+  static constexpr size_t kRecordsAheadOfAWalk = 8;
 
-  static const char* RecordOf(uint64_t slot);
-  static std::string_view KeyOf(const char* record);
-  static std::string_view ValueOf(const char* record);
+  static const char* RecordOf(uint64_t slot) {
+    return reinterpret_cast<const char*>(static_cast<uintptr_t>(slot & kAddressMask));
+  }
+  static std::string_view KeyOf(const char* record) {
+    uint32_t key_length;
+    std::memcpy(&key_length, record, sizeof(key_length));
+    return {record + kRecordHeader, key_length};
+  }
+  static std::string_view ValueOf(const char* record) {
+    uint32_t key_length, value_length;
+    std::memcpy(&key_length, record, sizeof(key_length));
+    std::memcpy(&value_length, record + sizeof(uint32_t), sizeof(value_length));
+    return {record + kRecordHeader + key_length, value_length};
+  }
   static uint64_t MakeSlot(uint64_t hash, const char* record);
   static size_t RecordSize(const char* record);
 
   /// The slot index holding `key`, or the empty slot where it would go.
   size_t Probe(std::string_view key, uint64_t hash) const;
-  /// Sets `key` to `value` at `index`, the slot Probe found for it.
-  void UpsertAt(size_t index, uint64_t hash, std::string_view key, std::string_view value);
+  /// Sets `key` to `value` at `index`, the slot Probe found for it, keeping the entry's mark,
+  /// and marking it when `mark`.
+  void UpsertAt(size_t index, uint64_t hash, std::string_view key, std::string_view value,
+                bool mark);
   char* AppendRecord(std::string_view key, std::string_view value);
   char* Allocate(size_t bytes);
   void Grow();

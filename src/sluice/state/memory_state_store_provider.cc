@@ -14,13 +14,21 @@ namespace sluice::state {
 
 namespace fs = std::filesystem;
 
+namespace {
+// Below one change per this many slots of the index, a commit looks the changed keys up
+// instead of walking every slot for the marked entries.
+constexpr size_t kSlotsPerChangeForAWalk = 8;
+}  // namespace
+
 /// One version of a MemoryStateStoreProvider's store, changed in place in the provider's
-/// table. The first change of each key in this version records the key's previous value in
-/// `changes_`: its keys are the delta's keys, its values undo the version on Abort.
+/// table. A put marks the key's entry; the first change of each entry in this version (the
+/// first put or remove of a key, and the put that inserts it again after a remove) appends the
+/// value it had to the undo log. The marked entries and the keys of the log are the delta's
+/// keys; undoing the log newest first restores the version on Abort.
 class MemoryStateStore final : public StateStore {
  public:
   MemoryStateStore(MemoryStateStoreProvider* provider, int64_t version)
-      : provider_(provider), version_(version), changes_(provider->changes_) {}
+      : provider_(provider), version_(version), undo_(provider->undo_) {}
 
   ~MemoryStateStore() override {
     if (open_) Abort();
@@ -59,9 +67,12 @@ class MemoryStateStore final : public StateStore {
 
   arrow::Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckOpen("Remove"));
-    if (!provider_->table_.Find(key)) return arrow::Status::OK();
-    RememberPrevious(key);
-    provider_->table_.Erase(key);
+    ArenaHashTable& table = provider_->table_;
+    auto entry = table.FindEntry(key);
+    if (!entry) return arrow::Status::OK();
+    // A marked entry changed earlier in this version, which the log already holds.
+    if (!entry->marked) undo_.Append(key, entry->value);
+    table.Erase(key);
     ++metrics_.num_removed_rows;
     return arrow::Status::OK();
   }
@@ -75,7 +86,8 @@ class MemoryStateStore final : public StateStore {
     ARROW_RETURN_NOT_OK(CheckOpen("Commit"));
     auto start = std::chrono::steady_clock::now();
     int64_t bytes_written = 0;
-    arrow::Status status = provider_->CommitVersion(version_ + 1, &bytes_written);
+    arrow::Status status = provider_->CommitVersion(
+        version_ + 1, /*any_removed=*/metrics_.num_removed_rows > 0, &bytes_written);
     if (!status.ok()) {
       commit_failed_ = true;
       return status;
@@ -84,7 +96,7 @@ class MemoryStateStore final : public StateStore {
                                   std::chrono::steady_clock::now() - start)
                                   .count();
     metrics_.checkpoint_bytes_written = bytes_written;
-    changes_.ClearForRefill();
+    undo_.Clear();
     Close();
     committed_ = true;
     return version_ + 1;
@@ -97,19 +109,22 @@ class MemoryStateStore final : public StateStore {
       // way to be sure the memory matches what the next open expects.
       provider_->table_.Clear();
       provider_->loaded_version_ = -1;
-      changes_.ClearForRefill();
+      undo_.Clear();
       Close();
       return;
     }
+    // Newest first: a key appears again only after its entry was removed and inserted anew,
+    // and its first record holds what it had when the store opened.
     ArenaHashTable& table = provider_->table_;
-    changes_.ForEach([&](std::string_view key, std::string_view previous) {
-      if (previous[0] == kPresent) {
-        table.Upsert(key, previous.substr(1));
+    for (size_t i = undo_.size(); i-- > 0;) {
+      if (auto previous = undo_.previous(i)) {
+        table.Upsert(undo_.key(i), *previous);
       } else {
-        table.Erase(key);
+        table.Erase(undo_.key(i));
       }
-    });
-    changes_.ClearForRefill();
+    }
+    table.UnmarkAll();
+    undo_.Clear();
     Close();
   }
 
@@ -119,7 +134,7 @@ class MemoryStateStore final : public StateStore {
     StateStoreMetrics metrics = metrics_;
     metrics.num_keys = provider_->table_.size();
     metrics.memory_used_bytes =
-        provider_->table_.memory_used_bytes() + changes_.memory_used_bytes();
+        provider_->table_.memory_used_bytes() + undo_.memory_used_bytes();
     // Spark's HDFSBackedStateStoreProvider figures: loads served by the version in memory
     // and loads that read files (both counted over the provider's life), and the size of
     // the entries of the current version.
@@ -130,9 +145,6 @@ class MemoryStateStore final : public StateStore {
   }
 
  private:
-  static constexpr char kAbsent = 0;
-  static constexpr char kPresent = 1;
-
   arrow::Status CheckOpen(const char* operation) const {
     if (open_) return arrow::Status::OK();
     return arrow::Status::Invalid(operation, " on ", provider_->Describe(), " version ",
@@ -140,24 +152,12 @@ class MemoryStateStore final : public StateStore {
                                   committed_ ? "committed" : "aborted");
   }
 
-  /// One probe of each table: the first change of a key in this version records the value
-  /// it had.
+  /// One probe: the first change of the entry in this version logs the value it had.
   void PutHashed(std::string_view key, uint64_t hash, std::string_view value) {
-    provider_->table_.UpsertHashed(key, hash, value, [&](std::optional<std::string_view> previous) {
-      changes_.InsertIfAbsentHashed(key, hash, [&] { return UndoRecord(previous); });
-    });
+    provider_->table_.MarkingUpsertHashed(
+        key, hash, value,
+        [&](std::optional<std::string_view> previous) { undo_.Append(key, previous); });
     ++metrics_.num_updated_rows;
-  }
-
-  /// What changes_ keeps for a key's first change: whether it was present, and its value.
-  std::string_view UndoRecord(std::optional<std::string_view> previous) {
-    scratch_.assign(1, previous ? kPresent : kAbsent);
-    if (previous) scratch_.append(*previous);
-    return scratch_;
-  }
-
-  void RememberPrevious(std::string_view key) {
-    changes_.InsertIfAbsent(key, [&] { return UndoRecord(provider_->table_.Find(key)); });
   }
 
   void Close() {
@@ -168,8 +168,7 @@ class MemoryStateStore final : public StateStore {
   MemoryStateStoreProvider* provider_;
   int64_t version_;
   // The provider's undo log, empty when the store opens.
-  ArenaHashTable& changes_;
-  std::string scratch_;
+  UndoLog& undo_;
   StateStoreMetrics metrics_;
   bool open_ = true;
   bool committed_ = false;
@@ -261,7 +260,7 @@ arrow::Status MemoryStateStoreProvider::ReadFileInto(int64_t version, StateFileK
                        });
 }
 
-arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version,
+arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version, bool any_removed,
                                                       int64_t* bytes_written) {
   auto write = [&](const std::string& path, std::string contents) -> arrow::Status {
     *bytes_written += static_cast<int64_t>(contents.size());
@@ -277,21 +276,33 @@ arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version,
   WaitForSnapshot();
   StateFileWriter delta(StateFileKind::kDelta, version);
   // The undo records hold the previous values: about the size of the new ones.
-  delta.Reserve(static_cast<size_t>(changes_.record_bytes()) + kStateFileTrailerSize);
-  changed_keys_.clear();
-  changes_.ForEach([&](std::string_view key, std::string_view previous) {
-    changed_keys_.emplace_back(key, previous[0] != 0);
-  });
-  table_.Pipelined(
-      changed_keys_.size(), [&](size_t i) { return changed_keys_[i].first; },
-      [&](size_t i, uint64_t hash) {
-        auto [key, was_present] = changed_keys_[i];
-        if (auto current = table_.FindHashed(key, hash)) {
-          delta.Put(key, *current);
-        } else if (was_present) {
-          delta.Remove(key);
-        }  // else absent before and after: nothing changed.
-      });
+  delta.Reserve(static_cast<size_t>(undo_.record_bytes()) + kStateFileTrailerSize);
+  // A present key that changed is marked; a key that was present and is no longer was
+  // removed; a key absent before and after changed nothing. A key logged twice (removed, then
+  // inserted again) is written once: its entry is unmarked when first written.
+  if (undo_.size() * kSlotsPerChangeForAWalk >= table_.slot_count()) {
+    // Changes to a good share of the entries: one walk over the index finds the marked ones,
+    // without a lookup per change.
+    table_.TakeMarked([&](std::string_view key, std::string_view value) {
+      delta.Put(key, value);
+    });
+    if (any_removed) {
+      for (size_t i = 0; i < undo_.size(); ++i) {
+        if (undo_.previous(i) && !table_.Find(undo_.key(i))) delta.Remove(undo_.key(i));
+      }
+    }
+  } else {
+    table_.Pipelined(
+        undo_.size(), [&](size_t i) { return undo_.key(i); },
+        [&](size_t i, uint64_t hash) {
+          const std::string_view key = undo_.key(i);
+          if (auto entry = table_.UnmarkHashed(key, hash)) {
+            if (entry->marked) delta.Put(key, entry->value);
+          } else if (undo_.previous(i)) {
+            delta.Remove(key);
+          }
+        });
+  }
   ARROW_RETURN_NOT_OK(write(PathOf(version, StateFileKind::kDelta), delta.Finish()));
   if (version - last_snapshot_version_ >= conf_.min_deltas_for_snapshot) {
     StateFileWriter snapshot(StateFileKind::kSnapshot, version);

@@ -7,8 +7,6 @@
 #include <future>
 #include <memory>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include <arrow/result.h>
 #include <arrow/status.h>
@@ -16,6 +14,7 @@
 #include "sluice/state/arena_hash_table.h"
 #include "sluice/state/state_file_format.h"
 #include "sluice/state/state_store.h"
+#include "sluice/state/undo_log.h"
 
 namespace sluice::state {
 
@@ -59,9 +58,10 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   /// Makes `version` the one held in memory, reading files unless it already is.
   arrow::Status Load(int64_t version);
   arrow::Status ReadFileInto(int64_t version, StateFileKind kind);
-  /// Writes the files of version `version` (the loaded one + 1) whose changed keys are the
-  /// keys of changes_, then cleans up; `bytes_written` receives the files' total size.
-  arrow::Status CommitVersion(int64_t version, int64_t* bytes_written);
+  /// Writes the files of version `version` (the loaded one + 1), whose changed keys are the
+  /// marked entries of table_ and the keys of undo_ (`any_removed` when some were removed),
+  /// clearing the marks; then cleans up. `bytes_written` receives the files' total size.
+  arrow::Status CommitVersion(int64_t version, bool any_removed, int64_t* bytes_written);
   arrow::Status Cleanup(int64_t newest_version);
   std::string PathOf(int64_t version, StateFileKind kind) const;
   /// "MemoryStateStoreProvider[StateStoreId[...], dir=<folder>]", for error messages.
@@ -70,13 +70,11 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   std::string folder_;
   StateStoreId id_;
   StateStoreConf conf_;
+  /// The entries; the open store marks those it changed.
   ArenaHashTable table_;
-  /// The undo log of the open store: each key it changed, with the value it had before
-  /// (see MemoryStateStore). Kept with its capacity between versions (ClearForRefill), as the
-  /// next version usually changes about as many keys.
-  ArenaHashTable changes_;
-  /// Scratch space of CommitVersion, kept for the same reason.
-  std::vector<std::pair<std::string_view, bool>> changed_keys_;
+  /// The undo log of the open store: the keys it changed, each with the value it had before
+  /// (see MemoryStateStore).
+  UndoLog undo_;
   int64_t loaded_version_ = -1;
   /// The newest version with a snapshot at or below loaded_version_ (0 when none).
   int64_t last_snapshot_version_ = 0;
