@@ -8,7 +8,9 @@
 #include <arrow/scalar.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/plan/filter.h"
 #include "sluice/plan/generate.h"
+#include "sluice/plan/project.h"
 
 namespace sluice {
 
@@ -67,6 +69,40 @@ std::shared_ptr<const plan::Generate> WithWindowEventTime(
   return generate->WithOutput(std::move(output));
 }
 
+// A window without a slide, or with the window's own text as its slide, is tumbling.
+bool IsTumbling(const Expr& call) {
+  const auto& args = call.children();
+  return args.size() == 2 || (args.size() >= 3 && args[2]->ToString() == args[1]->ToString());
+}
+
+// A tumbling window puts each row into exactly one window, so, as Spark plans it, a projection
+// computes it (`window` after the child's columns) over the rows whose time is not null;
+// nothing is exploded or copied.
+arrow::Result<plan::PlanPtr> PlanTumblingWindow(plan::PlanPtr child, std::vector<ExprPtr> args,
+                                                const plan::AnalysisContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto filtered,
+                        plan::Filter::Make(child, expr::CallFunction("isnotnull", {args[0]}),
+                                           context));
+  std::vector<ExprPtr> exprs;
+  for (const auto& attribute : child->output()) {
+    exprs.push_back(std::make_shared<expr::ColumnRef>(std::vector<std::string>{attribute.name},
+                                                      attribute.id));
+  }
+  exprs.push_back(std::make_shared<expr::Alias>(
+      expr::CallFunction("__tumbling_window", std::move(args)), "window"));
+  ARROW_ASSIGN_OR_RAISE(auto project, plan::Project::Make(filtered, exprs, context));
+  // As Spark's TimeWindowing, a window over the event-time column is itself an event time.
+  expr::AttributeList output = project->output();
+  const auto& window = project->exprs().back().expr;
+  const auto& time = window->children()[0];
+  if (time->kind() == expr::BoundKind::kColumn) {
+    output.back().event_time_delay_ms =
+        filtered->output()[static_cast<const expr::BoundColumn&>(*time).index()]
+            .event_time_delay_ms;
+  }
+  return std::make_shared<plan::Project>(filtered, project->exprs(), std::move(output));
+}
+
 }  // namespace
 
 arrow::Result<TimeWindowedInput> PlanTimeWindows(plan::PlanPtr child,
@@ -97,16 +133,22 @@ arrow::Result<TimeWindowedInput> PlanTimeWindows(plan::PlanPtr child,
     }
   }
   ARROW_ASSIGN_OR_RAISE(auto args, WindowArguments(*calls[0]));
-  auto windows = expr::CallFunction("__time_windows", std::move(args));
-  auto generator =
-      std::make_shared<expr::Alias>(expr::CallFunction("explode", {std::move(windows)}), "window");
-  ARROW_ASSIGN_OR_RAISE(auto generate, plan::Generate::Make(std::move(child), generator, context));
-  generate = WithWindowEventTime(std::move(generate));
-  const auto& window = generate->output().back();
+  plan::PlanPtr windowed;
+  if (IsTumbling(*calls[0])) {
+    ARROW_ASSIGN_OR_RAISE(windowed, PlanTumblingWindow(std::move(child), std::move(args), context));
+  } else {
+    auto windows = expr::CallFunction("__time_windows", std::move(args));
+    auto generator = std::make_shared<expr::Alias>(
+        expr::CallFunction("explode", {std::move(windows)}), "window");
+    ARROW_ASSIGN_OR_RAISE(auto generate,
+                          plan::Generate::Make(std::move(child), generator, context));
+    windowed = WithWindowEventTime(std::move(generate));
+  }
+  const auto& window = windowed->output().back();
   auto reference =
       std::make_shared<expr::ColumnRef>(std::vector<std::string>{window.name}, window.id);
   for (auto& e : expanded) e = expr::ReplaceSubexpressions(e, IsWindowCall, reference);
-  return TimeWindowedInput{std::move(generate), std::move(expanded)};
+  return TimeWindowedInput{std::move(windowed), std::move(expanded)};
 }
 
 }  // namespace sluice

@@ -20,12 +20,13 @@ struct TimeWindowedInput {
 };
 
 /// When `exprs` (an operator's expressions over `child`) call window(...), returns `child`
-/// with a `window` column struct<start, end> added under a Generate that yields one row per
-/// window containing the row's time (exactly one for a tumbling window; rows with a null time
-/// yield none, as Spark filters them out), and `exprs` with every such call replaced by a
-/// reference to that column; an unqualified `*` still means the columns of `child` only.
-/// Without a window call, returns both unchanged. Two different window calls in one operator
-/// are refused, as in Spark; argument errors are Spark's (DATATYPE_MISMATCH, ...).
+/// with a `window` column struct<start, end> added, and `exprs` with every such call replaced
+/// by a reference to that column; an unqualified `*` still means the columns of `child` only.
+/// A tumbling window (exactly one per row) is a projection over the rows whose time is not
+/// null; a sliding window is a Generate yielding one row per window containing the row's time
+/// (rows with a null time yield none), as Spark plans them. Without a window call, returns both
+/// unchanged. Two different window calls in one operator are refused, as in Spark; argument
+/// errors are Spark's (DATATYPE_MISMATCH, ...).
 arrow::Result<TimeWindowedInput> PlanTimeWindows(plan::PlanPtr child,
                                                  std::vector<expr::ExprPtr> exprs,
                                                  const plan::AnalysisContext& context);

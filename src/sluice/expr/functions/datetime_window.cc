@@ -13,6 +13,7 @@
 #include <arrow/array/builder_nested.h>
 #include <arrow/array/builder_primitive.h>
 #include <arrow/array/array_nested.h>
+#include <arrow/util/bitmap_ops.h>
 
 #include "sluice/expr/functions/datetime_function_support.h"
 #include "sluice/types/spark_type_names.h"
@@ -282,6 +283,72 @@ arrow::Result<ResolvedCall> ResolveTimeWindows(CallSite call) {
                                       const EvalContext& context,
                                       int64_t num_rows) -> arrow::Result<arrow::Datum> {
     return ExpandWindows(args[0], num_rows, spec, list_type, context.pool);
+  };
+  return resolved;
+}
+
+// __tumbling_window(time, window, slide, start) for slide = window: the one window containing
+// each time, [t - floorMod(t - start, window), + window), computed column-wise. The API layer
+// projects it after dropping rows with a null time, as Spark plans a tumbling window (a null
+// time gives a null struct here).
+arrow::Result<ResolvedCall> ResolveTumblingWindow(CallSite call) {
+  ARROW_RETURN_NOT_OK(CheckArgCount(call, 4, 4, "4"));
+  ARROW_ASSIGN_OR_RAISE(auto time, TimeArgument(call));
+  WindowSpec spec;
+  ARROW_ASSIGN_OR_RAISE(spec.window, DurationArgument(call, 1));
+  ARROW_ASSIGN_OR_RAISE(spec.slide, DurationArgument(call, 2));
+  ARROW_ASSIGN_OR_RAISE(spec.start, DurationArgument(call, 3));
+  ARROW_RETURN_NOT_OK(CheckWindowSpec(call, spec));
+  if (spec.slide != spec.window) {
+    return arrow::Status::Invalid("__tumbling_window needs a slide equal to the window");
+  }
+  auto struct_type = WindowStructType(time->type());
+  ResolvedCall resolved;
+  resolved.args = {time, call.args[1], call.args[2], call.args[3]};
+  resolved.return_type = struct_type;
+  resolved.nullable = false;
+  resolved.kernel = [spec, struct_type](const std::vector<arrow::Datum>& args,
+                                        const EvalContext& context,
+                                        int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    std::shared_ptr<arrow::Array> times;
+    if (args[0].is_scalar()) {
+      ARROW_ASSIGN_OR_RAISE(times, arrow::MakeArrayFromScalar(*args[0].scalar(), num_rows,
+                                                              context.pool));
+    } else {
+      times = args[0].make_array();
+    }
+    const int64_t rows = times->length();
+    const auto& time_type = struct_type->field(0)->type();
+    ARROW_ASSIGN_OR_RAISE(auto start_buffer,
+                          arrow::AllocateBuffer(rows * sizeof(int64_t), context.pool));
+    ARROW_ASSIGN_OR_RAISE(auto end_buffer,
+                          arrow::AllocateBuffer(rows * sizeof(int64_t), context.pool));
+    const int64_t* t = times->data()->GetValues<int64_t>(1);
+    auto* starts = reinterpret_cast<int64_t*>(start_buffer->mutable_data());
+    auto* ends = reinterpret_cast<int64_t*>(end_buffer->mutable_data());
+    for (int64_t row = 0; row < rows; ++row) {
+      // Rows with a null time hold an arbitrary value; their struct is null.
+      starts[row] = t[row] - FloorMod(t[row] - spec.start, spec.window);
+      ends[row] = starts[row] + spec.window;
+    }
+    auto start_array = arrow::MakeArray(arrow::ArrayData::Make(
+        time_type, rows, {nullptr, std::move(start_buffer)}, 0));
+    auto end_array = arrow::MakeArray(
+        arrow::ArrayData::Make(time_type, rows, {nullptr, std::move(end_buffer)}, 0));
+    std::shared_ptr<arrow::Buffer> validity;
+    if (times->null_count() > 0) {
+      ARROW_ASSIGN_OR_RAISE(validity,
+                            arrow::internal::CopyBitmap(context.pool, times->null_bitmap_data(),
+                                                        times->offset(), rows));
+    }
+    auto result = std::make_shared<arrow::StructArray>(
+        struct_type, rows, arrow::ArrayVector{start_array, end_array}, validity,
+        times->null_count());
+    if (args[0].is_scalar()) {
+      ARROW_ASSIGN_OR_RAISE(auto value, result->GetScalar(0));
+      return arrow::Datum(std::move(value));
+    }
+    return arrow::Datum(std::move(result));
   };
   return resolved;
 }
@@ -568,6 +635,7 @@ arrow::Result<ResolvedCall> ResolveSessionWindow(CallSite call) {
 
 void RegisterTimeWindowFunctions(FunctionRegistry& registry) {
   registry.RegisterScalar("__time_windows", ResolveTimeWindows);
+  registry.RegisterScalar("__tumbling_window", ResolveTumblingWindow);
   registry.RegisterScalar("window_time", ResolveWindowTime);
   registry.RegisterScalar("__session_window", ResolveSessionWindow);
 }
