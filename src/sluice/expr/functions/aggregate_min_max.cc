@@ -10,6 +10,7 @@
 #include <arrow/util/decimal.h>
 
 #include "sluice/expr/call_checks.h"
+#include "sluice/expr/cast.h"
 #include "sluice/expr/functions/aggregate_support.h"
 
 namespace sluice::expr::aggregates {
@@ -189,7 +190,8 @@ AccumulatorFactory Primitive(bool is_max, std::shared_ptr<arrow::DataType> type)
 }
 
 arrow::Result<std::shared_ptr<AggregateFunction>> ResolveMinMax(CallSite call, bool distinct,
-                                                                bool is_max) {
+                                                                bool is_max,
+                                                                const std::string& name) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 1, "1"));
   const auto type = call.args[0]->type();
   AccumulatorFactory factory;
@@ -220,19 +222,46 @@ arrow::Result<std::shared_ptr<AggregateFunction>> ResolveMinMax(CallSite call, b
                                   SqlTypeName(*type) + "\".");
   }
   const auto& result_type = type;
-  return MakeAggregateFunction(is_max ? "max" : "min", call.args, result_type, true, distinct,
+  return MakeAggregateFunction(name, call.args, result_type, true, distinct,
                                {arrow::field("value", result_type)}, std::move(factory));
+}
+
+// bool_and/every (false when any value is false) and bool_or/some/any (true when any is true)
+// are Spark's min and max of booleans, named as called.
+arrow::Result<std::shared_ptr<AggregateFunction>> ResolveBooleanAggregate(CallSite call,
+                                                                          bool distinct,
+                                                                          bool is_or) {
+  ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 1, "1"));
+  const auto id = call.args[0]->type()->id();
+  if (id == arrow::Type::NA) {
+    ARROW_ASSIGN_OR_RAISE(call.args[0], MakeCast(call.args[0], arrow::boolean(),
+                                                 CastKind::kImplicit, *call.config));
+  } else if (id != arrow::Type::BOOL) {
+    return UnexpectedInputType(call, 0, "\"BOOLEAN\"");
+  }
+  const std::string name = call.name;
+  return ResolveMinMax(std::move(call), distinct, is_or, name);
 }
 
 }  // namespace
 
 void RegisterMinMaxFunctions(FunctionRegistry& registry) {
   registry.RegisterAggregate("min", [](CallSite call, bool distinct) {
-    return ResolveMinMax(std::move(call), distinct, false);
+    return ResolveMinMax(std::move(call), distinct, false, "min");
   });
   registry.RegisterAggregate("max", [](CallSite call, bool distinct) {
-    return ResolveMinMax(std::move(call), distinct, true);
+    return ResolveMinMax(std::move(call), distinct, true, "max");
   });
+  for (const char* name : {"bool_and", "every"}) {
+    registry.RegisterAggregate(name, [](CallSite call, bool distinct) {
+      return ResolveBooleanAggregate(std::move(call), distinct, false);
+    });
+  }
+  for (const char* name : {"bool_or", "some", "any"}) {
+    registry.RegisterAggregate(name, [](CallSite call, bool distinct) {
+      return ResolveBooleanAggregate(std::move(call), distinct, true);
+    });
+  }
 }
 
 }  // namespace sluice::expr::aggregates
