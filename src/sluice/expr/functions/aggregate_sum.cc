@@ -257,7 +257,8 @@ bool IsIntegral(arrow::Type::type id) {
 arrow::Result<std::shared_ptr<AggregateFunction>> ResolveSum(CallSite call, bool distinct,
                                                              bool average) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 1, "1"));
-  const std::string name = average ? "avg" : "sum";
+  // Named as called: mean(x) is Spark's `mean(x)`, though it is avg.
+  const std::string name = call.name;
   auto arg = call.args[0];
   const auto id = arg->type()->id();
   SumKind kind;
