@@ -262,17 +262,23 @@ arrow::Result<arrow::Datum> ExpandWindows(const arrow::Datum& input, int64_t num
   return arrow::Datum(std::move(array));
 }
 
+// The durations of (time, window, slide, start), checked as Spark checks them.
+arrow::Result<WindowSpec> WindowDurations(const CallSite& call) {
+  WindowSpec spec;
+  ARROW_ASSIGN_OR_RAISE(spec.window, DurationArgument(call, 1));
+  ARROW_ASSIGN_OR_RAISE(spec.slide, DurationArgument(call, 2));
+  ARROW_ASSIGN_OR_RAISE(spec.start, DurationArgument(call, 3));
+  ARROW_RETURN_NOT_OK(CheckWindowSpec(call, spec));
+  return spec;
+}
+
 // __time_windows(time, window, slide, start): the list of windows containing each time. Its
 // element is nullable only for sliding windows, matching the nullability Spark gives the window
 // column (a projection for tumbling windows, an Expand for sliding ones).
 arrow::Result<ResolvedCall> ResolveTimeWindows(CallSite call) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 4, 4, "4"));
   ARROW_ASSIGN_OR_RAISE(auto time, TimeArgument(call));
-  WindowSpec spec;
-  ARROW_ASSIGN_OR_RAISE(spec.window, DurationArgument(call, 1));
-  ARROW_ASSIGN_OR_RAISE(spec.slide, DurationArgument(call, 2));
-  ARROW_ASSIGN_OR_RAISE(spec.start, DurationArgument(call, 3));
-  ARROW_RETURN_NOT_OK(CheckWindowSpec(call, spec));
+  ARROW_ASSIGN_OR_RAISE(auto spec, WindowDurations(call));
   const bool tumbling = spec.window == spec.slide;
   auto list_type = arrow::list(arrow::field("element", WindowStructType(time->type()), !tumbling));
   ResolvedCall resolved;
@@ -294,11 +300,7 @@ arrow::Result<ResolvedCall> ResolveTimeWindows(CallSite call) {
 arrow::Result<ResolvedCall> ResolveTumblingWindow(CallSite call) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 4, 4, "4"));
   ARROW_ASSIGN_OR_RAISE(auto time, TimeArgument(call));
-  WindowSpec spec;
-  ARROW_ASSIGN_OR_RAISE(spec.window, DurationArgument(call, 1));
-  ARROW_ASSIGN_OR_RAISE(spec.slide, DurationArgument(call, 2));
-  ARROW_ASSIGN_OR_RAISE(spec.start, DurationArgument(call, 3));
-  ARROW_RETURN_NOT_OK(CheckWindowSpec(call, spec));
+  ARROW_ASSIGN_OR_RAISE(auto spec, WindowDurations(call));
   if (spec.slide != spec.window) {
     return arrow::Status::Invalid("__tumbling_window needs a slide equal to the window");
   }
