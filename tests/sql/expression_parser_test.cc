@@ -12,6 +12,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/sql/sql_lexer.h"
 #include "sluice/types/spark_types.h"
+#include "support/text_mutation.h"
 
 // Expected trees follow Spark 4's AstBuilder for the same text; names are Spark's pretty names.
 
@@ -500,24 +501,8 @@ TEST(ExpressionParserFuzzTest, NeverCrashesOrHangs) {
     check(text);
   }
   for (int i = 0; i < 5000; ++i) {
-    std::string text = seeds[random() % seeds.size()];
-    const int edits = 1 + static_cast<int>(random() % 4);
-    for (int e = 0; e < edits; ++e) {
-      const size_t at = text.empty() ? 0 : random() % (text.size() + 1);
-      switch (random() % 4) {
-        case 0:
-          if (!text.empty() && at < text.size()) text.erase(at, 1 + random() % 3);
-          break;
-        case 1:
-          text.insert(at, fragments[random() % fragments.size()]);
-          break;
-        case 2:
-          if (at < text.size()) text[at] = alphabet[random() % alphabet.size()];
-          break;
-        default:
-          text = text.substr(0, at);
-      }
-    }
+    const std::string text = ::sluice::testing::MutateText(
+        random, seeds[random() % seeds.size()], fragments, alphabet, 3);
     check(text);
   }
 }

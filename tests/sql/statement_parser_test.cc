@@ -6,6 +6,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/sql/statement.h"
 #include "support/session_fixture.h"
+#include "support/text_mutation.h"
 
 namespace sluice::sql {
 namespace {
@@ -219,24 +220,8 @@ TEST(StatementParserFuzzTest, NeverCrashesOrHangs) {
       "UNION", "WITH", "AS", "VALUES", ",", "'", "`", "/*", "--", "EXISTS", "IN", "*", ";"};
   const std::string alphabet = "ab1.'\"`()*,;=<> \n_";
   for (int i = 0; i < 5000; ++i) {
-    std::string text = seeds[random() % seeds.size()];
-    const int edits = 1 + static_cast<int>(random() % 4);
-    for (int e = 0; e < edits; ++e) {
-      const size_t at = random() % (text.size() + 1);
-      switch (random() % 4) {
-        case 0:
-          if (at < text.size()) text.erase(at, 1 + random() % 5);
-          break;
-        case 1:
-          text.insert(at, fragments[random() % fragments.size()]);
-          break;
-        case 2:
-          if (at < text.size()) text[at] = alphabet[random() % alphabet.size()];
-          break;
-        default:
-          text = text.substr(0, at);
-      }
-    }
+    const std::string text = ::sluice::testing::MutateText(
+        random, seeds[random() % seeds.size()], fragments, alphabet, 5);
     auto parsed = ParseStatement(text);
     if (!parsed.ok()) {
       EXPECT_TRUE(ErrorClassOf(parsed.status()).has_value()) << text << ": "
