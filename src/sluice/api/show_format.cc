@@ -141,8 +141,12 @@ arrow::Result<std::string> FormatShow(const arrow::Table& rows, int n, int trunc
       if (record.size() < total) record += std::string(total - record.size(), '-');
       out += record + "\n";
       for (int c = 0; c < num_columns; ++c) {
-        out += " " + Pad(header[c], name_width, false) + " | " +
-               Pad(cells[r][c], data_width, false) + " \n";
+        // Appended piece by piece: GCC 12 warns (falsely) on " " + std::string&& here.
+        out += ' ';
+        out += Pad(header[c], name_width, false);
+        out += " | ";
+        out += Pad(cells[r][c], data_width, false);
+        out += " \n";
       }
     }
     if (shown == 0) out += "(0 rows)\n";
