@@ -63,8 +63,8 @@ class OptionsMixin:
                 self.option(key, value)
 
 
-class DataFrameReader(OptionsMixin):
-    """spark.read: format(...).option(...).schema(...).load(path)."""
+class ReaderSettings(OptionsMixin):
+    """What spark.read and spark.readStream keep before load(): format, options, schema."""
 
     def __init__(self, session: "SparkSession"):
         self._session = session
@@ -72,17 +72,26 @@ class DataFrameReader(OptionsMixin):
         self._options: Dict[str, str] = {}
         self._schema: Any = None
 
-    def schema(self, schema: Union[StructType, str]) -> "DataFrameReader":
+    def schema(self, schema: Union[StructType, str]):
         self._schema = native_schema(schema)
         return self
 
-    def load(self, path: Optional[str] = None, format: Optional[str] = None,
-             schema: Union[StructType, str, None] = None, **options: Any) -> DataFrame:
+    def _load_arguments(self, format: Optional[str], schema: Union[StructType, str, None],
+                        options: Dict[str, Any]) -> None:
+        """load()'s own format, schema and options, which override the builder's."""
         if format is not None:
             self.format(format)
         if schema is not None:
             self.schema(schema)
         self._set_options(options)
+
+
+class DataFrameReader(ReaderSettings):
+    """spark.read: format(...).option(...).schema(...).load(path)."""
+
+    def load(self, path: Optional[str] = None, format: Optional[str] = None,
+             schema: Union[StructType, str, None] = None, **options: Any) -> DataFrame:
+        self._load_arguments(format, schema, options)
         if isinstance(path, (list, tuple)):
             if len(path) != 1:
                 raise PySparkTypeError("Sluice reads one path per load()",

@@ -6,7 +6,7 @@ from typing import Any, Callable, Dict, List, Optional, Union, TYPE_CHECKING
 from sluice import _native
 from sluice.errors import PySparkTypeError, PySparkValueError
 from sluice.sql.dataframe import DataFrame
-from sluice.sql.readwriter import OptionsMixin, native_schema
+from sluice.sql.readwriter import OptionsMixin, ReaderSettings
 from sluice.sql.streaming.query import StreamingQuery
 from sluice.sql.types import StructType
 
@@ -16,27 +16,13 @@ if TYPE_CHECKING:
 __all__ = ["DataStreamReader", "DataStreamWriter"]
 
 
-class DataStreamReader(OptionsMixin):
+class DataStreamReader(ReaderSettings):
     """spark.readStream: format(...).schema(...).option(...).load(path). Formats: json, csv,
     parquet, orc, text, rate, rate-micro-batch, socket, kafka, delta."""
 
-    def __init__(self, session: "SparkSession"):
-        self._session = session
-        self._format = ""
-        self._options: Dict[str, str] = {}
-        self._schema: Any = None
-
-    def schema(self, schema: Union[StructType, str]) -> "DataStreamReader":
-        self._schema = native_schema(schema)
-        return self
-
     def load(self, path: Optional[str] = None, format: Optional[str] = None,
              schema: Union[StructType, str, None] = None, **options: Any) -> DataFrame:
-        if format is not None:
-            self.format(format)
-        if schema is not None:
-            self.schema(schema)
-        self._set_options(options)
+        self._load_arguments(format, schema, options)
         jdf = _native.read_stream_load(self._session._jss, self._format, self._options,
                                        self._schema, path)
         return DataFrame(jdf, self._session)
