@@ -189,6 +189,64 @@ TEST_F(DeltaMergeTest, TwoSourceRowsForOneTargetRowFailAndCommitNothing) {
   EXPECT_EQ(DeltaRsRows(), (std::vector<std::string>{"[1,10]", "[2,20]"}));
 }
 
+TEST_F(DeltaMergeTest, EveryTouchedFileIsRewrittenApartInADeterministicOrder) {
+  Append("[1, 2, 3]", "[10, 20, 30]");
+  Append("[11, 12, 13]", "[110, 120, 130]");
+  Append("[21, 22, 23]", "[210, 220, 230]");
+  Append("[31]", "[310]");  // no key of the source
+  const auto files = Files();
+  auto source = Frame("id BIGINT, value BIGINT, gone BOOLEAN",
+                      {"[2, 11, 12, 13, 23, 40]", "[-2, -11, -12, -13, -23, -40]",
+                       "[false, true, true, true, false, false]"});
+  auto metrics = Run(Target()
+                         .merge(source.alias("s"), "t.id = s.id")
+                         .whenMatchedDelete("s.gone")
+                         .whenMatchedUpdateAll()
+                         .whenNotMatchedInsertAll());
+  EXPECT_EQ(metrics, (std::vector<std::string>{"[6,2,3,1]"}));
+  EXPECT_EQ(DeltaRsRows(),
+            (std::vector<std::string>{"[1,10]", "[2,-2]", "[21,210]", "[22,220]", "[23,-23]",
+                                      "[3,30]", "[31,310]", "[40,-40]"}));
+  auto actions = delta::DeltaLog(table_).ReadCommit(LatestVersion());
+  ASSERT_TRUE(actions.ok());
+  std::set<std::string> removed;
+  std::vector<std::string> added_stats;
+  for (const auto& action : *actions) {
+    if (const auto* remove = std::get_if<delta::RemoveFile>(&action)) removed.insert(remove->path);
+    if (const auto* add = std::get_if<delta::AddFile>(&action)) {
+      added_stats.push_back(add->stats.value_or(""));
+    }
+  }
+  EXPECT_EQ(removed, (std::set<std::string>{files[0], files[1], files[2]}));
+  // The inserts, then the first file's rows and the third's (the second lost all its rows).
+  ASSERT_EQ(added_stats.size(), 3u);
+  EXPECT_NE(added_stats[0].find(R"("minValues":{"id":40,)"), std::string::npos) << added_stats[0];
+  EXPECT_NE(added_stats[1].find(R"("minValues":{"id":1,)"), std::string::npos) << added_stats[1];
+  EXPECT_NE(added_stats[2].find(R"("minValues":{"id":21,)"), std::string::npos) << added_stats[2];
+}
+
+TEST_F(DeltaMergeTest, AFailedRewriteOfOneFileCommitsNothingAndLeavesNoFiles) {
+  for (int f = 0; f < 4; ++f) {
+    const std::string id = std::to_string(f * 10);
+    Append("[" + id + "]", "[1]");
+  }
+  const auto before = std::distance(fs::recursive_directory_iterator(table_),
+                                    fs::recursive_directory_iterator());
+  // The update of the third file's row divides by zero; the other files rewrite fine.
+  auto source = Frame("id BIGINT, d BIGINT", {"[0, 10, 20, 30, 99]", "[1, 1, 0, 1, 1]"});
+  auto result = Target()
+                    .merge(source.alias("s"), "t.id = s.id")
+                    .whenMatchedUpdate({{"value", F::col("t.value") / F::col("s.d")}})
+                    .whenNotMatchedInsert({{"id", "s.id"}, {"value", "s.d"}})
+                    .execute();
+  EXPECT_TRUE(HasErrorClass(result.status(), "DIVIDE_BY_ZERO")) << result.status().ToString();
+  EXPECT_EQ(LatestVersion(), 3);
+  EXPECT_EQ(std::distance(fs::recursive_directory_iterator(table_),
+                          fs::recursive_directory_iterator()),
+            before);
+  EXPECT_EQ(DeltaRsRows(), (std::vector<std::string>{"[0,1]", "[10,1]", "[20,1]", "[30,1]"}));
+}
+
 TEST_F(DeltaMergeTest, UnresolvableColumnsAreNamed) {
   Append("[1]", "[10]");
   auto source = Frame("id BIGINT, value BIGINT", {"[1]", "[11]"}).alias("s");

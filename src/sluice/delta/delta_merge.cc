@@ -1,7 +1,11 @@
 #include "sluice/delta/delta_merge.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <set>
+#include <thread>
 #include <unordered_set>
 
 #include <arrow/array.h>
@@ -152,6 +156,40 @@ struct ResolvedClause {
   std::vector<ExprPtr> values;
 };
 
+/// The output of one rewrite: the files it wrote (finished, not yet committed) and the rows
+/// it updated, deleted, inserted and copied.
+struct RewriteOutput {
+  std::unique_ptr<DataFileWriter> writer;
+  std::vector<AddFile> added;
+  int64_t rows_updated = 0;
+  int64_t rows_deleted = 0;
+  int64_t rows_inserted = 0;
+  int64_t rows_copied = 0;
+};
+
+/// Runs `tasks` on up to one thread per core (the calling thread among them); each task runs
+/// once. Returns the error of the first task, in order, that failed; once one failed, tasks
+/// not yet started are skipped.
+arrow::Status RunInParallel(const std::vector<std::function<arrow::Status()>>& tasks) {
+  std::vector<arrow::Status> statuses(tasks.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto work = [&] {
+    for (size_t i = next++; i < tasks.size() && !failed; i = next++) {
+      statuses[i] = tasks[i]();
+      if (!statuses[i].ok()) failed = true;
+    }
+  };
+  const size_t threads =
+      std::min<size_t>(tasks.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (auto& helper : helpers) helper.join();
+  for (const auto& status : statuses) ARROW_RETURN_NOT_OK(status);
+  return arrow::Status::OK();
+}
+
 /// One run of a MERGE: the table version it reads, the source rows, and what it found.
 class MergeRun {
  public:
@@ -175,11 +213,21 @@ class MergeRun {
   /// The candidate files holding a matched row (indexes into `candidates`); fails on a target
   /// row matched by two source rows.
   arrow::Result<std::vector<size_t>> FindTouchedFiles(const std::vector<AddFile>& candidates);
-  /// Joins `target` with the source, applies the clauses and writes the rows that remain.
-  arrow::Status WriteChanges(const plan::PlanPtr& target, plan::JoinType join,
-                             bool insert_only);
+  /// The plan joining `target` with the source and applying the clauses: the table's
+  /// columns, then each row's file (null for an insert) and its clause code. Rewriting each
+  /// target file by a plan of its own keeps its rows apart from the others' and from the
+  /// inserts: the table keeps its layout, so a later merge of clustered keys again rewrites
+  /// few files.
+  arrow::Result<plan::PlanPtr> PlanChanges(const plan::PlanPtr& target, plan::JoinType join,
+                                           bool insert_only) const;
+  /// Executes `rows` (a PlanChanges plan) and writes the rows that remain into new files of
+  /// `out`'s own writer, finished (durable, not committed). Safe to call concurrently.
+  arrow::Status WriteChanges(const plan::PlanPtr& rows, RewriteOutput* out) const;
+  /// Writes the changes of every plan, in parallel, into rewrites_ (in the plans' order).
+  arrow::Status WriteAll(const std::vector<plan::PlanPtr>& plans);
   arrow::Result<MergeResult> Commit(const std::vector<AddFile>& candidates,
                                     const std::vector<AddFile>& removed);
+  void AbandonRewrites();
 
   const DeltaLog& log_;
   const MergeSpec& spec_;
@@ -198,7 +246,8 @@ class MergeRun {
   std::vector<ResolvedClause> not_matched_;
   /// Table columns the condition (and matched clause conditions) read.
   std::vector<std::string> key_columns_;
-  std::unique_ptr<DataFileWriter> writer_;
+  /// What each rewrite wrote, in the order their files are added.
+  std::vector<RewriteOutput> rewrites_;
   MergeMetrics metrics_;
 };
 
@@ -431,8 +480,9 @@ arrow::Result<std::vector<size_t>> MergeRun::FindTouchedFiles(
   return indexes;
 }
 
-arrow::Status MergeRun::WriteChanges(const plan::PlanPtr& target, plan::JoinType join_type,
-                                     bool insert_only) {
+arrow::Result<plan::PlanPtr> MergeRun::PlanChanges(const plan::PlanPtr& target,
+                                                  plan::JoinType join_type,
+                                                  bool insert_only) const {
   ARROW_ASSIGN_OR_RAISE(auto join, plan::Join::Make(target, source_, join_type, spec_.condition,
                                                     context_.analysis));
   const auto* file = FindByName(join->output(), kMergeFileColumn);
@@ -489,7 +539,8 @@ arrow::Status MergeRun::WriteChanges(const plan::PlanPtr& target, plan::JoinType
             clauses[i].values[static_cast<size_t>(c)]);
       }
     };
-    add(matched_, 0);
+    // An insert-only plan drops every target row: no matched clause applies.
+    if (!insert_only) add(matched_, 0);
     add(not_matched_, matched_count);
     ExprPtr value = values.empty() ? current
                                    : std::make_shared<expr::CaseWhen>(std::move(values), current);
@@ -497,19 +548,18 @@ arrow::Status MergeRun::WriteChanges(const plan::PlanPtr& target, plan::JoinType
   }
   outputs.push_back(RefTo(*FindByName(with_clause->output(), kMergeFileColumn)));
   outputs.push_back(RefTo(*clause));
-  ARROW_ASSIGN_OR_RAISE(auto rows, plan::Project::Make(with_clause, outputs, context_.analysis));
+  return plan::Project::Make(with_clause, outputs, context_.analysis);
+}
 
+arrow::Status MergeRun::WriteChanges(const plan::PlanPtr& rows, RewriteOutput* out) const {
   physical::ExecContext exec{context_.eval};
   ARROW_ASSIGN_OR_RAISE(auto stream, physical::Execute(*rows, exec));
-  ARROW_ASSIGN_OR_RAISE(writer_, DataFileWriter::Make(log_, snapshot_.schema,
-                                                      snapshot_.metadata.partition_columns,
-                                                      context_.write));
-  const int columns = table.num_fields();
-  auto written_schema = snapshot_.schema->AddField(columns, arrow::field(kMergeFileColumn,
-                                                                         arrow::int32()));
-  ARROW_RETURN_NOT_OK(written_schema.status());
-  std::optional<int32_t> last_file;
-  bool first_run = true;
+  ARROW_ASSIGN_OR_RAISE(out->writer, DataFileWriter::Make(log_, snapshot_.schema,
+                                                          snapshot_.metadata.partition_columns,
+                                                          context_.write));
+  DataFileWriter& writer = *out->writer;
+  const auto matched_count = static_cast<int32_t>(matched_.size());
+  const int columns = snapshot_.schema->num_fields();
   while (true) {
     ARROW_ASSIGN_OR_RAISE(auto batch, stream->Next());
     if (batch == nullptr) break;
@@ -520,60 +570,67 @@ arrow::Status MergeRun::WriteChanges(const plan::PlanPtr& target, plan::JoinType
       const int32_t code = codes.Value(i);
       bool kept = true;
       if (code == kCopy) {
-        ++metrics_.target_rows_copied;
+        ++out->rows_copied;
       } else if (code == kDrop) {
         kept = false;
       } else if (code < matched_count) {
         if (matched_[static_cast<size_t>(code)].action == MergeClause::Action::kDelete) {
-          ++metrics_.target_rows_deleted;
+          ++out->rows_deleted;
           kept = false;
         } else {
-          ++metrics_.target_rows_updated;
+          ++out->rows_updated;
         }
       } else {
-        ++metrics_.target_rows_inserted;
+        ++out->rows_inserted;
       }
       keep.UnsafeAppend(kept);
     }
     ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
     arrow::ArrayVector kept_columns(batch->columns().begin(),
-                                    batch->columns().begin() + columns + 1);
-    auto data = arrow::RecordBatch::Make(*written_schema, batch->num_rows(), kept_columns);
+                                    batch->columns().begin() + columns);
+    auto data = arrow::RecordBatch::Make(snapshot_.schema, batch->num_rows(), kept_columns);
     ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(data, mask));
     const auto kept = filtered.record_batch();
-    if (kept->num_rows() == 0) continue;
-    // The rows of each rewritten file go to files of their own, inserts to others: the
-    // table keeps its layout, so a later merge of clustered keys again rewrites few files.
-    const auto& files = static_cast<const arrow::Int32Array&>(*kept->column(columns));
-    auto write = [&](int64_t start, int64_t end) -> arrow::Status {
-      if (end <= start) return arrow::Status::OK();
-      ARROW_ASSIGN_OR_RAISE(auto rows, kept->Slice(start, end - start)->RemoveColumn(columns));
-      return writer_->Write(
-          arrow::RecordBatch::Make(snapshot_.schema, rows->num_rows(), rows->columns()));
-    };
-    int64_t start = 0;
-    for (int64_t i = 0; i < kept->num_rows(); ++i) {
-      std::optional<int32_t> here;
-      if (files.IsValid(i)) here = files.Value(i);
-      if (!first_run && here == last_file) continue;
-      ARROW_RETURN_NOT_OK(write(start, i));
-      if (!first_run) ARROW_RETURN_NOT_OK(writer_->Roll());
-      first_run = false;
-      last_file = here;
-      start = i;
-    }
-    ARROW_RETURN_NOT_OK(write(start, kept->num_rows()));
+    if (kept->num_rows() > 0) ARROW_RETURN_NOT_OK(writer.Write(kept));
   }
+  ARROW_ASSIGN_OR_RAISE(out->added, writer.Finish());
   return arrow::Status::OK();
+}
+
+arrow::Status MergeRun::WriteAll(const std::vector<plan::PlanPtr>& plans) {
+  rewrites_.resize(plans.size());
+  std::vector<std::function<arrow::Status()>> tasks;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    tasks.push_back([this, &plans, i] { return WriteChanges(plans[i], &rewrites_[i]); });
+  }
+  auto status = RunInParallel(tasks);
+  for (const auto& rewrite : rewrites_) {
+    metrics_.target_rows_updated += rewrite.rows_updated;
+    metrics_.target_rows_deleted += rewrite.rows_deleted;
+    metrics_.target_rows_inserted += rewrite.rows_inserted;
+    metrics_.target_rows_copied += rewrite.rows_copied;
+  }
+  // Finished files are no longer deleted with their writer.
+  if (!status.ok()) AbandonRewrites();
+  return status;
+}
+
+void MergeRun::AbandonRewrites() {
+  for (auto& rewrite : rewrites_) {
+    if (rewrite.writer != nullptr) rewrite.writer->Abandon();
+  }
 }
 
 arrow::Result<MergeResult> MergeRun::Commit(const std::vector<AddFile>& candidates,
                                             const std::vector<AddFile>& removed) {
   MergeResult result;
-  ARROW_ASSIGN_OR_RAISE(result.added_files, writer_->Finish());
+  for (const auto& rewrite : rewrites_) {
+    result.added_files.insert(result.added_files.end(), rewrite.added.begin(),
+                              rewrite.added.end());
+    metrics_.target_bytes_added += rewrite.writer->bytes();
+  }
   metrics_.target_files_removed = static_cast<int64_t>(removed.size());
   metrics_.target_files_added = static_cast<int64_t>(result.added_files.size());
-  metrics_.target_bytes_added = writer_->bytes();
   for (const auto& file : removed) {
     metrics_.target_bytes_removed += file.size;
     result.removed_files.push_back(file.path);
@@ -614,7 +671,7 @@ arrow::Result<MergeResult> MergeRun::Commit(const std::vector<AddFile>& candidat
   rules.read_whole_table = true;
   auto version = CommitWithRetries(log_, snapshot_, actions, rules);
   if (!version.ok()) {
-    writer_->Abandon();
+    AbandonRewrites();
     return version.status();
   }
   result.version = *version;
@@ -634,7 +691,8 @@ arrow::Result<MergeResult> MergeRun::Run() {
     // Insert-only: the source rows without a match in the files they could match.
     ARROW_ASSIGN_OR_RAISE(auto target, TargetPlan(candidates, key_columns_, false));
     const auto scanned = Clock::now();
-    ARROW_RETURN_NOT_OK(WriteChanges(target, plan::JoinType::kRightOuter, true));
+    ARROW_ASSIGN_OR_RAISE(auto rows, PlanChanges(target, plan::JoinType::kRightOuter, true));
+    ARROW_RETURN_NOT_OK(WriteAll({rows}));
     metrics_.rewrite_time_ms = MillisSince(scanned);
     return Commit(candidates, {});
   }
@@ -644,12 +702,23 @@ arrow::Result<MergeResult> MergeRun::Run() {
   std::vector<AddFile> touched;
   for (size_t index : touched_indexes) touched.push_back(candidates[index]);
   const auto rewrite_start = Clock::now();
-  ARROW_ASSIGN_OR_RAISE(auto target, TargetPlan(touched, {}, false));
-  // Source rows matching no touched file's row match no row at all: they are the inserts.
-  ARROW_RETURN_NOT_OK(WriteChanges(target,
-                                   not_matched_.empty() ? plan::JoinType::kLeftOuter
-                                                        : plan::JoinType::kFullOuter,
-                                   false));
+  // The inserts, then each touched file on its own (the files are independent), written in
+  // parallel and added in this order.
+  std::vector<plan::PlanPtr> plans;
+  if (!not_matched_.empty()) {
+    // Source rows matching no touched file's row match no row at all (any row a source row
+    // matched made its file touched): they are the inserts. First, as the longest task: it
+    // reads the key columns of every touched file.
+    ARROW_ASSIGN_OR_RAISE(auto target, TargetPlan(touched, key_columns_, false));
+    ARROW_ASSIGN_OR_RAISE(auto rows, PlanChanges(target, plan::JoinType::kRightOuter, true));
+    plans.push_back(std::move(rows));
+  }
+  for (const auto& file : touched) {
+    ARROW_ASSIGN_OR_RAISE(auto target, TargetPlan({file}, {}, false));
+    ARROW_ASSIGN_OR_RAISE(auto rows, PlanChanges(target, plan::JoinType::kLeftOuter, false));
+    plans.push_back(std::move(rows));
+  }
+  ARROW_RETURN_NOT_OK(WriteAll(plans));
   metrics_.rewrite_time_ms = MillisSince(rewrite_start);
   return Commit(candidates, touched);
 }
