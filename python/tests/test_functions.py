@@ -65,6 +65,13 @@ def test_aggregates(spark):
     assert row[7] == 1
 
 
+def test_max_by_and_min_by(spark):
+    data = spark.createDataFrame([("x", 1.0), ("y", 5.0), ("z", None)], "v STRING, score DOUBLE")
+    row = data.agg(F.max_by("v", "score").alias("top"), F.min_by("v", "score")).collect()[0]
+    assert row.top == "y" and row[1] == "x"
+    assert data.agg(F.max_by("v", "score")).columns == ["max_by(v, score)"]
+
+
 def test_expr_and_call_function(df):
     assert one(df, F.expr("n * 2 AS twice"), F.call_function("upper", "s")) == (6, "HELLO WORLD")
     assert df.select(F.expr("n + 1 AS m")).columns == ["m"]

@@ -192,6 +192,34 @@ TEST_F(SqlTest, MemorySinkTablesAreQueryableByName) {
   ASSERT_TRUE((*query)->stop().ok());
 }
 
+// max_by/min_by keep their winner in the state across batches: the partial states of earlier
+// batches merge with later ones, null orderings are skipped.
+TEST_F(SqlTest, MaxByAndMinByCarryTheirWinnerAcrossBatches) {
+  auto input = MemoryStream("k STRING, v STRING, score DOUBLE");
+  ASSERT_TRUE(spark_->readStream().load(input).createOrReplaceTempView("scores").ok());
+  DataFrame best = spark_->sql(
+      "SELECT k, max_by(v, score) AS top, min_by(v, score) AS bottom FROM scores GROUP BY k");
+  auto query = best.writeStream()
+                   .format("memory")
+                   .queryName("best")
+                   .outputMode("complete")
+                   .option("checkpointLocation", scratch_dir_ / "best")
+                   .start();
+  ASSERT_TRUE(query.ok()) << query.status().ToString();
+  const std::string schema = "k STRING, v STRING, score DOUBLE";
+  ASSERT_TRUE(input->AddData(Table(schema, {R"(["a", "a", "b"])", R"(["x", "y", "z"])",
+                                            "[1.0, 5.0, null]"})).ok());
+  ASSERT_TRUE((*query)->processAllAvailable().ok());
+  EXPECT_EQ(Sorted(Rows(spark_->table("best"))),
+            (std::vector<std::string>{"[\"a\",\"y\",\"x\"]", "[\"b\",null,null]"}));
+  ASSERT_TRUE(input->AddData(Table(schema, {R"(["a", "a", "b"])", R"(["w", "u", "t"])",
+                                            "[3.0, 0.5, 2.0]"})).ok());
+  ASSERT_TRUE((*query)->processAllAvailable().ok());
+  EXPECT_EQ(Sorted(Rows(spark_->table("best"))),
+            (std::vector<std::string>{"[\"a\",\"y\",\"u\"]", "[\"b\",\"t\",\"t\"]"}));
+  ASSERT_TRUE((*query)->stop().ok());
+}
+
 // A whole streaming query in SQL over a streaming view gives the batches of the DataFrame
 // query it is written as.
 TEST_F(SqlTest, StreamingSqlOverAStreamingViewMatchesTheDataFrameQuery) {

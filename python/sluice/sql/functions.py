@@ -124,6 +124,16 @@ mean = _unary("mean", "avg")
 min = _unary("min")
 max = _unary("max")
 count_if = _unary("count_if")
+
+
+def max_by(col: ColumnOrName, ord: ColumnOrName) -> Column:
+    """Spark's max_by(col, ord): col's value in the row with the largest ord."""
+    return _invoke("max_by", col, ord)
+
+
+def min_by(col: ColumnOrName, ord: ColumnOrName) -> Column:
+    """Spark's min_by(col, ord): col's value in the row with the smallest ord."""
+    return _invoke("min_by", col, ord)
 collect_list = _unary("collect_list")
 collect_set = _unary("collect_set")
 stddev = _unary("stddev")

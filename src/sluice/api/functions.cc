@@ -159,6 +159,12 @@ Column last(const Column& value, bool ignore_nulls) {
   return ignore_nulls ? Aggregate("last", {value, lit(true)}) : Aggregate("last", {value});
 }
 Column count_if(const Column& condition) { return Aggregate("count_if", {condition}); }
+Column max_by(const Column& value, const Column& ordering) {
+  return Aggregate("max_by", {value, ordering});
+}
+Column min_by(const Column& value, const Column& ordering) {
+  return Aggregate("min_by", {value, ordering});
+}
 Column collect_list(const Column& value) { return Aggregate("collect_list", {value}); }
 Column collect_set(const Column& value) { return Aggregate("collect_set", {value}); }
 Column stddev(const Column& value) { return Aggregate("stddev", {value}); }

@@ -89,6 +89,10 @@ Column max(const Column& value);
 Column first(const Column& value, bool ignore_nulls = false);
 Column last(const Column& value, bool ignore_nulls = false);
 Column count_if(const Column& condition);
+/// The value of `value` in the row with the largest (smallest) `ordering`; null orderings are
+/// skipped.
+Column max_by(const Column& value, const Column& ordering);
+Column min_by(const Column& value, const Column& ordering);
 Column collect_list(const Column& value);
 Column collect_set(const Column& value);
 Column stddev(const Column& value);

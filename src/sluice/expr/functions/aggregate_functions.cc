@@ -12,6 +12,7 @@ void RegisterAggregateFunctions(FunctionRegistry& registry) {
   aggregates::RegisterCollectFunctions(registry);
   aggregates::RegisterMomentFunctions(registry);
   aggregates::RegisterApproxCountDistinct(registry);
+  aggregates::RegisterMaxByFunctions(registry);
 }
 
 }  // namespace sluice::expr

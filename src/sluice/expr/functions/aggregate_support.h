@@ -23,6 +23,7 @@ void RegisterFirstLastFunctions(FunctionRegistry& registry);
 void RegisterCollectFunctions(FunctionRegistry& registry);
 void RegisterMomentFunctions(FunctionRegistry& registry);
 void RegisterApproxCountDistinct(FunctionRegistry& registry);
+void RegisterMaxByFunctions(FunctionRegistry& registry);
 
 /// Spark's name of an aggregate call over the given (bound) arguments.
 std::string AggregateSql(const std::string& name, const std::vector<BoundExprPtr>& args,
