@@ -410,15 +410,20 @@ class Planner {
                                                  bool negated) {
     const Query& query = *sub.query();
     std::vector<ExprPtr> condition;
+    // An uncorrelated subquery plans on its own. One that does not may be a correlated simple
+    // SELECT ... FROM ... WHERE: the conjuncts of its WHERE that do not resolve inside it join
+    // it to the outer query.
+    auto whole = PlanQuery(query);
     DataFrame inner(state_, arrow::Status::OK());
-    // A simple SELECT ... FROM ... WHERE may be correlated: the conjuncts of its WHERE that do
-    // not resolve inside it join it to the outer query.
-    const bool simple = query.kind == Query::Kind::kSelect && query.ctes.empty() &&
-                        query.select->from && !query.select->grouped &&
-                        !query.select->distinct && !query.select->having &&
-                        query.order_by.empty() && !query.limit;
     std::vector<ExprPtr> correlated;
-    if (simple) {
+    if (whole.ok()) {
+      inner = *std::move(whole);
+    } else {
+      const bool simple = query.kind == Query::Kind::kSelect && query.ctes.empty() &&
+                          query.select->from && !query.select->grouped &&
+                          !query.select->distinct && !query.select->having &&
+                          query.order_by.empty() && !query.limit;
+      if (!simple) return whole.status();
       ARROW_ASSIGN_OR_RAISE(inner, PlanFrom(*query.select->from));
       if (query.select->where) {
         for (const auto& part : Conjuncts(query.select->where)) {
@@ -429,9 +434,7 @@ class Planner {
           }
         }
       }
-    }
-    if (correlated.empty()) {
-      ARROW_ASSIGN_OR_RAISE(inner, PlanQuery(query));
+      if (correlated.empty()) return whole.status();
     }
     if (sub.form() == SubqueryExpr::Form::kIn) {
       ExprPtr value;
