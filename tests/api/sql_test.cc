@@ -59,6 +59,19 @@ class SqlTest : public StreamTest {
     ASSERT_TRUE(orders_.createOrReplaceTempView("orders").ok());
   }
 
+  /// Starts `df` into the memory sink `name` in `output_mode`, with its own checkpoint.
+  std::shared_ptr<StreamingQuery> StartMemoryQuery(const DataFrame& df, const std::string& name,
+                                                   const std::string& output_mode) {
+    auto query = df.writeStream()
+                     .format("memory")
+                     .queryName(name)
+                     .outputMode(output_mode)
+                     .option("checkpointLocation", scratch_dir_ / name)
+                     .start();
+    EXPECT_TRUE(query.ok()) << query.status().ToString();
+    return query.ValueOr(nullptr);
+  }
+
   DataFrame orders_{nullptr, arrow::Status::OK()};
 };
 
@@ -178,18 +191,13 @@ TEST_F(SqlTest, MemorySinkTablesAreQueryableByName) {
                     .withColumn("bucket", F::col("value") % 3)
                     .groupBy({F::col("bucket")})
                     .count();
-  auto query = counts.writeStream()
-                   .outputMode("complete")
-                   .format("memory")
-                   .queryName("rates")
-                   .option("checkpointLocation", scratch_dir_ / "rates")
-                   .start();
-  ASSERT_TRUE(query.ok()) << query.status().ToString();
+  auto query = StartMemoryQuery(counts, "rates", "complete");
+  ASSERT_TRUE(query);
   ASSERT_TRUE(input->AddData(Table("value BIGINT", {"[0, 1, 2, 3, 4, 5, 6]"})).ok());
-  ASSERT_TRUE((*query)->processAllAvailable().ok());
+  ASSERT_TRUE(query->processAllAvailable().ok());
   EXPECT_EQ(Rows(spark_->sql("SELECT bucket, count FROM rates ORDER BY bucket")),
             (std::vector<std::string>{"[0,3]", "[1,2]", "[2,2]"}));
-  ASSERT_TRUE((*query)->stop().ok());
+  ASSERT_TRUE(query->stop().ok());
 }
 
 // max_by/min_by keep their winner in the state across batches: the partial states of earlier
@@ -199,25 +207,20 @@ TEST_F(SqlTest, MaxByAndMinByCarryTheirWinnerAcrossBatches) {
   ASSERT_TRUE(spark_->readStream().load(input).createOrReplaceTempView("scores").ok());
   DataFrame best = spark_->sql(
       "SELECT k, max_by(v, score) AS top, min_by(v, score) AS bottom FROM scores GROUP BY k");
-  auto query = best.writeStream()
-                   .format("memory")
-                   .queryName("best")
-                   .outputMode("complete")
-                   .option("checkpointLocation", scratch_dir_ / "best")
-                   .start();
-  ASSERT_TRUE(query.ok()) << query.status().ToString();
+  auto query = StartMemoryQuery(best, "best", "complete");
+  ASSERT_TRUE(query);
   const std::string schema = "k STRING, v STRING, score DOUBLE";
   ASSERT_TRUE(input->AddData(Table(schema, {R"(["a", "a", "b"])", R"(["x", "y", "z"])",
                                             "[1.0, 5.0, null]"})).ok());
-  ASSERT_TRUE((*query)->processAllAvailable().ok());
+  ASSERT_TRUE(query->processAllAvailable().ok());
   EXPECT_EQ(Sorted(Rows(spark_->table("best"))),
             (std::vector<std::string>{"[\"a\",\"y\",\"x\"]", "[\"b\",null,null]"}));
   ASSERT_TRUE(input->AddData(Table(schema, {R"(["a", "a", "b"])", R"(["w", "u", "t"])",
                                             "[3.0, 0.5, 2.0]"})).ok());
-  ASSERT_TRUE((*query)->processAllAvailable().ok());
+  ASSERT_TRUE(query->processAllAvailable().ok());
   EXPECT_EQ(Sorted(Rows(spark_->table("best"))),
             (std::vector<std::string>{"[\"a\",\"y\",\"u\"]", "[\"b\",\"t\",\"t\"]"}));
-  ASSERT_TRUE((*query)->stop().ok());
+  ASSERT_TRUE(query->stop().ok());
 }
 
 // A whole streaming query in SQL over a streaming view gives the batches of the DataFrame
@@ -244,18 +247,8 @@ TEST_F(SqlTest, StreamingSqlOverAStreamingViewMatchesTheDataFrameQuery) {
   };
   // Both queries run side by side on the same input, one batch per block; after each block
   // each sink holds the same rows.
-  auto start = [&](const DataFrame& df, const std::string& name) {
-    auto query = df.writeStream()
-                     .format("memory")
-                     .queryName(name)
-                     .outputMode("append")
-                     .option("checkpointLocation", scratch_dir_ / name)
-                     .start();
-    EXPECT_TRUE(query.ok()) << query.status().ToString();
-    return query.ValueOr(nullptr);
-  };
-  auto sql_query = start(from_sql, "from_sql");
-  auto api_query = start(from_api, "from_api");
+  auto sql_query = StartMemoryQuery(from_sql, "from_sql", "append");
+  auto api_query = StartMemoryQuery(from_api, "from_api", "append");
   ASSERT_TRUE(sql_query && api_query);
   for (const auto& block : blocks) {
     ASSERT_TRUE(input->AddData(Table("ts TIMESTAMP, word STRING", block)).ok());
