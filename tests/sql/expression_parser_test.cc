@@ -407,10 +407,33 @@ TEST(ExpressionParserTest, SyntaxErrorsShowThePosition) {
   EXPECT_EQ(ErrorClassOf(Error("a /* open")), "UNCLOSED_BRACKETED_COMMENT");
   EXPECT_EQ(ErrorClassOf(Error("a LIKE 'x' ESCAPE 'ab'")), "INVALID_ESC");
   for (const char* text : {"a IN ()", "(a AS b)", "CASE END", "a.", "1 .* 2", "a[1", "t.*.b",
-                           "cast(a as)", "x -> x + 1", "count(a) OVER (PARTITION BY b)",
+                           "cast(a as)", "x -> x + 1", "count(a) OVER (PARTITION b)",
+                           "sum(a) OVER (ROWS BETWEEN 1 AND 2)", "rank() OVER (ORDER BY a ROWS)",
+                           "lag(a) OVER", "sum(a) OVER (w ORDER BY a)",
                            "a IS 1", "a::", "AND", "a NOT", "f(a =>1)", "(SELECT 1)"}) {
     EXPECT_EQ(ErrorClassOf(Error(text)), "PARSE_SYNTAX_ERROR") << text;
   }
+}
+
+TEST(ExpressionParserTest, WindowSpecifications) {
+  EXPECT_EQ(Str("sum(a) OVER (PARTITION BY b, c ORDER BY d DESC ROWS BETWEEN 1 PRECEDING AND "
+                "CURRENT ROW)"),
+            "sum(a) OVER (PARTITION BY b, c ORDER BY d DESC NULLS LAST ROWS BETWEEN 1 PRECEDING "
+            "AND CURRENT ROW)");
+  EXPECT_EQ(Str("row_number() over (distribute by b sort by c)"),
+            "row_number() OVER (PARTITION BY b ORDER BY c ASC NULLS FIRST)");
+  EXPECT_EQ(Str("count(*) OVER ()"), "count(*) OVER ()");
+  // A single bound ends at the current row.
+  EXPECT_EQ(Str("max(a) OVER (ORDER BY a RANGE UNBOUNDED PRECEDING)"),
+            "max(a) OVER (ORDER BY a ASC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND "
+            "CURRENT ROW)");
+  EXPECT_EQ(Str("avg(a) OVER (ORDER BY a RANGE BETWEEN 2 FOLLOWING AND UNBOUNDED FOLLOWING)"),
+            "avg(a) OVER (ORDER BY a ASC NULLS FIRST RANGE BETWEEN 2 FOLLOWING AND UNBOUNDED "
+            "FOLLOWING)");
+  EXPECT_EQ(Str("rank() OVER w"), "rank() OVER w");
+  // IGNORE NULLS of lag and lead is their fourth argument, after the defaults.
+  EXPECT_EQ(Str("lag(a) IGNORE NULLS OVER (ORDER BY b)"),
+            "lag(a, 1, NULL, true) OVER (ORDER BY b ASC NULLS FIRST)");
 }
 
 TEST(ExpressionParserTest, CommentsAndWhitespace) {

@@ -2,6 +2,7 @@
 
 #include <arrow/scalar.h>
 
+#include "sluice/api/window_spec.h"
 #include "sluice/types/ddl_parser.h"
 
 namespace sluice {
@@ -116,6 +117,13 @@ Column Column::asc_nulls_last() const { return Sort(*this, true, false); }
 Column Column::desc() const { return Sort(*this, false, false); }
 Column Column::desc_nulls_first() const { return Sort(*this, false, true); }
 Column Column::desc_nulls_last() const { return Sort(*this, false, false); }
+
+Column Column::over(const WindowSpec& window) const {
+  return Column(std::make_shared<expr::WindowExpr>(expr_, window.partition_by(),
+                                                   window.order_by(), window.frame()));
+}
+
+Column Column::over() const { return over(WindowSpec()); }
 
 Column Column::bitwiseAND(const Column& other) const { return Call("&", {*this, other}); }
 Column Column::bitwiseOR(const Column& other) const { return Call("|", {*this, other}); }

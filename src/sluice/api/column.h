@@ -12,6 +12,8 @@
 
 namespace sluice {
 
+class WindowSpec;
+
 /// The public C++ API (this folder) uses PySpark's names verbatim (withColumn, isNull, groupBy),
 /// so a PySpark user reads it without a manual; everything below api/ follows the style guide.
 ///
@@ -70,6 +72,11 @@ class Column {
   Column desc() const;
   Column desc_nulls_first() const;
   Column desc_nulls_last() const;
+
+  /// This ranking, offset or aggregate function computed over a window (PySpark's over()).
+  Column over(const WindowSpec& window) const;
+  /// Over the whole input as one partition.
+  Column over() const;
 
   Column bitwiseAND(const Column& other) const;
   Column bitwiseOR(const Column& other) const;

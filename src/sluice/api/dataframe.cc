@@ -10,6 +10,7 @@
 #include "sluice/api/show_format.h"
 #include "sluice/api/session_window_rewrite.h"
 #include "sluice/api/time_window_rewrite.h"
+#include "sluice/api/window_function_rewrite.h"
 #include "sluice/common/errors.h"
 #include "sluice/expr/binder.h"
 #include "sluice/expr/call_checks.h"
@@ -112,7 +113,11 @@ DataFrame DataFrame::select(std::vector<Column> columns) const {
   // window(time, ...) expands the rows into their time windows below the projection.
   auto windowed = PlanTimeWindows(sessions->child, std::move(sessions->exprs), context);
   if (!windowed.ok()) return DataFrame(session_, windowed.status());
-  auto& [input, projected] = *windowed;
+  // f OVER (...) is computed by Window nodes below the projection.
+  auto computed = PlanWindowFunctions(std::move(windowed->child), std::move(windowed->exprs),
+                                      context);
+  if (!computed.ok()) return DataFrame(session_, computed.status());
+  auto& [input, projected] = *computed;
   // A generator (explode, posexplode, inline) in the select list becomes a Generate node.
   for (const auto& e : projected) {
     if (plan::IsGeneratorCall(*e)) {

@@ -165,6 +165,29 @@ Column max_by(const Column& value, const Column& ordering) {
 Column min_by(const Column& value, const Column& ordering) {
   return Aggregate("min_by", {value, ordering});
 }
+Column row_number() { return Call("row_number", {}); }
+Column rank() { return Call("rank", {}); }
+Column dense_rank() { return Call("dense_rank", {}); }
+Column percent_rank() { return Call("percent_rank", {}); }
+Column cume_dist() { return Call("cume_dist", {}); }
+Column ntile(int buckets) { return Call("ntile", {lit(buckets)}); }
+
+Column lag(const Column& value, int offset) { return Call("lag", {value, lit(offset)}); }
+Column lag(const Column& value, int offset, const Column& default_value, bool ignore_nulls) {
+  if (!ignore_nulls) return Call("lag", {value, lit(offset), default_value});
+  return Call("lag", {value, lit(offset), default_value, lit(true)});
+}
+Column lead(const Column& value, int offset) { return Call("lead", {value, lit(offset)}); }
+Column lead(const Column& value, int offset, const Column& default_value, bool ignore_nulls) {
+  if (!ignore_nulls) return Call("lead", {value, lit(offset), default_value});
+  return Call("lead", {value, lit(offset), default_value, lit(true)});
+}
+
+Column nth_value(const Column& value, int64_t offset, bool ignore_nulls) {
+  if (!ignore_nulls) return Call("nth_value", {value, lit(offset)});
+  return Call("nth_value", {value, lit(offset), lit(true)});
+}
+
 Column collect_list(const Column& value) { return Aggregate("collect_list", {value}); }
 Column collect_set(const Column& value) { return Aggregate("collect_set", {value}); }
 Column stddev(const Column& value) { return Aggregate("stddev", {value}); }

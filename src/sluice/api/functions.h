@@ -105,6 +105,22 @@ Column countDistinct(std::vector<Column> columns);
 Column count_distinct(std::vector<Column> columns);
 Column approx_count_distinct(const Column& value, double relative_sd = 0.05);
 
+// Window functions, computed with over().
+Column row_number();
+Column rank();
+Column dense_rank();
+Column percent_rank();
+Column cume_dist();
+Column ntile(int buckets);
+/// The value `offset` rows before (lag) or after (lead) the current row in its partition, or
+/// `default_value` where there is none.
+Column lag(const Column& value, int offset = 1);
+Column lag(const Column& value, int offset, const Column& default_value, bool ignore_nulls = false);
+Column lead(const Column& value, int offset = 1);
+Column lead(const Column& value, int offset, const Column& default_value,
+            bool ignore_nulls = false);
+Column nth_value(const Column& value, int64_t offset, bool ignore_nulls = false);
+
 // Sort keys.
 Column asc(const std::string& name);
 Column desc(const std::string& name);

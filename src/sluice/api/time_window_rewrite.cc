@@ -7,6 +7,7 @@
 
 #include <arrow/scalar.h>
 
+#include "sluice/api/star_expansion.h"
 #include "sluice/common/errors.h"
 #include "sluice/plan/filter.h"
 #include "sluice/plan/generate.h"
@@ -119,19 +120,7 @@ arrow::Result<TimeWindowedInput> PlanTimeWindows(plan::PlanPtr child,
                             calls[0]->ToString() + ", " + call->ToString() + ".");
     }
   }
-  // `*` is expanded against the input before the window column joins it, as Spark resolves
-  // the star before it plans the window.
-  std::vector<ExprPtr> expanded;
-  for (auto& e : exprs) {
-    if (e->kind() == ExprKind::kStar && static_cast<const expr::Star&>(*e).target().empty()) {
-      for (const auto& attribute : child->output()) {
-        expanded.push_back(std::make_shared<expr::ColumnRef>(
-            std::vector<std::string>{attribute.name}, attribute.id));
-      }
-    } else {
-      expanded.push_back(std::move(e));
-    }
-  }
+  std::vector<ExprPtr> expanded = ExpandUnqualifiedStar(std::move(exprs), *child);
   ARROW_ASSIGN_OR_RAISE(auto args, WindowArguments(*calls[0]));
   plan::PlanPtr windowed;
   if (IsTumbling(*calls[0])) {

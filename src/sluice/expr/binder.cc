@@ -577,6 +577,13 @@ arrow::Result<BoundExprPtr> Bind(const Expr& expr, const BindScope& scope) {
     case ExprKind::kSortOrder:
       return SparkError("INVALID_SQL_SYNTAX",
                         "A sort order `" + expr.ToString() + "` is only allowed in orderBy.");
+    case ExprKind::kWindow:
+      // Select lists plan their window expressions into Window nodes before binding.
+      return SparkError("UNSUPPORTED_EXPR_FOR_OPERATOR",
+                        "A query operator contains one or more unsupported expressions. "
+                        "Consider to rewrite it to avoid window functions, aggregate functions, "
+                        "and generator functions in the WHERE clause. Invalid expressions: [" +
+                            expr.ToString() + "]");
     case ExprKind::kSubquery:
       // The SQL planner rewrites the subqueries it supports into joins before binding.
       return SparkError("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY",
@@ -688,12 +695,22 @@ arrow::Result<std::vector<NamedExpr>> BindSelectList(const std::vector<ExprPtr>&
 }
 
 bool ContainsAggregate(const Expr& expr, const FunctionRegistry& registry) {
+  // An aggregate over a window (`sum(a) OVER w`) is computed per row, not per group.
+  if (expr.kind() == ExprKind::kWindow) return false;
   if (expr.kind() == ExprKind::kCall &&
       registry.FindAggregate(static_cast<const Call&>(expr).name()) != nullptr) {
     return true;
   }
   for (const auto& child : expr.children()) {
     if (ContainsAggregate(*child, registry)) return true;
+  }
+  return false;
+}
+
+bool ContainsWindow(const Expr& expr) {
+  if (expr.kind() == ExprKind::kWindow) return true;
+  for (const auto& child : expr.children()) {
+    if (ContainsWindow(*child)) return true;
   }
   return false;
 }

@@ -53,7 +53,11 @@ arrow::Result<std::vector<NamedExpr>> BindSelectList(const std::vector<ExprPtr>&
 /// nullif, if, iff, and, or), for listings such as SHOW FUNCTIONS.
 const std::vector<std::string>& BinderFunctionNames();
 
-/// Whether `expr` contains a call of an aggregate function of `registry`.
+/// Whether `expr` contains a window expression (`f OVER (...)`).
+bool ContainsWindow(const Expr& expr);
+
+/// Whether `expr` contains a call of an aggregate function of `registry` (outside window
+/// expressions, whose aggregates are computed per row).
 bool ContainsAggregate(const Expr& expr, const FunctionRegistry& registry);
 
 /// Spark's UNRESOLVED_COLUMN.WITH_SUGGESTION error for `name`, suggesting the nearest of

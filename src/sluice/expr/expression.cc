@@ -293,6 +293,84 @@ std::string SortOrder::ToString() const {
          (nulls_first_ ? " NULLS FIRST" : " NULLS LAST");
 }
 
+std::string WindowFrameBound::ToString() const {
+  switch (kind) {
+    case Kind::kUnboundedPreceding:
+      return "UNBOUNDED PRECEDING";
+    case Kind::kCurrentRow:
+      return "CURRENT ROW";
+    case Kind::kUnboundedFollowing:
+      return "UNBOUNDED FOLLOWING";
+    case Kind::kOffset:
+      break;
+  }
+  // As Spark renders a bound: a negated value (SQL's `1 PRECEDING`) as PRECEDING, any other
+  // value, negative numbers included, as FOLLOWING.
+  if (offset->kind() == ExprKind::kCall && offset->children().size() == 1 &&
+      static_cast<const Call&>(*offset).name() == "-") {
+    return offset->children()[0]->ToString() + " PRECEDING";
+  }
+  return offset->ToString() + " FOLLOWING";
+}
+
+std::string WindowFrame::ToString() const {
+  return std::string(type == Type::kRows ? "ROWS" : "RANGE") + " BETWEEN " + lower.ToString() +
+         " AND " + upper.ToString();
+}
+
+namespace {
+
+std::vector<ExprPtr> WindowChildren(const ExprPtr& function,
+                                    const std::vector<ExprPtr>& partition_by,
+                                    const std::vector<ExprPtr>& order_by) {
+  std::vector<ExprPtr> children = {function};
+  children.insert(children.end(), partition_by.begin(), partition_by.end());
+  children.insert(children.end(), order_by.begin(), order_by.end());
+  return children;
+}
+
+}  // namespace
+
+WindowExpr::WindowExpr(ExprPtr function, std::vector<ExprPtr> partition_by,
+                       std::vector<ExprPtr> order_by, std::optional<WindowFrame> frame,
+                       std::string window_name)
+    : Expr(ExprKind::kWindow, WindowChildren(function, partition_by, order_by)),
+      num_partition_by_(partition_by.size()),
+      frame_(std::move(frame)),
+      window_name_(std::move(window_name)) {}
+
+std::vector<ExprPtr> WindowExpr::partition_by() const {
+  return {children().begin() + 1, children().begin() + 1 + num_partition_by_};
+}
+
+std::vector<ExprPtr> WindowExpr::order_by() const {
+  return {children().begin() + 1 + num_partition_by_, children().end()};
+}
+
+ExprPtr WindowExpr::WithChildren(std::vector<ExprPtr> children) const {
+  std::vector<ExprPtr> partition(children.begin() + 1,
+                                 children.begin() + 1 + num_partition_by_);
+  std::vector<ExprPtr> order(children.begin() + 1 + num_partition_by_, children.end());
+  return std::make_shared<WindowExpr>(children[0], std::move(partition), std::move(order),
+                                      frame_, window_name_);
+}
+
+std::string WindowExpr::ToString() const {
+  if (!window_name_.empty()) return function()->ToString() + " OVER " + window_name_;
+  std::vector<std::string> parts;
+  auto list = [](const std::vector<ExprPtr>& exprs) {
+    std::string text;
+    for (const auto& e : exprs) text += (text.empty() ? "" : ", ") + e->ToString();
+    return text;
+  };
+  if (num_partition_by_ > 0) parts.push_back("PARTITION BY " + list(partition_by()));
+  if (children().size() > 1 + num_partition_by_) parts.push_back("ORDER BY " + list(order_by()));
+  if (frame_) parts.push_back(frame_->ToString());
+  std::string spec;
+  for (const auto& part : parts) spec += (spec.empty() ? "" : " ") + part;
+  return function()->ToString() + " OVER (" + spec + ")";
+}
+
 std::vector<std::string> SplitColumnName(const std::string& dotted_name) {
   std::vector<std::string> parts;
   std::string current;
@@ -366,6 +444,8 @@ ExprPtr WithChildren(const ExprPtr& e, std::vector<ExprPtr> children) {
       ExprPtr otherwise = case_when.otherwise() ? children.back() : nullptr;
       return std::make_shared<CaseWhen>(std::move(branches), std::move(otherwise));
     }
+    case ExprKind::kWindow:
+      return static_cast<const WindowExpr&>(*e).WithChildren(std::move(children));
     default:
       return e;
   }

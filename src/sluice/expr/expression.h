@@ -30,6 +30,7 @@ enum class ExprKind {
   kSortOrder,   // `expr ASC|DESC NULLS FIRST|LAST`, only inside sort and window specs
   kInvalid,     // an expression that could not be built (bad type name, parse error)
   kSubquery,    // `(SELECT ...)`, `EXISTS (...)`, `x IN (SELECT ...)`: SQL only (sql/query_ast.h)
+  kWindow,      // `function OVER (PARTITION BY ... ORDER BY ... frame)`
 };
 
 /// An unresolved expression, as built by the API (Column) and the SQL parser: names are not yet
@@ -191,6 +192,59 @@ class SortOrder final : public Expr {
  private:
   bool ascending_;
   bool nulls_first_;
+};
+
+/// One end of a window frame: UNBOUNDED PRECEDING, CURRENT ROW, UNBOUNDED FOLLOWING, or an
+/// offset from the current row (a row count for ROWS, a distance in the order key's values for
+/// RANGE), negative before it, as Spark's rowsBetween(-1, 1) says.
+struct WindowFrameBound {
+  enum class Kind { kUnboundedPreceding, kCurrentRow, kUnboundedFollowing, kOffset };
+  Kind kind = Kind::kCurrentRow;
+  /// For kOffset: a constant expression (`-1`, or `-(1)` as SQL's `1 PRECEDING` is written).
+  ExprPtr offset;
+
+  static WindowFrameBound UnboundedPreceding() { return {Kind::kUnboundedPreceding, nullptr}; }
+  static WindowFrameBound CurrentRow() { return {Kind::kCurrentRow, nullptr}; }
+  static WindowFrameBound UnboundedFollowing() { return {Kind::kUnboundedFollowing, nullptr}; }
+  static WindowFrameBound Offset(ExprPtr offset) { return {Kind::kOffset, std::move(offset)}; }
+  /// Spark's rendering: `UNBOUNDED PRECEDING`, `CURRENT ROW`, `-1 FOLLOWING`, `1 PRECEDING`.
+  std::string ToString() const;
+};
+
+/// ROWS or RANGE BETWEEN lower AND upper.
+struct WindowFrame {
+  enum class Type { kRows, kRange };
+  Type type = Type::kRows;
+  WindowFrameBound lower;
+  WindowFrameBound upper;
+  std::string ToString() const;
+};
+
+/// `function OVER (PARTITION BY ... ORDER BY ... frame)`: a ranking, offset or aggregate
+/// function computed over the rows of the current row's partition. Children are the function
+/// call, then the partition expressions, then the order keys (SortOrder or plain expressions).
+/// Without a frame the function's default applies (Spark's: the whole partition without ORDER
+/// BY, RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW with it). `window_name` is set for SQL's
+/// `OVER w` until the WINDOW clause's definition replaces it.
+class WindowExpr final : public Expr {
+ public:
+  WindowExpr(ExprPtr function, std::vector<ExprPtr> partition_by, std::vector<ExprPtr> order_by,
+             std::optional<WindowFrame> frame, std::string window_name = {});
+  const ExprPtr& function() const { return children()[0]; }
+  std::vector<ExprPtr> partition_by() const;
+  std::vector<ExprPtr> order_by() const;
+  size_t num_partition_by() const { return num_partition_by_; }
+  const std::optional<WindowFrame>& frame() const { return frame_; }
+  const std::string& window_name() const { return window_name_; }
+  /// The same window over other children (function, partition expressions, order keys).
+  ExprPtr WithChildren(std::vector<ExprPtr> children) const;
+  /// `function OVER (spec)` as written; the bound window node gives Spark's full name.
+  std::string ToString() const override;
+
+ private:
+  size_t num_partition_by_;
+  std::optional<WindowFrame> frame_;
+  std::string window_name_;
 };
 
 /// Stands for an expression the API could not build (a type name or expression text that did not

@@ -14,6 +14,7 @@
 #include "sluice/physical/streaming_deduplicate.h"
 #include "sluice/physical/streaming_session_aggregate.h"
 #include "sluice/physical/union_operator.h"
+#include "sluice/physical/window_operator.h"
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/event_time_watermark.h"
 #include "sluice/plan/filter.h"
@@ -25,6 +26,7 @@
 #include "sluice/plan/session_window_merge.h"
 #include "sluice/plan/sort.h"
 #include "sluice/plan/union.h"
+#include "sluice/plan/window.h"
 
 namespace sluice::physical {
 
@@ -96,6 +98,10 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
       ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
       return MakeMergeSessionWindows(static_cast<const plan::MergeSessionWindows&>(node),
                                      std::move(input), context);
+    }
+    case plan::PlanKind::kWindow: {
+      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      return MakeWindow(static_cast<const plan::Window&>(node), std::move(input), context);
     }
     case plan::PlanKind::kSubqueryAlias:
       return Execute(*node.children()[0], context);

@@ -12,6 +12,10 @@ namespace sluice::plan {
 arrow::Result<std::shared_ptr<const Filter>> Filter::Make(PlanPtr child,
                                                           const expr::ExprPtr& condition,
                                                           const AnalysisContext& context) {
+  if (expr::ContainsWindow(*condition)) {
+    return SparkError("_LEGACY_ERROR_TEMP_1034",
+                      "It is not allowed to use window functions inside WHERE clause.");
+  }
   if (expr::ContainsAggregate(*condition, *context.registry)) {
     return SparkError("INVALID_WHERE_CONDITION",
                       "The WHERE condition \"" + condition->ToString() +

@@ -25,6 +25,7 @@ enum class PlanKind {
   kGenerate,
   kEventTimeWatermark,
   kMergeSessionWindows,
+  kWindow,
 };
 
 /// A node of a resolved logical plan: every node is analyzed when it is built (by its `Make`),

@@ -21,10 +21,8 @@ bool Orderable(const arrow::DataType& type) {
 
 }  // namespace
 
-arrow::Result<std::shared_ptr<const Sort>> Sort::Make(PlanPtr child,
-                                                      const std::vector<expr::ExprPtr>& keys,
-                                                      const AnalysisContext& context) {
-  const expr::BindScope scope = ScopeOf(*child, context);
+arrow::Result<std::vector<SortKey>> BindSortKeys(const std::vector<expr::ExprPtr>& keys,
+                                                 const expr::BindScope& scope) {
   std::vector<SortKey> bound;
   for (const auto& key : keys) {
     SortKey sort_key;
@@ -38,15 +36,25 @@ arrow::Result<std::shared_ptr<const Sort>> Sort::Make(PlanPtr child,
     ARROW_ASSIGN_OR_RAISE(sort_key.expr, expr::Bind(*target, scope));
     if (!Orderable(*sort_key.expr->type())) {
       return SparkError("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
-                        "Cannot resolve \"" + sort_key.expr->sql() + " " +
-                            (sort_key.ascending ? "ASC" : "DESC") +
-                            " NULLS " + (sort_key.nulls_first ? "FIRST" : "LAST") +
+                        "Cannot resolve \"" + SortKeySql(sort_key) +
                             "\" due to data type mismatch: The `sortorder` does not support "
                             "ordering on type \"" +
                             expr::SqlTypeName(*sort_key.expr->type()) + "\".");
     }
     bound.push_back(std::move(sort_key));
   }
+  return bound;
+}
+
+std::string SortKeySql(const SortKey& key) {
+  return key.expr->sql() + (key.ascending ? " ASC" : " DESC") +
+         (key.nulls_first ? " NULLS FIRST" : " NULLS LAST");
+}
+
+arrow::Result<std::shared_ptr<const Sort>> Sort::Make(PlanPtr child,
+                                                      const std::vector<expr::ExprPtr>& keys,
+                                                      const AnalysisContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto bound, BindSortKeys(keys, ScopeOf(*child, context)));
   return std::make_shared<Sort>(std::move(child), std::move(bound));
 }
 
@@ -54,8 +62,7 @@ std::string Sort::Describe() const {
   std::string text = "Sort [";
   for (size_t i = 0; i < keys_.size(); ++i) {
     if (i > 0) text += ", ";
-    text += keys_[i].expr->sql() + (keys_[i].ascending ? " ASC" : " DESC") +
-            (keys_[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    text += SortKeySql(keys_[i]);
   }
   return text + "], true";
 }

@@ -6,6 +6,7 @@
 
 #include <arrow/result.h>
 
+#include "sluice/expr/binder.h"
 #include "sluice/expr/bound_expression.h"
 #include "sluice/expr/expression.h"
 #include "sluice/plan/analysis_context.h"
@@ -19,6 +20,14 @@ struct SortKey {
   bool ascending = true;
   bool nulls_first = true;
 };
+
+/// Binds sort keys against `scope`: each a SortOrder (`col.desc()`) or a plain expression
+/// (ascending, nulls first). Map keys are DATATYPE_MISMATCH.INVALID_ORDERING_TYPE.
+arrow::Result<std::vector<SortKey>> BindSortKeys(const std::vector<expr::ExprPtr>& keys,
+                                                 const expr::BindScope& scope);
+
+/// Spark's text of a sort key: `a ASC NULLS FIRST`.
+std::string SortKeySql(const SortKey& key);
 
 /// ORDER BY: a total, stable sort of the whole input by the keys in turn, with Spark's
 /// ordering (NaN above every other number, strings by UTF-8 bytes, nulls first for ascending

@@ -158,6 +158,15 @@ arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode, bool check_cor
       case PlanKind::kJoin:
         ARROW_RETURN_NOT_OK(CheckJoin(static_cast<const Join&>(node)));
         break;
+      case PlanKind::kWindow: {
+        // Window functions over rows (not time windows) need the whole input, which a stream
+        // never has; foreachBatch can run them on each micro-batch.
+        const auto& column = node.output()[node.children()[0]->output().size()].name;
+        return SparkError("NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING",
+                          "Window function is not supported in " +
+                              column.substr(0, column.find(" OVER ")) + " (as column `" +
+                              column + "`) on streaming DataFrames/Datasets.");
+      }
       default:
         break;
     }

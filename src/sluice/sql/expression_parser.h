@@ -68,6 +68,9 @@ class ExpressionParser {
   arrow::Result<expr::ExprPtr> ParseNamedExpression();
   /// A sort key, `expr [ASC|DESC] [NULLS FIRST|LAST]` (Spark's `sortItem`).
   arrow::Result<expr::ExprPtr> ParseSortItem();
+  /// The inside of a window specification's parentheses: `[name] [PARTITION BY ...]
+  /// [ORDER BY ...] [ROWS|RANGE frame]`, as a WindowExpr over `function`.
+  arrow::Result<expr::ExprPtr> ParseWindowSpec(expr::ExprPtr function);
   /// OK at the end of input, otherwise a syntax error naming the extra token.
   arrow::Status ExpectEnd() const;
 
@@ -119,6 +122,8 @@ class ExpressionParser {
   arrow::Result<expr::ExprPtr> ParseFilterClause(std::string name,
                                                  std::vector<expr::ExprPtr> args, bool distinct);
   arrow::Result<expr::ExprPtr> ParseSpecialForm(const std::string& name, bool* handled);
+  arrow::Result<expr::ExprPtr> ParseOver(expr::ExprPtr function);
+  arrow::Result<expr::WindowFrameBound> ParseFrameBound();
   arrow::Result<std::shared_ptr<arrow::DataType>> ParseTypeUntil(bool in_parentheses);
   /// A subquery expression whose `(` was read: the query, then `)`. Its name is the text from
   /// byte `start_offset` to the `)`. A syntax error without a SubqueryReader.

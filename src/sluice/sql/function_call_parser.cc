@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include <arrow/scalar.h>
+
 #include "sluice/sql/sql_lexer.h"
 
 // The syntax of function calls: DISTINCT/ALL, IGNORE NULLS, and the forms with keywords between
@@ -35,8 +37,10 @@ arrow::Result<ExprPtr> ExpressionParser::ParseFunctionCall(std::string name) {
   } else if (!quantifier_is_column) {
     AcceptKeyword("ALL");
   }
+  const bool offset_function = name == "lag" || name == "lead" || name == "nth_value";
   const bool ignore_nulls_allowed = name == "first" || name == "last" || name == "any_value" ||
-                                    name == "first_value" || name == "last_value";
+                                    name == "first_value" || name == "last_value" ||
+                                    offset_function;
   bool ignore_nulls = false;
   std::vector<ExprPtr> args;
   if (!Peek().IsSymbol(")") || distinct) {
@@ -61,12 +65,25 @@ arrow::Result<ExprPtr> ExpressionParser::ParseFunctionCall(std::string name) {
     }
     position_ += 2;
   }
-  if (ignore_nulls) args.push_back(BoolLiteral(true));
+  if (ignore_nulls) {
+    // The flag is the last argument: lag(v, offset, default, ignoreNulls), nth_value(v, n,
+    // ignoreNulls); lag and lead get their defaults written out.
+    if (name == "lag" || name == "lead") {
+      if (args.size() < 2) args.push_back(expr::Lit(arrow::MakeScalar(int32_t{1})));
+      if (args.size() < 3) args.push_back(expr::Lit(arrow::MakeNullScalar(arrow::null())));
+    }
+    args.push_back(BoolLiteral(true));
+  }
   if (Peek().IsKeyword("FILTER") && Peek(1).IsSymbol("(")) {
     return ParseFilterClause(std::move(name), std::move(args), distinct);
   }
-  if (Peek().IsKeyword("OVER") || Peek().IsKeyword("WITHIN")) {
-    return SyntaxError(Peek(), ": " + AsciiUpper(Peek().text) + " clauses are not supported");
+  if (Peek().IsKeyword("OVER")) {
+    Next();
+    ARROW_ASSIGN_OR_RAISE(auto call, MakeCall(std::move(name), std::move(args), distinct));
+    return ParseOver(std::move(call));
+  }
+  if (Peek().IsKeyword("WITHIN")) {
+    return SyntaxError(Peek(), ": WITHIN GROUP clauses are not supported");
   }
   const bool takes_unit = name == "timestampadd" || name == "dateadd" || name == "date_add" ||
                           name == "timestampdiff" || name == "datediff" || name == "date_diff";
@@ -80,6 +97,92 @@ arrow::Result<ExprPtr> ExpressionParser::ParseFunctionCall(std::string name) {
     }
   }
   return MakeCall(std::move(name), std::move(args), distinct);
+}
+
+// `OVER name` or `OVER (spec)`, after the function call.
+arrow::Result<ExprPtr> ExpressionParser::ParseOver(ExprPtr function) {
+  if (!Peek().IsSymbol("(")) {
+    ARROW_ASSIGN_OR_RAISE(auto window_name, ParseIdentifier());
+    return Track(std::make_shared<expr::WindowExpr>(std::move(function), std::vector<ExprPtr>{},
+                                                    std::vector<ExprPtr>{}, std::nullopt,
+                                                    std::move(window_name)));
+  }
+  Next();  // (
+  ARROW_ASSIGN_OR_RAISE(auto window, ParseWindowSpec(std::move(function)));
+  ARROW_RETURN_NOT_OK(ExpectSymbol(")"));
+  return window;
+}
+
+arrow::Result<ExprPtr> ExpressionParser::ParseWindowSpec(ExprPtr function) {
+  auto starts_clause = [&](const SqlToken& token) {
+    return token.IsKeyword("PARTITION") || token.IsKeyword("DISTRIBUTE") ||
+           token.IsKeyword("ORDER") || token.IsKeyword("SORT") || token.IsKeyword("ROWS") ||
+           token.IsKeyword("RANGE");
+  };
+  std::string base_name;
+  if (!Peek().IsSymbol(")") && !starts_clause(Peek())) {
+    ARROW_ASSIGN_OR_RAISE(base_name, ParseIdentifier());
+    if (!Peek().IsSymbol(")")) {
+      return SyntaxError(Peek(), ": a named window cannot be refined in OVER");
+    }
+  }
+  std::vector<ExprPtr> partition_by;
+  if ((Peek().IsKeyword("PARTITION") || Peek().IsKeyword("DISTRIBUTE")) &&
+      Peek(1).IsKeyword("BY")) {
+    position_ += 2;
+    do {
+      ARROW_ASSIGN_OR_RAISE(auto key, ParseExpression());
+      partition_by.push_back(std::move(key));
+    } while (AcceptSymbol(","));
+  }
+  std::vector<ExprPtr> order_by;
+  if ((Peek().IsKeyword("ORDER") || Peek().IsKeyword("SORT")) && Peek(1).IsKeyword("BY")) {
+    position_ += 2;
+    do {
+      ARROW_ASSIGN_OR_RAISE(auto key, ParseSortItem());
+      order_by.push_back(std::move(key));
+    } while (AcceptSymbol(","));
+  }
+  std::optional<expr::WindowFrame> frame;
+  if (Peek().IsKeyword("ROWS") || Peek().IsKeyword("RANGE")) {
+    expr::WindowFrame written;
+    written.type =
+        Next().IsKeyword("ROWS") ? expr::WindowFrame::Type::kRows : expr::WindowFrame::Type::kRange;
+    if (AcceptKeyword("BETWEEN")) {
+      ARROW_ASSIGN_OR_RAISE(written.lower, ParseFrameBound());
+      ARROW_RETURN_NOT_OK(ExpectKeyword("AND"));
+      ARROW_ASSIGN_OR_RAISE(written.upper, ParseFrameBound());
+    } else {
+      ARROW_ASSIGN_OR_RAISE(written.lower, ParseFrameBound());
+      written.upper = expr::WindowFrameBound::CurrentRow();
+    }
+    frame = std::move(written);
+  }
+  return Track(std::make_shared<expr::WindowExpr>(std::move(function), std::move(partition_by),
+                                                  std::move(order_by), std::move(frame),
+                                                  std::move(base_name)));
+}
+
+// UNBOUNDED PRECEDING | UNBOUNDED FOLLOWING | CURRENT ROW | expr PRECEDING | expr FOLLOWING; a
+// PRECEDING offset is kept negated, as Spark's parser does.
+arrow::Result<expr::WindowFrameBound> ExpressionParser::ParseFrameBound() {
+  if (Peek().IsKeyword("UNBOUNDED")) {
+    Next();
+    if (AcceptKeyword("PRECEDING")) return expr::WindowFrameBound::UnboundedPreceding();
+    ARROW_RETURN_NOT_OK(ExpectKeyword("FOLLOWING"));
+    return expr::WindowFrameBound::UnboundedFollowing();
+  }
+  if (Peek().IsKeyword("CURRENT") && Peek(1).IsKeyword("ROW")) {
+    position_ += 2;
+    return expr::WindowFrameBound::CurrentRow();
+  }
+  ARROW_ASSIGN_OR_RAISE(auto offset, ParseBinary(0));
+  if (AcceptKeyword("PRECEDING")) {
+    ARROW_ASSIGN_OR_RAISE(offset, MakeCall("-", {std::move(offset)}));
+    return expr::WindowFrameBound::Offset(std::move(offset));
+  }
+  ARROW_RETURN_NOT_OK(ExpectKeyword("FOLLOWING"));
+  return expr::WindowFrameBound::Offset(std::move(offset));
 }
 
 // `agg(args) FILTER (WHERE condition)` aggregates only the rows where the condition holds:

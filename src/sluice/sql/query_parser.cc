@@ -1,6 +1,11 @@
 #include "sluice/sql/query_parser.h"
 
+#include <map>
+
 #include <arrow/scalar.h>
+
+#include "sluice/common/ascii.h"
+#include "sluice/common/errors.h"
 
 namespace sluice::sql {
 
@@ -11,6 +16,30 @@ using Kind = SqlToken::Kind;
 bool StartsSelect(const SqlToken& token) {
   return token.IsKeyword("SELECT") || token.IsKeyword("VALUES") || token.IsKeyword("TABLE") ||
          token.IsKeyword("FROM");
+}
+
+// Replaces each `OVER name` in `e` by the window `name` defines in the WINDOW clause.
+arrow::Result<expr::ExprPtr> ResolveWindowNames(
+    const expr::ExprPtr& e, const std::map<std::string, expr::ExprPtr>& windows) {
+  std::vector<expr::ExprPtr> children;
+  for (const auto& child : e->children()) {
+    ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveWindowNames(child, windows));
+    children.push_back(std::move(resolved));
+  }
+  auto rebuilt = expr::WithChildren(e, std::move(children));
+  if (rebuilt->kind() != expr::ExprKind::kWindow) return rebuilt;
+  const auto& window = static_cast<const expr::WindowExpr&>(*rebuilt);
+  if (window.window_name().empty()) return rebuilt;
+  auto found = windows.find(AsciiLower(window.window_name()));
+  if (found == windows.end()) {
+    return SparkError("MISSING_WINDOW_SPECIFICATION",
+                      "Window specification " + window.window_name() +
+                          " is not defined in the WINDOW clause for " +
+                          window.function()->ToString() + ".");
+  }
+  const auto& definition = static_cast<const expr::WindowExpr&>(*found->second);
+  return std::make_shared<expr::WindowExpr>(window.function(), definition.partition_by(),
+                                            definition.order_by(), definition.frame());
 }
 
 }  // namespace
@@ -212,9 +241,25 @@ arrow::Status QueryParser::ParseSelectTail(SelectClause& select) {
   if (p.AcceptKeyword("HAVING")) {
     ARROW_ASSIGN_OR_RAISE(select.having, p.ParseExpression());
   }
-  const SqlToken& token = p.Peek();
-  if (token.IsKeyword("WINDOW") || token.IsKeyword("QUALIFY")) {
-    return p.SyntaxError(token, ": window functions are not supported");
+  std::map<std::string, expr::ExprPtr> windows;
+  if (p.AcceptKeyword("WINDOW")) {
+    do {
+      ARROW_ASSIGN_OR_RAISE(auto name, p.ParseIdentifier());
+      ARROW_RETURN_NOT_OK(p.ExpectKeyword("AS"));
+      ARROW_RETURN_NOT_OK(p.ExpectSymbol("("));
+      // The definition's function is a placeholder: each `OVER name` brings its own.
+      ARROW_ASSIGN_OR_RAISE(auto definition,
+                            p.ParseWindowSpec(expr::Lit(arrow::MakeNullScalar(arrow::null()))));
+      ARROW_RETURN_NOT_OK(p.ExpectSymbol(")"));
+      ARROW_ASSIGN_OR_RAISE(definition, ResolveWindowNames(definition, windows));
+      windows[AsciiLower(name)] = std::move(definition);
+    } while (p.AcceptSymbol(","));
+  }
+  for (auto& item : select.items) {
+    ARROW_ASSIGN_OR_RAISE(item, ResolveWindowNames(item, windows));
+  }
+  if (p.Peek().IsKeyword("QUALIFY")) {
+    return p.SyntaxError(p.Peek(), ": QUALIFY is not supported");
   }
   return arrow::Status::OK();
 }
