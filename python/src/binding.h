@@ -45,16 +45,23 @@ T ValueOrThrow(arrow::Result<T> result) {
 class SharedPyObject {
  public:
   explicit SharedPyObject(nb::object object);
-  /// The object; hold the GIL while using it.
+  /// The object, or a null handle once ReleaseSharedPyObjects ran; hold the GIL while using it.
   nb::handle get() const { return holder_->object; }
 
- private:
   struct Holder {
     PyObject* object;
     ~Holder();
   };
+
+ private:
   std::shared_ptr<Holder> holder_;
 };
+
+/// Drops the reference of every SharedPyObject (at interpreter exit, with the GIL, once the
+/// queries have stopped). The engine's references are invisible to Python's garbage collector,
+/// so a cycle through them (a foreachBatch function or a listener whose module globals hold
+/// the session that holds them) would otherwise outlive the interpreter.
+void ReleaseSharedPyObjects();
 
 /// Registers the translation of StatusError into sluice.errors exceptions.
 void RegisterErrors(nb::module_& m);

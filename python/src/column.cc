@@ -11,6 +11,7 @@
 #include "binding.h"
 #include "sluice/api/column.h"
 #include "sluice/api/functions.h"
+#include "sluice/api/window_spec.h"
 
 namespace sluice::python {
 
@@ -73,7 +74,15 @@ void RegisterColumn(nb::module_& m) {
       .def("desc_nulls_last", &Column::desc_nulls_last)
       .def("bitwiseAND", &Column::bitwiseAND)
       .def("bitwiseOR", &Column::bitwiseOR)
-      .def("bitwiseXOR", &Column::bitwiseXOR);
+      .def("bitwiseXOR", &Column::bitwiseXOR)
+      .def("over", nb::overload_cast<const WindowSpec&>(&Column::over, nb::const_));
+
+  nb::class_<WindowSpec>(m, "WindowSpec")
+      .def(nb::init<>())
+      .def("partitionBy", &WindowSpec::partitionBy)
+      .def("orderBy", &WindowSpec::orderBy)
+      .def("rowsBetween", &WindowSpec::rowsBetween)
+      .def("rangeBetween", &WindowSpec::rangeBetween);
 
   m.def("col", &functions::col, nb::arg("name"));
   // Overloads are tried in order: bool before int, as Python's bool is an int.

@@ -64,6 +64,14 @@ void RegisterDataFrame(nb::module_& m) {
       .def("columns", &DataFrame::columns)
       .def("column", [](const DataFrame& df, const std::string& name) { return df[name]; })
       .def("isStreaming", &DataFrame::isStreaming)
+      .def("createOrReplaceTempView",
+           [](const DataFrame& df, const std::string& name) {
+             ThrowIfError(df.createOrReplaceTempView(name));
+           })
+      .def("createTempView",
+           [](const DataFrame& df, const std::string& name) {
+             ThrowIfError(df.createTempView(name));
+           })
       .def("select", Transform(&DataFrame::select))
       .def("selectExpr", Transform(&DataFrame::selectExpr))
       .def("filter", Transform<const Column&>(&DataFrame::filter))

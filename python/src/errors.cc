@@ -1,6 +1,9 @@
 // Failed Statuses raised as the exceptions of sluice.errors, and Python references safe to drop
 // from engine threads.
+#include <mutex>
 #include <string>
+#include <unordered_set>
+#include <vector>
 
 #include <nanobind/stl/string.h>
 
@@ -33,20 +36,55 @@ void RaiseStatus(const arrow::Status& status) {
   }
 }
 
+// Every live holder, so that ReleaseSharedPyObjects can reach them.
+std::mutex& HoldersMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::unordered_set<void*>& Holders() {
+  static std::unordered_set<void*> holders;
+  return holders;
+}
+
 }  // namespace
 
 // The holder is made in place: a temporary Holder would release the reference it holds.
 SharedPyObject::SharedPyObject(nb::object object)
-    : holder_(new Holder{object.release().ptr()}) {}
+    : holder_(new Holder{object.release().ptr()}) {
+  std::lock_guard lock(HoldersMutex());
+  Holders().insert(holder_.get());
+}
 
 SharedPyObject::Holder::~Holder() {
-  if (object == nullptr || !Py_IsInitialized() || InterpreterFinalizing()) return;
+  PyObject* held;
+  {
+    std::lock_guard lock(HoldersMutex());
+    Holders().erase(this);
+    held = object;
+  }
+  if (held == nullptr || !Py_IsInitialized() || InterpreterFinalizing()) return;
   PyGILState_STATE state = PyGILState_Ensure();
-  Py_DECREF(object);
+  Py_DECREF(held);
   PyGILState_Release(state);
 }
 
+void ReleaseSharedPyObjects() {
+  std::vector<PyObject*> released;
+  {
+    std::lock_guard lock(HoldersMutex());
+    for (void* entry : Holders()) {
+      auto* holder = static_cast<SharedPyObject::Holder*>(entry);
+      if (holder->object != nullptr) released.push_back(holder->object);
+      holder->object = nullptr;
+    }
+  }
+  // Outside the lock: dropping an object may run code that makes or drops other holders.
+  for (PyObject* object : released) Py_DECREF(object);
+}
+
 void RegisterErrors(nb::module_& m) {
+  m.def("release_python_references", &ReleaseSharedPyObjects);
   nb::register_exception_translator([](const std::exception_ptr& pointer, void*) {
     try {
       std::rethrow_exception(pointer);

@@ -80,6 +80,7 @@ class PythonListener final : public execution::StreamingQueryListener {
   template <typename... Args>
   void Call(const char* method, const Args&... args) {
     nb::gil_scoped_acquire gil;
+    if (!adapter_.get().is_valid()) return;  // released at interpreter exit
     try {
       adapter_.get().attr(method)(args...);
     } catch (nb::python_error& error) {
@@ -101,6 +102,9 @@ ForeachBatchFunction PythonForeachBatch(nb::object callback) {
   SharedPyObject function(std::move(callback));
   return [function](const DataFrame& batch, int64_t batch_id) -> arrow::Status {
     nb::gil_scoped_acquire gil;
+    if (!function.get().is_valid()) {
+      return arrow::Status::Cancelled("the Python interpreter is exiting");
+    }
     std::string failure;
     try {
       nb::object result = function.get()(batch, batch_id);

@@ -258,3 +258,10 @@ class Column:
 
     def bitwiseXOR(self, other: Any) -> "Column":
         return Column(self._jc.bitwiseXOR(_literal(other)))
+
+    def over(self, window: Any = None) -> "Column":
+        """This ranking, offset or aggregate function over `window` (a WindowSpec); without
+        one, over all rows as one partition."""
+        if window is None:
+            return Column(self._jc.over(_native.WindowSpec()))
+        return Column(self._jc.over(window._jspec))

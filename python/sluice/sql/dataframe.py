@@ -247,6 +247,14 @@ class DataFrame:
     def count(self) -> int:
         return self._jdf.count()
 
+    def createOrReplaceTempView(self, name: str) -> None:
+        """Registers this DataFrame as a temporary view for spark.sql and spark.table."""
+        self._jdf.createOrReplaceTempView(name)
+
+    def createTempView(self, name: str) -> None:
+        """As createOrReplaceTempView; a view of that name already existing is an error."""
+        self._jdf.createTempView(name)
+
     def take(self, num: int) -> List[Row]:
         return self.limit(num).collect()
 

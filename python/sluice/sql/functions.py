@@ -167,6 +167,57 @@ def approx_count_distinct(col: ColumnOrName, rsd: Optional[float] = None) -> Col
 
 approxCountDistinct = approx_count_distinct
 
+# ---- Window functions, computed with Column.over(window) ----
+
+
+def row_number() -> Column:
+    return _invoke("row_number")
+
+
+def rank() -> Column:
+    return _invoke("rank")
+
+
+def dense_rank() -> Column:
+    return _invoke("dense_rank")
+
+
+def percent_rank() -> Column:
+    return _invoke("percent_rank")
+
+
+def cume_dist() -> Column:
+    return _invoke("cume_dist")
+
+
+def ntile(n: int) -> Column:
+    return _invoke_with("ntile", _literal(n))
+
+
+def _offset_function(name: str, col: ColumnOrName, offset: int, default: Any,
+                     ignoreNulls: bool) -> Column:
+    args = [_to_java_column(col), _literal(offset), _literal(default)]
+    if ignoreNulls:
+        args.append(_literal(True))
+    return _invoke_with(name, *args)
+
+
+def lag(col: ColumnOrName, offset: int = 1, default: Optional[Any] = None,
+        ignoreNulls: bool = False) -> Column:
+    return _offset_function("lag", col, offset, default, ignoreNulls)
+
+
+def lead(col: ColumnOrName, offset: int = 1, default: Optional[Any] = None,
+         ignoreNulls: bool = False) -> Column:
+    return _offset_function("lead", col, offset, default, ignoreNulls)
+
+
+def nth_value(col: ColumnOrName, offset: int, ignoreNulls: Optional[bool] = False) -> Column:
+    args = [_to_java_column(col), _literal(offset)]
+    if ignoreNulls:
+        args.append(_literal(True))
+    return _invoke_with("nth_value", *args)
+
 # ---- Sort keys ----
 
 

@@ -256,13 +256,15 @@ def _pandas_to_arrow(data: Any, schema: Any) -> pa.Table:
 
 def _stop_all_queries() -> None:
     """Stops the queries of every session before the interpreter exits: their threads must
-    not call into Python after it has gone."""
+    not call into Python after it has gone. Then the engine lets go of the Python objects it
+    holds (foreachBatch functions, listeners), which Python's garbage collector cannot see."""
     for jss in _native_sessions:
         for query in jss.streams().active():
             try:
                 query.stop()
             except Exception:
                 pass
+    _native.release_python_references()
 
 
 # The native sessions made in this process (each is small; its queries may outlive the
