@@ -59,7 +59,8 @@ arrow::Result<int64_t> ConstantInteger(const expr::Expr& e, const AnalysisContex
 }
 
 bool IsNumeric(const arrow::DataType& type) {
-  return arrow::is_integer(type.id()) || arrow::is_floating(type.id());
+  return arrow::is_integer(type.id()) || arrow::is_floating(type.id()) ||
+         arrow::is_decimal(type.id());
 }
 
 std::string SpecSql(const std::vector<expr::BoundExprPtr>& partition,
@@ -111,7 +112,10 @@ arrow::Result<ResolvedFrameBound> ResolveBound(const expr::WindowFrameBound& bou
                           expr::SqlTypeName(*order[0].expr->type()) +
                           "\" does not match the expected data type (\"NUMERIC\").");
   }
-  ARROW_ASSIGN_OR_RAISE(auto as_double, value->CastTo(arrow::float64()));
+  // Decimal offsets (SQL's `1.5 PRECEDING`) convert with Spark's cast.
+  ARROW_ASSIGN_OR_RAISE(
+      auto as_double,
+      ConstantValue(expr::Cast(bound.offset, arrow::float64()), context, "frame boundary"));
   resolved.real_offset = static_cast<const arrow::DoubleScalar&>(*as_double).value;
   resolved.offset = std::isfinite(resolved.real_offset)
                         ? static_cast<int64_t>(resolved.real_offset)
@@ -155,6 +159,19 @@ std::string FrameSpecText(const expr::WindowFrame& frame) {
 
 bool SameFrame(const expr::WindowFrame& a, const expr::WindowFrame& b) {
   return a.ToString() == b.ToString();
+}
+
+// A frame cannot start after everything or end before everything.
+arrow::Status CheckFrameOrder(const expr::WindowFrame& frame) {
+  if (frame.lower.kind != BoundKind::kUnboundedFollowing &&
+      frame.upper.kind != BoundKind::kUnboundedPreceding) {
+    return arrow::Status::OK();
+  }
+  return SparkError("DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_INVALID_BOUND",
+                    "Cannot resolve \"" + frame.ToString() +
+                        "\" due to data type mismatch: Window frame upper bound \"" +
+                        frame.upper.ToString() + "\" does not follow the lower bound \"" +
+                        frame.lower.ToString() + "\".");
 }
 
 struct Resolved {
@@ -363,11 +380,21 @@ arrow::Result<Resolved> ResolveFunction(const expr::WindowExpr& window, const Pl
                       "Expression \"" + function.ToString() +
                           "\" not supported within a window function.");
   }
+  ARROW_RETURN_NOT_OK(CheckFrameOrder(resolved.frame));
   ARROW_ASSIGN_OR_RAISE(fn.frame.lower,
                         ResolveBound(resolved.frame.lower, resolved.frame, order, context));
   ARROW_ASSIGN_OR_RAISE(fn.frame.upper,
                         ResolveBound(resolved.frame.upper, resolved.frame, order, context));
   fn.frame.type = resolved.frame.type;
+  const auto& lower = fn.frame.lower;
+  const auto& upper = fn.frame.upper;
+  if (lower.kind == BoundKind::kOffset && upper.kind == BoundKind::kOffset &&
+      lower.real_offset > upper.real_offset) {
+    return SparkError("DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON",
+                      "Cannot resolve \"" + resolved.frame.ToString() +
+                          "\" due to data type mismatch: The lower bound of a window frame "
+                          "must be less than or equal to the upper bound.");
+  }
   return resolved;
 }
 

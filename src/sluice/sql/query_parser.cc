@@ -246,11 +246,18 @@ arrow::Status QueryParser::ParseSelectTail(SelectClause& select) {
     do {
       ARROW_ASSIGN_OR_RAISE(auto name, p.ParseIdentifier());
       ARROW_RETURN_NOT_OK(p.ExpectKeyword("AS"));
-      ARROW_RETURN_NOT_OK(p.ExpectSymbol("("));
       // The definition's function is a placeholder: each `OVER name` brings its own.
-      ARROW_ASSIGN_OR_RAISE(auto definition,
-                            p.ParseWindowSpec(expr::Lit(arrow::MakeNullScalar(arrow::null()))));
-      ARROW_RETURN_NOT_OK(p.ExpectSymbol(")"));
+      auto placeholder = expr::Lit(arrow::MakeNullScalar(arrow::null()));
+      expr::ExprPtr definition;
+      if (p.AcceptSymbol("(")) {
+        ARROW_ASSIGN_OR_RAISE(definition, p.ParseWindowSpec(std::move(placeholder)));
+        ARROW_RETURN_NOT_OK(p.ExpectSymbol(")"));
+      } else {  // `w2 AS w1`
+        ARROW_ASSIGN_OR_RAISE(auto base, p.ParseIdentifier());
+        definition = std::make_shared<expr::WindowExpr>(
+            std::move(placeholder), std::vector<expr::ExprPtr>{}, std::vector<expr::ExprPtr>{},
+            std::nullopt, std::move(base));
+      }
       ARROW_ASSIGN_OR_RAISE(definition, ResolveWindowNames(definition, windows));
       windows[AsciiLower(name)] = std::move(definition);
     } while (p.AcceptSymbol(","));
