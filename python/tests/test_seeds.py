@@ -8,9 +8,9 @@ import sys
 SEEDS = os.path.join(os.path.dirname(__file__), "seeds")
 
 
-def run_seed(name, *args):
+def run_seed(name, *args, cwd=None):
     result = subprocess.run([sys.executable, os.path.join(SEEDS, name), *args],
-                            capture_output=True, text=True, timeout=120,
+                            capture_output=True, text=True, timeout=120, cwd=cwd,
                             env=dict(os.environ, TZ="UTC"))
     assert result.returncode == 0, result.stderr
     # Nothing is left for the interpreter to complain about at exit (references the engine
@@ -78,4 +78,37 @@ def test_seed_004_clickstream_windows_watermarks_and_upserts(tmp_path):
         "|     u8|   /docs|10:28:00|",
         "|     u9|   /home|10:03:00|",
         "+-------+--------+--------+",
+    ]
+
+
+def test_seed_000_upsert_every_batch(tmp_path):
+    updates = tmp_path / "updates"
+    updates.mkdir()
+
+    def land(name, rows):
+        (updates / name).write_text("".join(
+            '{"id": %d, "name": "%s", "tier": "%s"}\n' % row for row in rows))
+
+    land("0001.json", [(1, "ada", "bronze"), (2, "bob", "silver")])
+    first = run_seed("seed_000_upsert.py", str(tmp_path), cwd=tmp_path)
+    assert first.splitlines() == [
+        "+---+----+------+",
+        "| id|name|  tier|",
+        "+---+----+------+",
+        "|  1| ada|bronze|",
+        "|  2| bob|silver|",
+        "+---+----+------+",
+    ]
+    # A changed customer is updated in place, a new one inserted; the first file is not read
+    # again (the checkpoint remembers it), so replaying it would change nothing either.
+    land("0002.json", [(1, "ada", "gold"), (3, "cy", "bronze")])
+    second = run_seed("seed_000_upsert.py", str(tmp_path), cwd=tmp_path)
+    assert second.splitlines() == [
+        "+---+----+------+",
+        "| id|name|  tier|",
+        "+---+----+------+",
+        "|  1| ada|  gold|",
+        "|  2| bob|silver|",
+        "|  3|  cy|bronze|",
+        "+---+----+------+",
     ]
