@@ -446,6 +446,9 @@ def encode_value(value, dtype, where):
     if isinstance(dtype, T.TimestampNTZType):
         delta = value - datetime.datetime(1970, 1, 1)
         return format_micros((delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds)
+    if isinstance(dtype, T.DayTimeIntervalType):
+        # Collected as a timedelta; encoded as its microseconds.
+        return (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
     if isinstance(dtype, T.ArrayType):
         return [encode_value(v, dtype.elementType, where) for v in value]
     if isinstance(dtype, T.StructType):

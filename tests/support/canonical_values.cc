@@ -120,6 +120,8 @@ bool IntegerValue(const arrow::Array& array, int64_t row, int64_t* value) {
     case arrow::Type::INT16: *value = static_cast<const arrow::Int16Array&>(array).Value(row); return true;
     case arrow::Type::INT32: *value = static_cast<const arrow::Int32Array&>(array).Value(row); return true;
     case arrow::Type::INT64: *value = static_cast<const arrow::Int64Array&>(array).Value(row); return true;
+    // A day-time interval is its microseconds (PySpark collects a timedelta).
+    case arrow::Type::DURATION: *value = static_cast<const arrow::DurationArray&>(array).Value(row); return true;
     default: return false;
   }
 }

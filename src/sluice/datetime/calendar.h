@@ -60,6 +60,17 @@ constexpr CivilDate CivilFromDays(int64_t days) {
   return CivilDate{year_of_era + era * 400 + (month <= 2), month, day};
 }
 
+/// The day `months` months after `days` (days since the epoch), on the same day of the month
+/// or the month's last day when it is shorter, as Spark's add_months and interval arithmetic.
+constexpr int64_t AddMonths(int64_t days, int64_t months) {
+  const CivilDate date = CivilFromDays(days);
+  const int64_t total = date.year * 12 + (date.month - 1) + months;
+  const int64_t year = FloorDiv(total, 12);
+  const int32_t month = static_cast<int32_t>(FloorMod(total, 12)) + 1;
+  const int32_t day = date.day < DaysInMonth(year, month) ? date.day : DaysInMonth(year, month);
+  return DaysFromCivil(year, month, day);
+}
+
 /// ISO day of week: 1 = Monday ... 7 = Sunday.
 constexpr int32_t IsoDayOfWeek(int64_t days) {
   return static_cast<int32_t>(FloorMod(days + 3, 7)) + 1;

@@ -14,6 +14,7 @@
 #include "sluice/datetime/print.h"
 #include "sluice/expr/cast_format.h"
 #include "sluice/expr/cast_internal.h"
+#include "sluice/types/interval_types.h"
 
 namespace sluice::expr::cast_internal {
 
@@ -181,6 +182,20 @@ arrow::Result<ValueWriter> MakeWriter(const std::shared_ptr<arrow::Array>& array
         const int64_t micros = a.Value(i);
         const int64_t offset = zone->OffsetAt(datetime::FloorDiv(micros, 1000000));
         datetime::AppendLocalTimestamp(micros + offset * 1000000, out);
+      });
+    }
+    case Type::DURATION: {
+      const auto fields = types::DayTimeFieldsOf(*array->type());
+      return Typed<arrow::DurationArray>(array, [fields](const auto& a, int64_t i,
+                                                         std::string* out) {
+        out->append(types::FormatDayTimeInterval(a.Value(i), fields));
+      });
+    }
+    case Type::INTERVAL_MONTHS: {
+      const auto fields = types::YearMonthFieldsOf(*array->type());
+      return Typed<arrow::MonthIntervalArray>(array, [fields](const auto& a, int64_t i,
+                                                              std::string* out) {
+        out->append(types::FormatYearMonthInterval(a.Value(i), fields));
       });
     }
     default:

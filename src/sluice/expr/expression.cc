@@ -1,6 +1,7 @@
 #include "sluice/expr/expression.h"
 
 #include "sluice/expr/cast_format.h"
+#include "sluice/types/interval_types.h"
 #include "sluice/types/spark_type_names.h"
 
 #include <arrow/scalar.h>
@@ -187,6 +188,13 @@ std::string LiteralToString(const arrow::Scalar& value) {
           static_cast<const arrow::Decimal128Type&>(*value.type).scale());
     case arrow::Type::DATE32:
       return "DATE '" + value.ToString() + "'";
+    case arrow::Type::DURATION:
+      return types::FormatDayTimeInterval(static_cast<const arrow::DurationScalar&>(value).value,
+                                          types::DayTimeFieldsOf(*value.type));
+    case arrow::Type::INTERVAL_MONTHS:
+      return types::FormatYearMonthInterval(
+          static_cast<const arrow::MonthIntervalScalar&>(value).value,
+          types::YearMonthFieldsOf(*value.type));
     case arrow::Type::TIMESTAMP: {
       // Arrow prints an ISO form with a 'T'; Spark's SQL form uses a space.
       std::string text = value.ToString();
@@ -427,6 +435,8 @@ ExprPtr WithChildren(const ExprPtr& e, std::vector<ExprPtr> children) {
       return std::make_shared<Alias>(children[0], static_cast<const Alias&>(*e).name());
     case ExprKind::kCast: {
       const auto& cast = static_cast<const Cast&>(*e);
+      // A typed literal's child is the constant text: nothing to rebuild.
+      if (cast.typed_literal()) return e;
       return std::make_shared<Cast>(children[0], cast.type(), cast.is_try());
     }
     case ExprKind::kExtract:

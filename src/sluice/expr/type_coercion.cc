@@ -6,6 +6,7 @@
 #include <arrow/type.h>
 #include <arrow/util/string.h>
 
+#include "sluice/types/interval_types.h"
 #include "sluice/types/spark_types.h"
 
 namespace sluice::expr {
@@ -106,6 +107,15 @@ std::shared_ptr<arrow::DataType> DecimalForIntegralLiteral(const arrow::Scalar& 
 
 std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataType>& left,
                                             const std::shared_ptr<arrow::DataType>& right) {
+  // Intervals of one family meet at the fields spanning both (Arrow sees one storage type).
+  if (types::IsDayTimeInterval(*left) && types::IsDayTimeInterval(*right)) {
+    return types::DayTimeInterval(
+        types::Union(types::DayTimeFieldsOf(*left), types::DayTimeFieldsOf(*right)));
+  }
+  if (types::IsYearMonthInterval(*left) && types::IsYearMonthInterval(*right)) {
+    return types::YearMonthInterval(
+        types::Union(types::YearMonthFieldsOf(*left), types::YearMonthFieldsOf(*right)));
+  }
   if (left->Equals(*right)) return left;
   if (left->id() == arrow::Type::NA) return right;
   if (right->id() == arrow::Type::NA) return left;

@@ -18,7 +18,10 @@
 
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/common/errors.h"
+#include "sluice/formats/format_options.h"
 #include "sluice/formats/partition_discovery.h"
+#include "sluice/types/interval_types.h"
+#include "sluice/types/spark_type_names.h"
 
 namespace sluice::formats {
 
@@ -45,6 +48,29 @@ std::string RandomUuid() {
 }
 
 namespace {
+
+bool HoldsInterval(const arrow::DataType& type) {
+  if (types::IsDayTimeInterval(type) || types::IsYearMonthInterval(type)) return true;
+  for (const auto& field : type.fields()) {
+    if (HoldsInterval(*field->type())) return true;
+  }
+  return false;
+}
+
+// Files do not hold Spark's intervals: they would be read back as plain numbers, so an
+// interval column is refused (cast it to a string to keep its text).
+arrow::Status CheckNoIntervals(const arrow::Schema& schema, FileFormat format) {
+  for (const auto& field : schema.fields()) {
+    if (HoldsInterval(*field->type())) {
+      return SparkError("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
+                        "The " + std::string(FileFormatDisplayName(format)) +
+                            " datasource doesn't support the column " +
+                            QuoteIdentifier(field->name()) + " of the type \"" +
+                            types::SqlString(*field->type()) + "\".");
+    }
+  }
+  return arrow::Status::OK();
+}
 
 arrow::Status SyncFile(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -151,6 +177,7 @@ arrow::Result<std::unique_ptr<PartitionedWriter>> PartitionedWriter::Make(
     }
   }
   out->data_schema_ = arrow::schema(data_fields);
+  ARROW_RETURN_NOT_OK(CheckNoIntervals(*schema, writer->format()));
   ARROW_RETURN_NOT_OK(writer->CheckSchema(*out->data_schema_));
   ARROW_ASSIGN_OR_RAISE(auto text, ValueText::MakeCastStyle(std::move(zone)));
   out->text_ = std::make_unique<ValueText>(std::move(text));

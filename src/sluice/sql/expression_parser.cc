@@ -399,6 +399,11 @@ arrow::Result<ExprPtr> ExpressionParser::ParseWordPrimary() {
     return ParseSubquery(SubqueryExpr::Form::kExists, nullptr, word.offset);
   }
   if (IsOneOf(word, kReservedWords)) return SyntaxError(word);
+  if (word.IsKeyword("INTERVAL") &&
+      (next.kind == Kind::kString || IsNumber(next) ||
+       ((next.IsSymbol("-") || next.IsSymbol("+")) && IsNumber(Peek(2))))) {
+    return ParseIntervalLiteral();
+  }
   if (next.kind == Kind::kString) return ParseTypedLiteral();
   if ((word.IsKeyword("CAST") || word.IsKeyword("TRY_CAST")) && next.IsSymbol("(")) {
     return ParseCast(word.IsKeyword("TRY_CAST"));
@@ -447,7 +452,6 @@ arrow::Result<ExprPtr> ExpressionParser::ParseTypedLiteral() {
     if (!bytes) return invalid();
     return expr::Lit(std::make_shared<arrow::BinaryScalar>(std::move(*bytes)));
   }
-  if (type == "INTERVAL") return SyntaxError(word, ": interval literals are not supported");
   return SqlParseError(input_, word.offset, "UNSUPPORTED_TYPED_LITERAL",
                        "Literals of the type \"" + type +
                            "\" are not supported. Supported types are DATE, TIMESTAMP_NTZ, "

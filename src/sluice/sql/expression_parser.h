@@ -115,6 +115,7 @@ class ExpressionParser {
   arrow::Result<expr::ExprPtr> ParsePrimary(bool negative_number);
   arrow::Result<expr::ExprPtr> ParseWordPrimary();
   arrow::Result<expr::ExprPtr> ParseTypedLiteral();
+  arrow::Result<expr::ExprPtr> ParseIntervalLiteral();
   arrow::Result<expr::ExprPtr> ParseCase();
   arrow::Result<expr::ExprPtr> ParseCast(bool is_try);
   arrow::Result<expr::ExprPtr> ParseParenthesized();

@@ -22,11 +22,13 @@ bool StartsSelect(const SqlToken& token) {
 arrow::Result<expr::ExprPtr> ResolveWindowNames(
     const expr::ExprPtr& e, const std::map<std::string, expr::ExprPtr>& windows) {
   std::vector<expr::ExprPtr> children;
+  bool changed = false;
   for (const auto& child : e->children()) {
     ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveWindowNames(child, windows));
+    changed = changed || resolved != child;
     children.push_back(std::move(resolved));
   }
-  auto rebuilt = expr::WithChildren(e, std::move(children));
+  auto rebuilt = changed ? expr::WithChildren(e, std::move(children)) : e;
   if (rebuilt->kind() != expr::ExprKind::kWindow) return rebuilt;
   const auto& window = static_cast<const expr::WindowExpr&>(*rebuilt);
   if (window.window_name().empty()) return rebuilt;

@@ -11,6 +11,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/types/ddl_lexer.h"
+#include "sluice/types/interval_types.h"
 #include "sluice/types/spark_types.h"
 
 namespace sluice::types {
@@ -310,6 +311,7 @@ class DdlParser {
       }
     } else if (!spec.has_params) {
       if (auto type = SimpleTypeByName(name)) return type;
+      if (auto type = IntervalTypeByName(name)) return type;
     }
     return ErrorAt(token, "UNSUPPORTED_DATATYPE",
                    "Unsupported data type \"" + spec.Display() + "\".");

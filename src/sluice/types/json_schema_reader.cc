@@ -12,6 +12,7 @@
 #include <arrow/util/key_value_metadata.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/types/interval_types.h"
 #include "sluice/types/json_schema.h"
 #include "sluice/types/spark_types.h"
 
@@ -130,6 +131,7 @@ arrow::Result<std::shared_ptr<arrow::DataType>> TypeFromName(std::string_view na
     for (char& c : upper) {
       if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     }
+    if (auto interval = IntervalTypeByName(upper)) return interval;
     return SparkError("UNSUPPORTED_DATATYPE", "Unsupported data type \"" + upper +
                                                   "\". It has no Arrow mapping in this engine.");
   }

@@ -7,6 +7,8 @@
 #include <arrow/type.h>
 #include <arrow/util/checked_cast.h>
 
+#include "sluice/types/interval_types.h"
+
 namespace sluice::types {
 
 namespace {
@@ -193,6 +195,9 @@ std::string FieldSql(const arrow::Field& field) {
 
 std::string SimpleString(const arrow::DataType& type, int max_fields) {
   const arrow::DataType& logical = Logical(type);
+  if (IsDayTimeInterval(logical) || IsYearMonthInterval(logical)) {
+    return IntervalTypeName(logical, /*upper=*/false);
+  }
   Kind kind = KindOf(logical);
   switch (kind) {
     case Kind::kArray:
@@ -225,6 +230,9 @@ std::string SimpleString(const arrow::DataType& type, int max_fields) {
 
 std::string TypeName(const arrow::DataType& type) {
   const arrow::DataType& logical = Logical(type);
+  if (IsDayTimeInterval(logical) || IsYearMonthInterval(logical)) {
+    return IntervalTypeName(logical, /*upper=*/false);
+  }
   Kind kind = KindOf(logical);
   switch (kind) {
     case Kind::kByte:
@@ -250,6 +258,9 @@ std::string TypeName(const arrow::DataType& type) {
 
 std::string SqlString(const arrow::DataType& type) {
   const arrow::DataType& logical = Logical(type);
+  if (IsDayTimeInterval(logical) || IsYearMonthInterval(logical)) {
+    return IntervalTypeName(logical, /*upper=*/true);
+  }
   Kind kind = KindOf(logical);
   switch (kind) {
     case Kind::kArray:

@@ -10,6 +10,7 @@
 #include <arrow/util/key_value_metadata.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/types/interval_types.h"
 
 namespace sluice::types {
 
@@ -219,7 +220,10 @@ bool IsSparkArrowType(const arrow::DataType& type) {
     case arrow::Type::STRING:
     case arrow::Type::BINARY:
     case arrow::Type::DATE32:
+    case arrow::Type::INTERVAL_MONTHS:
       return true;
+    case arrow::Type::DURATION:
+      return IsDayTimeInterval(type);
     case arrow::Type::DECIMAL128: {
       const auto& decimal = checked_cast<const arrow::DecimalType&>(type);
       return decimal.scale() >= 0 && decimal.scale() <= decimal.precision();

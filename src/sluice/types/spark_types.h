@@ -9,6 +9,8 @@
 //   array<T> -> list(field "element", T), nullability of the element field = containsNull
 //   map<K,V> -> map(K, V), nullability of the value field = valueContainsNull
 //   struct<a:T,...> -> struct, a field comment lives in the field metadata under "comment"
+//   interval day..second -> duration[us]   interval year..month -> month_interval
+//                                          (with their fields: interval_types.h)
 #pragma once
 
 #include <cstdint>

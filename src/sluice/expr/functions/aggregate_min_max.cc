@@ -204,6 +204,10 @@ arrow::Result<std::shared_ptr<AggregateFunction>> ResolveMinMax(CallSite call, b
     case arrow::Type::DOUBLE: factory = Primitive<arrow::DoubleType>(is_max, type); break;
     case arrow::Type::DATE32: factory = Primitive<arrow::Date32Type>(is_max, type); break;
     case arrow::Type::TIMESTAMP: factory = Primitive<arrow::TimestampType>(is_max, type); break;
+    case arrow::Type::DURATION: factory = Primitive<arrow::DurationType>(is_max, type); break;
+    case arrow::Type::INTERVAL_MONTHS:
+      factory = Primitive<arrow::MonthIntervalType>(is_max, type);
+      break;
     case arrow::Type::BOOL: factory = Primitive<arrow::BooleanType>(is_max, type); break;
     case arrow::Type::DECIMAL128:
       factory = Primitive<arrow::Decimal128Type>(is_max, type);

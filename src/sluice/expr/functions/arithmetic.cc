@@ -15,6 +15,7 @@
 #include "sluice/expr/elementwise.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/functions/function_areas.h"
+#include "sluice/expr/functions/interval_arithmetic.h"
 #include "sluice/expr/functions/math_function_groups.h"
 #include "sluice/expr/type_coercion.h"
 
@@ -441,9 +442,21 @@ std::optional<arrow::Result<ResolvedCall>> DateArithmetic(Operator op, const Cal
   return resolved;
 }
 
+// Arithmetic with intervals, and differences of dates and timestamps (interval_arithmetic.h).
+std::optional<arrow::Result<ResolvedCall>> IntervalArithmetic(Operator op, const CallSite& call) {
+  switch (op) {
+    case Operator::kAdd: return ResolveIntervalArithmetic(IntervalOperator::kAdd, call);
+    case Operator::kSubtract: return ResolveIntervalArithmetic(IntervalOperator::kSubtract, call);
+    case Operator::kMultiply: return ResolveIntervalArithmetic(IntervalOperator::kMultiply, call);
+    case Operator::kDivide: return ResolveIntervalArithmetic(IntervalOperator::kDivide, call);
+    default: return std::nullopt;
+  }
+}
+
 ScalarResolver BinaryArithmetic(Operator op) {
   return [op](CallSite call) -> arrow::Result<ResolvedCall> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 2, "2"));
+    if (auto interval_call = IntervalArithmetic(op, call)) return *std::move(interval_call);
     if (auto date_call = DateArithmetic(op, call)) return *std::move(date_call);
     ARROW_ASSIGN_OR_RAISE(auto operand_type, OperandType(call));
     const bool ansi = call.config->ansi_enabled();
@@ -535,6 +548,7 @@ ScalarResolver BinaryArithmetic(Operator op) {
 
 arrow::Result<ResolvedCall> ResolveNegative(CallSite call) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 1, "1"));
+  if (auto interval = ResolveIntervalNegation(call)) return *std::move(interval);
   auto type = call.args[0]->type();
   if (type->id() == arrow::Type::STRING || type->id() == arrow::Type::NA) type = arrow::float64();
   if (!IsNumericType(*type)) return UnexpectedInputType(call, 0, "\"NUMERIC\"");

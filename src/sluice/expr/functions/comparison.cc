@@ -91,9 +91,26 @@ arrow::Result<std::shared_ptr<arrow::DataType>> ComparisonType(const CallSite& c
   return common;
 }
 
+// A year-month interval compared by its months: Arrow has no comparison of month_interval.
+arrow::Datum MonthsOf(const arrow::Datum& value) {
+  if (value.is_scalar()) {
+    const auto& months = value.scalar_as<arrow::MonthIntervalScalar>();
+    return months.is_valid ? arrow::Datum(arrow::MakeScalar(months.value))
+                           : arrow::Datum(arrow::MakeNullScalar(arrow::int32()));
+  }
+  return arrow::Datum(value.make_array()->View(arrow::int32()).ValueOrDie());
+}
+
 Kernel ComparisonKernel(Comparison comparison, const std::shared_ptr<arrow::DataType>& type) {
   const bool floating = arrow::is_floating(type->id());
   const bool is_float32 = type->id() == arrow::Type::FLOAT;
+  if (type->id() == arrow::Type::INTERVAL_MONTHS) {
+    Kernel on_months = ComparisonKernel(comparison, arrow::int32());
+    return [on_months](const std::vector<arrow::Datum>& args, const EvalContext& context,
+                       int64_t num_rows) -> arrow::Result<arrow::Datum> {
+      return on_months({MonthsOf(args[0]), MonthsOf(args[1])}, context, num_rows);
+    };
+  }
   return [comparison, floating, is_float32](const std::vector<arrow::Datum>& args,
                                             const EvalContext& context,
                                             int64_t num_rows) -> arrow::Result<arrow::Datum> {

@@ -220,15 +220,6 @@ arrow::Result<ResolvedCall> ResolveDateDiff(CallSite call) {
   return resolved;
 }
 
-int64_t AddMonths(int64_t days, int64_t months) {
-  const CivilDate date = CivilFromDays(days);
-  const int64_t total = date.year * 12 + (date.month - 1) + months;
-  const int64_t year = FloorDiv(total, 12);
-  const int32_t month = static_cast<int32_t>(FloorMod(total, 12)) + 1;
-  const int32_t day = std::min(date.day, DaysInMonth(year, month));
-  return DaysFromCivil(year, month, day);
-}
-
 arrow::Result<ResolvedCall> ResolveAddMonths(CallSite call) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 2, "2"));
   const auto months_type = call.args[1]->type()->id();
