@@ -6,8 +6,10 @@
 #include <arrow/c/bridge.h>
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
+#include <arrow/util/key_value_metadata.h>
 
 #include "binding.h"
+#include "sluice/types/interval_types.h"
 
 namespace sluice::python {
 
@@ -64,10 +66,44 @@ nb::object ExportTable(std::shared_ptr<arrow::Table> table) {
   return nb::steal(PyCapsule_New(stream, kStreamCapsule, ReleaseStreamCapsule));
 }
 
+namespace {
+
+constexpr const char* kIntervalMetadataKey = "sluice.interval_type";
+
+// Arrow's duration and month_interval types cannot say which fields of Spark's interval types
+// they hold (interval minute, interval day to hour): the field's metadata carries the name, and
+// sluice.sql.types reads it back.
+std::shared_ptr<arrow::Field> AnnotateIntervals(const std::shared_ptr<arrow::Field>& field) {
+  const auto& type = field->type();
+  if (types::IsDayTimeInterval(*type) || types::IsYearMonthInterval(*type)) {
+    return field->WithMergedMetadata(
+        arrow::key_value_metadata({kIntervalMetadataKey}, {types::IntervalTypeName(*type)}));
+  }
+  if (type->num_fields() == 0) return field;
+  arrow::FieldVector children;
+  for (const auto& child : type->fields()) children.push_back(AnnotateIntervals(child));
+  switch (type->id()) {
+    case arrow::Type::LIST:
+      return field->WithType(arrow::list(children[0]));
+    case arrow::Type::STRUCT:
+      return field->WithType(arrow::struct_(children));
+    case arrow::Type::MAP:
+      return field->WithType(std::make_shared<arrow::MapType>(children[0]->type()->field(0),
+                                                              children[0]->type()->field(1)));
+    default:
+      return field;
+  }
+}
+
+}  // namespace
+
 nb::object ExportSchema(const arrow::Schema& schema) {
   auto* c_schema = static_cast<ArrowSchema*>(std::malloc(sizeof(ArrowSchema)));
   c_schema->release = nullptr;
-  arrow::Status status = arrow::ExportSchema(schema, c_schema);
+  arrow::FieldVector fields;
+  for (const auto& field : schema.fields()) fields.push_back(AnnotateIntervals(field));
+  arrow::Status status =
+      arrow::ExportSchema(arrow::Schema(std::move(fields), schema.metadata()), c_schema);
   if (!status.ok()) {
     std::free(c_schema);
     throw StatusError(status);

@@ -16,7 +16,7 @@ __all__ = [
     "DataType", "NullType", "StringType", "BinaryType", "BooleanType", "DateType",
     "TimestampType", "TimestampNTZType", "DecimalType", "DoubleType", "FloatType", "ByteType",
     "IntegerType", "LongType", "ShortType", "ArrayType", "MapType", "StructField", "StructType",
-    "Row",
+    "DayTimeIntervalType", "YearMonthIntervalType", "Row",
 ]
 
 
@@ -133,6 +133,60 @@ class DecimalType(DataType):
 
     def __repr__(self) -> str:
         return "DecimalType(%d,%d)" % (self.precision, self.scale)
+
+
+class DayTimeIntervalType(DataType):
+    """Spark's interval day/hour/minute/second [to ...]: a timedelta in Python."""
+
+    DAY, HOUR, MINUTE, SECOND = 0, 1, 2, 3
+    _fields = {DAY: "day", HOUR: "hour", MINUTE: "minute", SECOND: "second"}
+
+    def __init__(self, startField: int = DAY, endField: int = SECOND):
+        self.startField = startField
+        self.endField = endField
+
+    def simpleString(self) -> str:
+        start, end = self._fields[self.startField], self._fields[self.endField]
+        return "interval %s" % (start if start == end else "%s to %s" % (start, end))
+
+    typeName = simpleString  # type: ignore[assignment]
+    jsonValue = simpleString  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "DayTimeIntervalType(%d, %d)" % (self.startField, self.endField)
+
+
+class YearMonthIntervalType(DataType):
+    """Spark's interval year/month [to month]."""
+
+    YEAR, MONTH = 0, 1
+    _fields = {YEAR: "year", MONTH: "month"}
+
+    def __init__(self, startField: int = YEAR, endField: int = MONTH):
+        self.startField = startField
+        self.endField = endField
+
+    def simpleString(self) -> str:
+        start, end = self._fields[self.startField], self._fields[self.endField]
+        return "interval %s" % (start if start == end else "%s to %s" % (start, end))
+
+    typeName = simpleString  # type: ignore[assignment]
+    jsonValue = simpleString  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "YearMonthIntervalType(%d, %d)" % (self.startField, self.endField)
+
+
+def _interval_type(name: str) -> DataType:
+    """The interval type Spark names `name` ("interval minute", "interval day to second")."""
+    words = name.split()[1:]
+    start, end = words[0], words[-1]
+    for cls in (DayTimeIntervalType, YearMonthIntervalType):
+        by_name = {v: k for k, v in cls._fields.items()}
+        if start in by_name and end in by_name:
+            return cls(by_name[start], by_name[end])
+    raise PySparkTypeError("Unsupported interval type %s" % name,
+                           errorClass="UNSUPPORTED_DATA_TYPE")
 
 
 class ArrayType(DataType):
@@ -265,6 +319,8 @@ def to_arrow_type(data_type: DataType) -> pa.DataType:
                                 data_type.valueContainsNull))
     if isinstance(data_type, StructType):
         return pa.struct([_to_arrow_field(f) for f in data_type.fields])
+    if isinstance(data_type, DayTimeIntervalType):
+        return pa.duration("us")
     raise PySparkTypeError("Unsupported type %r" % (data_type,),
                            errorClass="UNSUPPORTED_DATA_TYPE")
 
@@ -300,13 +356,23 @@ def from_arrow_type(arrow_type: pa.DataType) -> DataType:
     if pa.types.is_struct(arrow_type):
         return StructType([_from_arrow_field(arrow_type.field(i))
                            for i in range(arrow_type.num_fields)])
+    if pa.types.is_duration(arrow_type):
+        return DayTimeIntervalType()
+    if arrow_type.id == pa.lib.Type_INTERVAL_MONTHS:
+        return YearMonthIntervalType()
     raise PySparkTypeError("Unsupported Arrow type %s" % arrow_type,
                            errorClass="UNSUPPORTED_DATA_TYPE")
 
 
+_INTERVAL_METADATA_KEY = "sluice.interval_type"
+
+
 def _from_arrow_field(field: pa.Field) -> StructField:
     metadata = {k.decode(): v.decode() for k, v in (field.metadata or {}).items()}
-    return StructField(field.name, from_arrow_type(field.type), field.nullable, metadata)
+    # The engine names the fields of an interval type, which Arrow's types cannot hold.
+    interval = metadata.pop(_INTERVAL_METADATA_KEY, None)
+    data_type = _interval_type(interval) if interval else from_arrow_type(field.type)
+    return StructField(field.name, data_type, field.nullable, metadata)
 
 
 def from_arrow_schema(schema: pa.Schema) -> StructType:
