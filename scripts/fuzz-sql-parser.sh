@@ -35,16 +35,18 @@ clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-reco
   -l:libre2.a -lsimdjson "${arrow_libs[@]}" -Wl,-rpath,"${pyarrow_dir}" -lpthread \
   -o "${out}/sql_parser_fuzzer"
 
-# Seeds: every query of the SQL golden corpus, one file each.
+# Seeds: every SQL query of the golden corpus, one file each.
 "${python}" - "${out}/corpus" <<'PY'
-import hashlib, os, sys
+import hashlib, importlib, os, sys
 sys.path.insert(0, "tests/golden/cases")
-import sql
-for case in sql.CASES:
-    for op in case["ops"]:
-        text = op["query"].encode()
-        with open(os.path.join(sys.argv[1], hashlib.sha1(text).hexdigest()), "wb") as f:
-            f.write(text)
+for area in ("sql", "window_functions", "intervals"):
+    for case in importlib.import_module(area).CASES:
+        for op in case["ops"]:
+            if op["op"] != "sql":
+                continue
+            text = op["query"].encode()
+            with open(os.path.join(sys.argv[1], hashlib.sha1(text).hexdigest()), "wb") as f:
+                f.write(text)
 PY
 
 cd "${out}"

@@ -1,5 +1,6 @@
 // spark.sql end to end: queries over views and tables, the commands, errors as Spark gives
 // them, one analyzer behind SQL and the DataFrame API, and streaming SQL over streaming views.
+#include <filesystem>
 #include <map>
 #include <regex>
 
@@ -158,6 +159,34 @@ TEST_F(SqlTest, TablesAreCreatedFilledAndDroppedInTheWarehouse) {
   EXPECT_TRUE(HasErrorClass(spark_->sql("SELECT * FROM totals").status(),
                             "TABLE_OR_VIEW_NOT_FOUND"));
   EXPECT_TRUE(spark_->sql("DROP TABLE IF EXISTS totals").ok());
+}
+
+TEST_F(SqlTest, TablesWithALocationLiveThereAndOutliveTheirName) {
+  const std::string folder = scratch_dir_ / "external/sales";
+  ASSERT_TRUE(spark_->sql("CREATE TABLE sales (id INT, customer STRING) USING delta "
+                          "PARTITIONED BY (customer) LOCATION '" + folder + "'")
+                  .ok());
+  ASSERT_TRUE(spark_->sql("INSERT INTO sales VALUES (1, 'ann'), (2, 'bob')").ok());
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(folder) / "_delta_log"));
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(folder) / "customer=ann"));
+  EXPECT_FALSE(std::filesystem::exists(scratch_dir_ / "warehouse/sales"));
+  EXPECT_EQ(Rows(spark_->sql("SHOW TABLES LIKE 'sales'")),
+            (std::vector<std::string>{"[\"default\",\"sales\",false]"}));
+  // Dropping the name leaves the files; a new name over the folder finds the rows.
+  ASSERT_TRUE(spark_->sql("DROP TABLE sales").ok());
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(folder) / "_delta_log"));
+  EXPECT_TRUE(HasErrorClass(spark_->sql("SELECT * FROM sales").status(),
+                            "TABLE_OR_VIEW_NOT_FOUND"));
+  ASSERT_TRUE(spark_->sql("CREATE TABLE again USING delta LOCATION '" + folder + "'").ok());
+  EXPECT_EQ(Sorted(Rows(spark_->sql("SELECT id, customer FROM again"))),
+            (std::vector<std::string>{"[1,\"ann\"]", "[2,\"bob\"]"}));
+  // An AS query does not write over a table already at the location.
+  EXPECT_TRUE(HasErrorClass(
+      spark_->sql("CREATE TABLE other USING delta LOCATION '" + folder + "' AS SELECT 1 AS x")
+          .status(),
+      "DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION"));
+  EXPECT_TRUE(HasErrorClass(spark_->sql("SELECT * FROM other").status(),
+                            "TABLE_OR_VIEW_NOT_FOUND"));
 }
 
 TEST_F(SqlTest, SettingsExplainAndFunctions) {

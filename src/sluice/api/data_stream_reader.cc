@@ -32,7 +32,7 @@ DataFrame DataStreamReader::load(const std::string& path) const {
 }
 
 DataFrame DataStreamReader::table(const std::string& name) const {
-  auto named = ResolveTable(state_->config, name);
+  auto named = ResolveTable(*state_, name);
   if (!named.ok()) return DataFrame(state_, named.status());
   if (!named->exists) return DataFrame(state_, TableNotFound(name));
   DataStreamReader delta = *this;

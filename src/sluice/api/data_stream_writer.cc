@@ -91,7 +91,7 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::toTable(
                       "Named tables are Delta tables: toTable cannot write format " + format_ +
                           ". Use format(\"delta\"), or start(path) for other formats.");
   }
-  ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(df_.session()->config, name));
+  ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(*df_.session(), name));
   DataStreamWriter writer = *this;
   writer.format("delta");
   return writer.start(named.path);

@@ -123,7 +123,7 @@ DataFrame DataFrameReader::load(const std::string& path) const {
 
 DataFrame DataFrameReader::table(const std::string& name) const {
   if (auto view = state_->FindTempView(name)) return DataFrame(state_, std::move(view));
-  auto named = ResolveTable(state_->config, name);
+  auto named = ResolveTable(*state_, name);
   if (!named.ok()) return DataFrame(state_, named.status());
   if (!named->exists) return DataFrame(state_, TableNotFound(name));
   DataFrameReader delta = *this;
@@ -238,7 +238,7 @@ arrow::Status DataFrameWriter::saveAsTable(const std::string& name) const {
                       "Named tables are Delta tables: saveAsTable cannot write format " +
                           format_ + ". Use format(\"delta\"), or save(path) for other formats.");
   }
-  ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(df_.session()->config, name));
+  ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(*df_.session(), name));
   ARROW_ASSIGN_OR_RAISE(SaveMode mode, ParseSaveMode(mode_));
   if (named.exists && mode == SaveMode::kErrorIfExists) {
     return SparkError("TABLE_OR_VIEW_ALREADY_EXISTS",

@@ -70,7 +70,7 @@ arrow::Result<DeltaTable> DeltaTable::forName(const SparkSession& session,
 
 arrow::Result<DeltaTable> DeltaTable::forName(std::shared_ptr<SessionState> session,
                                               const std::string& name) {
-  ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(session->config, name));
+  ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(*session, name));
   if (!named.exists) return TableNotFound(name);
   return DeltaTable(std::move(session), named.path);
 }

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,31 @@ struct SessionState {
     return names;
   }
 
+  /// Tables made with CREATE TABLE ... LOCATION: their folders, by TableIdentifier::Key().
+  /// Kept for the session, as Spark's in-memory catalog keeps them; dropping one leaves its
+  /// files where they are.
+  void RegisterTableLocation(const std::string& key, std::string path) {
+    std::lock_guard<std::mutex> lock(views_mutex);
+    table_locations[key] = std::move(path);
+  }
+  std::optional<std::string> TableLocation(const std::string& key) const {
+    std::lock_guard<std::mutex> lock(views_mutex);
+    auto it = table_locations.find(key);
+    if (it == table_locations.end()) return std::nullopt;
+    return it->second;
+  }
+  bool DropTableLocation(const std::string& key) {
+    std::lock_guard<std::mutex> lock(views_mutex);
+    return table_locations.erase(key) > 0;
+  }
+  /// The keys of the tables with a location.
+  std::vector<std::string> TableLocationKeys() const {
+    std::lock_guard<std::mutex> lock(views_mutex);
+    std::vector<std::string> keys;
+    for (const auto& [key, path] : table_locations) keys.push_back(key);
+    return keys;
+  }
+
   plan::AnalysisContext analysis_context() {
     return plan::AnalysisContext{&config, registry, &ids};
   }
@@ -71,8 +97,9 @@ struct SessionState {
     return key;
   }
 
-  mutable std::mutex views_mutex;
+  mutable std::mutex views_mutex;  // guards the views and the table locations
   std::map<std::string, plan::PlanPtr> temp_views;
+  std::map<std::string, std::string> table_locations;
 };
 
 }  // namespace sluice

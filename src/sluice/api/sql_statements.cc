@@ -13,6 +13,7 @@
 #include "sluice/api/sql_query_planner.h"
 #include "sluice/api/table_identifier.h"
 #include "sluice/common/errors.h"
+#include "sluice/delta/delta_log.h"
 #include "sluice/expr/binder.h"
 #include "sluice/sql/statement.h"
 #include "sluice/types/ddl_parser.h"
@@ -145,16 +146,53 @@ class StatementRunner {
     return Empty();
   }
 
-  // Named tables are the warehouse's Delta tables: CREATE TABLE makes one, empty with the
-  // given columns or filled by its AS query.
+  // Named tables are Delta tables: CREATE TABLE makes one in the warehouse, or at its LOCATION,
+  // empty with the given columns or filled by its AS query.
   arrow::Result<DataFrame> CreateTable(const Statement& statement) {
-    if (statement.location) {
-      return SparkError("UNSUPPORTED_FEATURE.TABLE_LOCATION",
-                        "The feature is not supported: CREATE TABLE with LOCATION. Named tables "
-                        "live in the warehouse (spark.sql.warehouse.dir); read a table at a "
-                        "path with format(\"delta\").load(path).");
+    if (statement.location) return CreateTableAt(statement, *statement.location);
+    return WriteNewTable(statement);
+  }
+
+  // CREATE TABLE ... LOCATION: the session names the folder; a Delta table already there is
+  // taken as it is (as Delta does), otherwise the table is written there. DROP TABLE forgets
+  // the name and leaves the files.
+  arrow::Result<DataFrame> CreateTableAt(const Statement& statement, const std::string& location) {
+    ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(*state_, statement.name));
+    if ((named.exists || named.external) && statement.if_not_exists) return Empty();
+    if ((named.exists || named.external) && !statement.or_replace) {
+      return SparkError("TABLE_OR_VIEW_ALREADY_EXISTS",
+                        "Cannot create table or view " + named.id.Quoted() +
+                            " because it already exists.");
     }
-    ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(state_->config, statement.name));
+    std::error_code error;
+    const std::string path = std::filesystem::absolute(location, error).lexically_normal().string();
+    ARROW_ASSIGN_OR_RAISE(auto version, delta::DeltaLog(path).LatestVersion());
+    const bool occupied = !version && std::filesystem::is_directory(path, error) &&
+                          !std::filesystem::is_empty(path, error);
+    if (occupied || (version && statement.query && !statement.or_replace)) {
+      return SparkError("DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION",
+                        "Cannot create table (" + named.id.Quoted() +
+                            "). The associated location (" + path + ") is not empty " +
+                            (occupied ? "and also not a Delta table."
+                                      : "and already holds a Delta table."));
+    }
+    std::optional<std::string> previous = state_->TableLocation(named.id.Key());
+    state_->RegisterTableLocation(named.id.Key(), path);
+    if (version && !statement.query && !statement.or_replace) return Empty();
+    auto written = WriteNewTable(statement);
+    if (!written.ok()) {
+      // The name keeps what it meant before the failed statement.
+      if (previous) {
+        state_->RegisterTableLocation(named.id.Key(), *previous);
+      } else {
+        state_->DropTableLocation(named.id.Key());
+      }
+    }
+    return written;
+  }
+
+  arrow::Result<DataFrame> WriteNewTable(const Statement& statement) {
+    ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(*state_, statement.name));
     if (named.exists && statement.if_not_exists) return Empty();
     if (named.exists && !statement.or_replace) {
       return SparkError("TABLE_OR_VIEW_ALREADY_EXISTS",
@@ -220,7 +258,11 @@ class StatementRunner {
 
   arrow::Result<DataFrame> DropTable(const Statement& statement) {
     if (state_->DropTempView(statement.name)) return Empty();  // DROP TABLE drops views too
-    ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(state_->config, statement.name));
+    ARROW_ASSIGN_OR_RAISE(auto named, ResolveTable(*state_, statement.name));
+    if (named.external) {
+      state_->DropTableLocation(named.id.Key());
+      return Empty();
+    }
     if (!named.exists) {
       if (statement.if_exists) return Empty();
       return TableNotFound(statement.name);
@@ -254,7 +296,7 @@ class StatementRunner {
 
   arrow::Result<DataFrame> ShowTables(const Statement& statement) {
     const std::string database = statement.database.empty() ? "default" : statement.database;
-    ARROW_ASSIGN_OR_RAISE(auto tables, ListTables(state_->config, database));
+    ARROW_ASSIGN_OR_RAISE(auto tables, ListTables(*state_, database));
     std::vector<std::vector<std::string>> rows;
     for (const auto& table : tables) {
       if (MatchesPattern(statement.pattern, table)) rows.push_back({database, table, "false"});

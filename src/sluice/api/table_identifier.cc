@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "sluice/api/session_state.h"
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/delta/delta_log.h"
@@ -79,24 +80,33 @@ std::string ManagedTablePath(const SessionConfig& config, const TableIdentifier&
   return (warehouse / (id.database + ".db") / id.table).string();
 }
 
-arrow::Result<NamedTable> ResolveTable(const SessionConfig& config, std::string_view name) {
+arrow::Result<NamedTable> ResolveTable(const SessionState& state, std::string_view name) {
   NamedTable named;
   ARROW_ASSIGN_OR_RAISE(named.id, ParseTableIdentifier(name));
-  named.path = ManagedTablePath(config, named.id);
+  auto location = state.TableLocation(named.id.Key());
+  named.external = location.has_value();
+  named.path = location ? *location : ManagedTablePath(state.config, named.id);
   ARROW_ASSIGN_OR_RAISE(auto version, delta::DeltaLog(named.path).LatestVersion());
   named.exists = version.has_value();
   return named;
 }
 
-arrow::Result<std::vector<std::string>> ListTables(const SessionConfig& config,
+arrow::Result<std::vector<std::string>> ListTables(const SessionState& state,
                                                    const std::string& database) {
   TableIdentifier probe;
   probe.database = AsciiLower(database);
   probe.table = "probe";
-  const auto folder = std::filesystem::path(ManagedTablePath(config, probe)).parent_path();
   std::vector<std::string> names;
+  const std::string prefix = probe.database + ".";
+  for (const auto& key : state.TableLocationKeys()) {
+    if (key.compare(0, prefix.size(), prefix) == 0) names.push_back(key.substr(prefix.size()));
+  }
+  const auto folder = std::filesystem::path(ManagedTablePath(state.config, probe)).parent_path();
   std::error_code error;
-  if (!std::filesystem::is_directory(folder, error)) return names;
+  if (!std::filesystem::is_directory(folder, error)) {
+    std::sort(names.begin(), names.end());
+    return names;
+  }
   for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
     if (!entry.is_directory()) continue;
     ARROW_ASSIGN_OR_RAISE(auto version, delta::DeltaLog(entry.path().string()).LatestVersion());
@@ -107,6 +117,7 @@ arrow::Result<std::vector<std::string>> ListTables(const SessionConfig& config,
                                   error.message());
   }
   std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
 }
 

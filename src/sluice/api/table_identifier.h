@@ -14,6 +14,10 @@
 #include "sluice/common/session_config.h"
 
 namespace sluice {
+struct SessionState;
+}  // namespace sluice
+
+namespace sluice {
 
 /// `[spark_catalog.][database.]table`, lower-cased as the session catalog keeps names.
 struct TableIdentifier {
@@ -22,6 +26,8 @@ struct TableIdentifier {
 
   /// `spark_catalog`.`database`.`table`, as Spark's messages print it.
   std::string Quoted() const;
+  /// `database.table`: how the session keeps the table's location.
+  std::string Key() const { return database + "." + table; }
 };
 
 /// Reads a table name; parts may be backquoted (`my table`, with `` for a backquote). An empty
@@ -32,20 +38,23 @@ arrow::Result<TableIdentifier> ParseTableIdentifier(std::string_view name);
 /// The folder of the managed table `id` in the session's warehouse.
 std::string ManagedTablePath(const SessionConfig& config, const TableIdentifier& id);
 
-/// A name resolved against the warehouse.
+/// A name resolved against the session's table locations and the warehouse.
 struct NamedTable {
   TableIdentifier id;
   std::string path;
   /// Whether a Delta table exists at `path`.
   bool exists = false;
+  /// Whether the table was created with a LOCATION (its folder is not the warehouse's).
+  bool external = false;
 };
 
-/// Parses `name` and looks for its table (a Delta log with a commit at its folder).
-arrow::Result<NamedTable> ResolveTable(const SessionConfig& config, std::string_view name);
+/// Parses `name` and looks for its table (a Delta log with a commit at its folder): at the
+/// location the session registered for it, else in the warehouse.
+arrow::Result<NamedTable> ResolveTable(const SessionState& state, std::string_view name);
 
-/// The names of the tables of `database` in the warehouse (folders holding a Delta table),
-/// sorted; none when the database's folder does not exist.
-arrow::Result<std::vector<std::string>> ListTables(const SessionConfig& config,
+/// The names of the tables of `database`: those with a location and the warehouse's (folders
+/// holding a Delta table), sorted; none when there are neither.
+arrow::Result<std::vector<std::string>> ListTables(const SessionState& state,
                                                    const std::string& database);
 
 /// Spark's TABLE_OR_VIEW_NOT_FOUND for `name`.

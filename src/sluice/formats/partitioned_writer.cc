@@ -85,6 +85,8 @@ arrow::Status SyncFile(const std::string& path) {
 
 arrow::Status SyncPartFiles(const std::string& output_folder,
                             const std::vector<std::string>& relative_paths) {
+  // Nothing written (an empty input split by partition columns makes no file at all).
+  if (relative_paths.empty()) return arrow::Status::OK();
   std::set<fs::path> folders = {fs::path(output_folder)};
   for (const auto& relative : relative_paths) {
     ARROW_RETURN_NOT_OK(SyncFile((fs::path(output_folder) / relative).string()));
