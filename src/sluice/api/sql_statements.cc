@@ -15,6 +15,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/delta/delta_log.h"
 #include "sluice/expr/binder.h"
+#include "sluice/plan/window.h"
 #include "sluice/sql/statement.h"
 #include "sluice/types/ddl_parser.h"
 #include "sluice/types/spark_type_names.h"
@@ -327,6 +328,8 @@ class StatementRunner {
     std::vector<std::string> names = state_->registry->Names();
     const auto& own = expr::BinderFunctionNames();
     names.insert(names.end(), own.begin(), own.end());
+    const auto& window = plan::WindowFunctionNames();
+    names.insert(names.end(), window.begin(), window.end());
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     std::vector<std::vector<std::string>> rows;

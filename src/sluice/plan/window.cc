@@ -450,4 +450,11 @@ std::string Window::Describe() const {
   return text + "]";
 }
 
+const std::vector<std::string>& WindowFunctionNames() {
+  static const std::vector<std::string> names = {"cume_dist", "dense_rank", "lag",
+                                                  "lead",      "nth_value",  "ntile",
+                                                  "percent_rank", "rank",   "row_number"};
+  return names;
+}
+
 }  // namespace sluice::plan

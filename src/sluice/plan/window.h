@@ -92,4 +92,8 @@ class Window final : public LogicalPlan {
   std::vector<WindowFunction> functions_;
 };
 
+/// The window functions by name (row_number, rank, ..., lag, lead, nth_value): not in the
+/// function registry, since only a Window node computes them.
+const std::vector<std::string>& WindowFunctionNames();
+
 }  // namespace sluice::plan
