@@ -1,5 +1,6 @@
 #include "sluice/api/sql_query_planner.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -621,6 +622,11 @@ class Planner {
   arrow::Result<DataFrame> PlanAggregateSelect(const DataFrame& input, const SelectClause& select,
                                                std::vector<ExprPtr> items, const Query& query) {
     ARROW_ASSIGN_OR_RAISE(auto keys, GroupingKeys(input, select, items));
+    for (const auto& item : items) {
+      if (expr::ContainsWindow(*item)) {
+        return PlanAggregateWindowSelect(input, select, std::move(items), keys, query);
+      }
+    }
     ARROW_ASSIGN_OR_RAISE(auto aggregated, Aggregate(input, keys, items));
     size_t hidden = 0;
     ExprPtr having;
@@ -657,6 +663,119 @@ class Planner {
     ARROW_ASSIGN_OR_RAISE(aggregated, ApplyLimit(std::move(aggregated), query));
     if (hidden == 0) return aggregated;
     return DropHidden(aggregated, hidden);
+  }
+
+  // SELECT with aggregates and window functions, as Spark's ExtractWindowExpressions plans it:
+  // the Aggregate computes the select items without windows and, as hidden columns, every
+  // input of the window expressions (their functions' arguments, PARTITION BY and ORDER BY
+  // keys, the parts of an item around a window); HAVING filters its rows; then the select list
+  // is a projection over them, where the window functions run.
+  arrow::Result<DataFrame> PlanAggregateWindowSelect(const DataFrame& input,
+                                                     const SelectClause& select,
+                                                     std::vector<ExprPtr> items,
+                                                     const std::vector<ExprPtr>& keys,
+                                                     const Query& query) {
+    std::vector<ExprPtr> aggregate_items;
+    std::vector<ExprPtr> hidden;  // the window inputs, each once
+    std::vector<int> plain(items.size(), -1);  // an item's position in the Aggregate
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (expr::ContainsWindow(*items[i])) continue;
+      plain[i] = static_cast<int>(aggregate_items.size());
+      aggregate_items.push_back(items[i]);
+    }
+    auto hide = [&](const ExprPtr& e) -> ExprPtr {
+      if (e->kind() == ExprKind::kLiteral || e->kind() == ExprKind::kStar) return e;
+      // A select item computing the same expression serves: the Aggregate would give both
+      // the same column.
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (plain[i] >= 0 && Unaliased(items[i])->ToString() == e->ToString()) {
+          return expr::Col(HiddenName("window_item", i));
+        }
+      }
+      size_t k = 0;
+      while (k < hidden.size() && hidden[k]->ToString() != e->ToString()) ++k;
+      if (k == hidden.size()) hidden.push_back(e);
+      return expr::Col(HiddenName("window", k));
+    };
+    std::function<ExprPtr(const ExprPtr&)> extract = [&](const ExprPtr& e) -> ExprPtr {
+      if (!expr::ContainsWindow(*e)) return hide(e);
+      std::vector<ExprPtr> children;
+      if (e->kind() == ExprKind::kWindow) {
+        const auto& function = e->children()[0];
+        std::vector<ExprPtr> args;
+        for (const auto& arg : function->children()) args.push_back(hide(arg));
+        children.push_back(expr::WithChildren(function, std::move(args)));
+        for (size_t i = 1; i < e->children().size(); ++i) {
+          const auto& child = e->children()[i];
+          if (child->kind() == ExprKind::kSortOrder) {
+            children.push_back(expr::WithChildren(child, {hide(child->children()[0])}));
+          } else {
+            children.push_back(hide(child));
+          }
+        }
+      } else {
+        for (const auto& child : e->children()) children.push_back(extract(child));
+      }
+      return expr::WithChildren(e, std::move(children));
+    };
+    std::vector<ExprPtr> windowed(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (plain[i] < 0) windowed[i] = extract(items[i]);
+    }
+    const size_t first_hidden = aggregate_items.size();
+    // Named as Spark names them (count(*) is `count(1)`); a column is aliased to its own name
+    // so that its hidden copy gets an id of its own, apart from a select item passing it on.
+    for (const auto& e : hidden) {
+      if (e->kind() == ExprKind::kColumn) {
+        aggregate_items.push_back(std::make_shared<expr::Alias>(
+            e, static_cast<const expr::ColumnRef&>(*e).name_parts().back()));
+      } else {
+        aggregate_items.push_back(e);
+      }
+    }
+    ExprPtr having;
+    if (select.having) {
+      ARROW_ASSIGN_OR_RAISE(having, InlineScalarSubqueries(select.having));
+      aggregate_items.push_back(std::make_shared<expr::Alias>(having, HiddenName("having", 0)));
+      having = expr::Col(HiddenName("having", 0));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto aggregated, Aggregate(input, keys, aggregate_items));
+    if (having) aggregated = aggregated.filter(Column(having));
+    // The select list over the Aggregate's rows: columns by id (a hidden input may share its
+    // name with an item), named as Spark names them (`RANK() OVER (ORDER BY count(1) ...)`).
+    const auto& output = aggregated.plan()->output();
+    auto reference = [&](size_t position) -> ExprPtr {
+      return std::make_shared<expr::ColumnRef>(
+          std::vector<std::string>{output[position].name}, output[position].id);
+    };
+    std::vector<ExprPtr> final_items;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (plain[i] >= 0) {
+        final_items.push_back(reference(plain[i]));
+        continue;
+      }
+      ExprPtr item = windowed[i];
+      auto replace_marker = [&item](const std::string& marker, const ExprPtr& replacement) {
+        item = expr::ReplaceSubexpressions(
+            item,
+            [&marker](const expr::Expr& e) {
+              return e.kind() == ExprKind::kColumn &&
+                     static_cast<const expr::ColumnRef&>(e).name_parts() ==
+                         std::vector<std::string>{marker};
+            },
+            replacement);
+      };
+      for (size_t k = 0; k < hidden.size(); ++k) {
+        replace_marker(HiddenName("window", k), reference(first_hidden + k));
+      }
+      for (size_t j = 0; j < items.size(); ++j) {
+        if (plain[j] >= 0) replace_marker(HiddenName("window_item", j), reference(plain[j]));
+      }
+      final_items.push_back(std::move(item));
+    }
+    SelectClause projection;
+    projection.distinct = select.distinct;
+    return PlanProjectSelect(aggregated, projection, std::move(final_items), query);
   }
 
   arrow::Result<DataFrame> Aggregate(const DataFrame& input, const std::vector<ExprPtr>& keys,

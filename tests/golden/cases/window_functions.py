@@ -25,6 +25,11 @@ def q(name, query, ordered=False):
     return case("window_fn_" + name, SCORES, [{"op": "sql", "query": query}], ordered=ordered)
 
 
+def o(name, query):
+    """A query whose ORDER BY fixes the row order."""
+    return q(name, query, ordered=True)
+
+
 def s(name, exprs):
     return case("window_fn_" + name, SCORES, [{"op": "selectExpr", "exprs": exprs}])
 
@@ -87,6 +92,16 @@ FRAMES = [
     q("over_empty_input", "SELECT id, row_number() OVER (ORDER BY id) AS rn, sum(a) OVER () AS s FROM t WHERE id > 100"),
 ]
 
+OVER_AGGREGATES = [
+    q("rank_of_aggregate", "SELECT k, count(*), rank() OVER (ORDER BY count(*) DESC, k) FROM t GROUP BY k"),
+    q("share_of_total", "SELECT k, sum(a) AS s, sum(sum(a)) OVER () AS tot, round(sum(a) * 100.0 / sum(sum(a)) OVER (), 2) AS pct FROM t GROUP BY k"),
+    q("per_group_ranking", "SELECT k, a % 2 AS p, count(*) AS c, row_number() OVER (PARTITION BY k ORDER BY count(*) DESC, a % 2) AS rn FROM t GROUP BY k, a % 2"),
+    q("having_then_window", "SELECT k, max(d) AS top, lag(max(d)) OVER (ORDER BY k) AS prev FROM t GROUP BY k HAVING count(*) > 1"),
+    o("ordered_by_window_alias", "SELECT k, count(*) AS c, dense_rank() OVER (ORDER BY count(*)) AS dr FROM t GROUP BY k ORDER BY dr, k"),
+    q("global_aggregate_window", "SELECT count(*) AS n, sum(count(*)) OVER () AS total FROM t"),
+    q("error_window_over_ungrouped", "SELECT k, rank() OVER (ORDER BY a) FROM t GROUP BY k"),
+]
+
 ERRORS = [
     q("error_ranking_needs_order", "SELECT row_number() OVER (PARTITION BY k) FROM t"),
     q("error_ranking_frame", "SELECT rank() OVER (ORDER BY a ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t"),
@@ -100,4 +115,4 @@ ERRORS = [
     q("error_distinct_aggregate", "SELECT count(DISTINCT a) OVER (PARTITION BY k) FROM t"),
 ]
 
-CASES = RANKING + OFFSETS + FRAMES + ERRORS
+CASES = RANKING + OFFSETS + FRAMES + OVER_AGGREGATES + ERRORS
