@@ -176,4 +176,16 @@ CASES = [
         ONE_ROW,
         {"not_a_number": "'abc' + 1", "fractional_string": "'1.5' + 1"},
     ),
+    # try_*: the operator with null where ANSI would fail, whatever the ANSI setting.
+    select(
+        "try_operators",
+        INTS,
+        ["try_add(i, j)", "try_add(l, l)", "try_subtract(i, l)", "try_multiply(l, 3)",
+         "try_divide(i, j)", "try_divide(i, 0)", "try_divide(l, s)", "try_multiply(i, 2)"],
+    ),
+    select(
+        "try_operators_decimals_and_dates",
+        DECIMALS,
+        ["try_divide(p, 0)", "try_add(p, 1)", "try_add(DATE '2024-01-31', 1)"],
+    ),
 ]

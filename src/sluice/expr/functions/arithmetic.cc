@@ -546,6 +546,50 @@ ScalarResolver BinaryArithmetic(Operator op) {
   };
 }
 
+// try_add, try_subtract, try_multiply, try_divide: the operator under ANSI rules, with null
+// where it would fail (overflow, division by zero) whatever the session's ANSI setting.
+ScalarResolver TryArithmetic(Operator op, std::string name) {
+  return [op, name](CallSite call) -> arrow::Result<ResolvedCall> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 2, "2"));
+    SessionConfig ansi = *call.config;
+    ARROW_RETURN_NOT_OK(ansi.Set("spark.sql.ansi.enabled", "true"));
+    ARROW_ASSIGN_OR_RAISE(auto resolved,
+                          BinaryArithmetic(op)(CallSite{call.name, call.args, &ansi}));
+    Kernel strict = std::move(resolved.kernel);
+    const auto type = resolved.return_type;
+    resolved.kernel = [strict, type](const std::vector<arrow::Datum>& args,
+                                     const EvalContext& context,
+                                     int64_t num_rows) -> arrow::Result<arrow::Datum> {
+      auto all = strict(args, context, num_rows);
+      if (all.ok()) return all;
+      // Some row fails: each row on its own, null where it fails (failures are rare).
+      std::unique_ptr<arrow::ArrayBuilder> builder;
+      ARROW_RETURN_NOT_OK(arrow::MakeBuilder(context.pool, type, &builder));
+      ARROW_RETURN_NOT_OK(builder->Reserve(num_rows));
+      for (int64_t i = 0; i < num_rows; ++i) {
+        std::vector<arrow::Datum> row;
+        for (const auto& arg : args) {
+          row.push_back(arg.is_array() ? arrow::Datum(arg.make_array()->Slice(i, 1)) : arg);
+        }
+        auto value = strict(row, context, 1);
+        if (!value.ok()) {
+          ARROW_RETURN_NOT_OK(builder->AppendNull());
+        } else if (value->is_scalar()) {
+          ARROW_RETURN_NOT_OK(builder->AppendScalar(*value->scalar()));
+        } else {
+          ARROW_RETURN_NOT_OK(builder->AppendArraySlice(arrow::ArraySpan(*value->array()), 0, 1));
+        }
+      }
+      ARROW_ASSIGN_OR_RAISE(auto result, builder->Finish());
+      return arrow::Datum(std::move(result));
+    };
+    resolved.nullable = true;
+    resolved.can_fail = false;
+    resolved.sql = name + "(" + call.args[0]->sql() + ", " + call.args[1]->sql() + ")";
+    return resolved;
+  };
+}
+
 arrow::Result<ResolvedCall> ResolveNegative(CallSite call) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 1, "1"));
   if (auto interval = ResolveIntervalNegation(call)) return *std::move(interval);
@@ -590,6 +634,10 @@ void RegisterArithmeticFunctions(FunctionRegistry& registry) {
   registry.RegisterScalar("mod", BinaryArithmetic(Operator::kRemainder));
   registry.RegisterScalar("div", BinaryArithmetic(Operator::kIntegralDivide));
   registry.RegisterScalar("pmod", BinaryArithmetic(Operator::kPmod));
+  registry.RegisterScalar("try_add", TryArithmetic(Operator::kAdd, "try_add"));
+  registry.RegisterScalar("try_subtract", TryArithmetic(Operator::kSubtract, "try_subtract"));
+  registry.RegisterScalar("try_multiply", TryArithmetic(Operator::kMultiply, "try_multiply"));
+  registry.RegisterScalar("try_divide", TryArithmetic(Operator::kDivide, "try_divide"));
   registry.RegisterScalar("negative", ResolveNegative);
   registry.RegisterScalar("positive", ResolvePositive);
 }
