@@ -186,43 +186,82 @@ std::vector<arrow::Datum> SliceArguments(const std::vector<arrow::Datum>& args, 
 }
 
 // Every frame starts at its partition's first row and ends no earlier than the previous row's
-// (a running aggregate): each partition's rows are folded once, in order, and the result taken
-// after each distinct frame end.
+// (a running aggregate). Rows are taken in chunks whose frame ends lie within kSpan rows of the
+// chunk's first end: the partition's rows up to that end are folded once into a running state,
+// merged into one group per row of the chunk, and each group then folds the few rows between
+// that end and its own. Vectorized calls throughout, instead of a result per row.
 arrow::Result<std::shared_ptr<arrow::Array>> AggregateRunning(
     const expr::AggregateFunction& aggregate, const std::vector<arrow::Datum>& args,
     const WindowLayout& layout, const Frames& frames, const expr::EvalContext& context) {
+  constexpr int64_t kSpan = 64;
+  constexpr int64_t kMaxChunk = 4096;
   const int64_t n = layout.num_rows;
   const std::vector<GroupId> zeros(n, 0);
-  arrow::ArrayVector results;
-  arrow::Int64Builder which(context.pool);
-  ARROW_RETURN_NOT_OK(which.Reserve(n));
+  std::vector<GroupId> ordinals(kMaxChunk);
+  for (int64_t g = 0; g < kMaxChunk; ++g) ordinals[g] = static_cast<GroupId>(g);
+  arrow::ArrayVector chunks;
   int64_t i = 0;
   while (i < n) {
     const int64_t last = layout.partition_end[i];
-    ARROW_ASSIGN_OR_RAISE(auto accumulator, aggregate.MakeAccumulator(context.pool));
-    ARROW_RETURN_NOT_OK(accumulator->Resize(1));
+    ARROW_ASSIGN_OR_RAISE(auto running, aggregate.MakeAccumulator(context.pool));
+    ARROW_RETURN_NOT_OK(running->Resize(1));
     int64_t folded = layout.partition_begin[i];
-    int64_t finalized_end = -1;
-    for (; i < last; ++i) {
-      const int64_t end = frames.end[i];
-      if (end != finalized_end) {
-        if (end > folded) {
-          ARROW_RETURN_NOT_OK(accumulator->Update(zeros.data(), end - folded,
-                                                  SliceArguments(args, folded, end - folded),
-                                                  context));
-          folded = end;
-        }
-        ARROW_ASSIGN_OR_RAISE(auto value, accumulator->Finalize(context));
-        results.push_back(std::move(value));
-        finalized_end = end;
+    while (i < last) {
+      const int64_t base = frames.end[i];
+      int64_t chunk_end = i;
+      while (chunk_end < last && chunk_end - i < kMaxChunk &&
+             frames.end[chunk_end] - base <= kSpan) {
+        ++chunk_end;
       }
-      which.UnsafeAppend(static_cast<int64_t>(results.size()) - 1);
+      const int64_t rows = chunk_end - i;
+      if (base > folded) {
+        ARROW_RETURN_NOT_OK(running->Update(zeros.data(), base - folded,
+                                            SliceArguments(args, folded, base - folded),
+                                            context));
+        folded = base;
+      }
+      // Each group of the chunk starts from the running state...
+      ARROW_ASSIGN_OR_RAISE(auto prefix, running->State());
+      arrow::Int64Builder repeat(context.pool);
+      ARROW_RETURN_NOT_OK(repeat.AppendEmptyValues(rows));
+      ARROW_ASSIGN_OR_RAISE(auto repeat_indices, repeat.Finish());
+      arrow::ArrayVector states;
+      for (const auto& column : prefix) {
+        ARROW_ASSIGN_OR_RAISE(auto repeated, cp::Take(column, repeat_indices));
+        states.push_back(repeated.make_array());
+      }
+      ARROW_ASSIGN_OR_RAISE(auto chunk, aggregate.MakeAccumulator(context.pool));
+      ARROW_RETURN_NOT_OK(chunk->Resize(rows));
+      ARROW_RETURN_NOT_OK(chunk->Merge(ordinals.data(), rows, states, context));
+      // ...and folds the rows from the chunk's first end to its own.
+      std::vector<GroupId> groups;
+      arrow::Int64Builder positions(context.pool);
+      for (int64_t r = i; r < chunk_end; ++r) {
+        for (int64_t j = base; j < frames.end[r]; ++j) {
+          groups.push_back(static_cast<GroupId>(r - i));
+          ARROW_RETURN_NOT_OK(positions.Append(j));
+        }
+      }
+      if (!groups.empty()) {
+        ARROW_ASSIGN_OR_RAISE(auto row_indices, positions.Finish());
+        std::vector<arrow::Datum> taken;
+        for (const auto& arg : args) {
+          if (!arg.is_array()) {
+            taken.push_back(arg);
+            continue;
+          }
+          ARROW_ASSIGN_OR_RAISE(auto values, cp::Take(arg, row_indices));
+          taken.push_back(std::move(values));
+        }
+        ARROW_RETURN_NOT_OK(chunk->Update(groups.data(), static_cast<int64_t>(groups.size()),
+                                          taken, context));
+      }
+      ARROW_ASSIGN_OR_RAISE(auto values, chunk->Finalize(context));
+      chunks.push_back(std::move(values));
+      i = chunk_end;
     }
   }
-  ARROW_ASSIGN_OR_RAISE(auto distinct, arrow::Concatenate(results, context.pool));
-  ARROW_ASSIGN_OR_RAISE(auto indices, which.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto values, cp::Take(distinct, indices));
-  return values.make_array();
+  return arrow::Concatenate(chunks, context.pool);
 }
 
 // Any other frames: each row is a group that folds the rows of its frame, in chunks of rows
