@@ -82,3 +82,11 @@ def test_collection_functions(spark):
     assert one(df, F.size("a"), F.array_contains("a", 2), F.sort_array("a"),
                F.element_at("a", 1), F.array_max("a")) == (3, True, [1, 2, 3], 3, 3)
     assert [r.col for r in df.select(F.explode("a")).collect()] == [3, 1, 2]
+
+
+def test_try_arithmetic_and_typeof(spark):
+    df = spark.createDataFrame([(1, 0), (2147483647, 2)], "a INT, b INT")
+    rows = df.select(F.try_divide("a", "b"), F.try_add("a", "a"), F.try_multiply("a", "b"),
+                     F.try_subtract(F.lit(-2147483647), "a"), F.typeof("a")).collect()
+    assert [tuple(r) for r in rows] == [(None, 2, 0, -2147483648, "int"),
+                                        (1073741823.5, None, None, None, "int")]

@@ -63,3 +63,11 @@ def test_errors(spark, clicks):
         (stream.select(F.row_number().over(Window.orderBy("value")))
          .writeStream.format("memory").queryName("window_refused").start())
     assert error.value.getErrorClass() == "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING"
+
+
+def test_first_and_last_value(clicks):
+    w = Window.partitionBy("user").orderBy("t", "page")
+    rows = clicks.select("user", "t", "page", F.first_value("page").over(w),
+                         F.last_value("page", True).over(w)).orderBy("user", "t", "page").collect()
+    assert [tuple(r)[3:] for r in rows] == [("/home", "/home"), ("/home", "/docs"),
+                                            ("/home", "/home"), ("/home", "/home")]

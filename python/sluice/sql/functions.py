@@ -153,6 +153,18 @@ def last(col: ColumnOrName, ignorenulls: bool = False) -> Column:
     return Column(_native.last(_to_java_column(col), ignorenulls))
 
 
+def first_value(col: ColumnOrName, ignoreNulls: Optional[Union[bool, Column]] = None) -> Column:
+    if ignoreNulls is None:
+        return _invoke("first_value", col)
+    return _invoke_with("first_value", _to_java_column(col), _literal(ignoreNulls))
+
+
+def last_value(col: ColumnOrName, ignoreNulls: Optional[Union[bool, Column]] = None) -> Column:
+    if ignoreNulls is None:
+        return _invoke("last_value", col)
+    return _invoke_with("last_value", _to_java_column(col), _literal(ignoreNulls))
+
+
 def count_distinct(col: ColumnOrName, *cols: ColumnOrName) -> Column:
     return Column(_native.count_distinct([_to_java_column(c) for c in (col,) + cols]))
 
@@ -166,6 +178,17 @@ def approx_count_distinct(col: ColumnOrName, rsd: Optional[float] = None) -> Col
 
 
 approxCountDistinct = approx_count_distinct
+
+# ---- Arithmetic that gives null instead of failing ----
+
+try_add = _binary("try_add", "left", "right")
+try_subtract = _binary("try_subtract", "left", "right")
+try_multiply = _binary("try_multiply", "left", "right")
+try_divide = _binary("try_divide", "left", "right")
+
+
+def typeof(col: ColumnOrName) -> Column:
+    return _invoke("typeof", col)
 
 # ---- Window functions, computed with Column.over(window) ----
 
