@@ -10,6 +10,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/formats/file_writers.h"
+#include "sluice/formats/parquet_dictionary_choice.h"
 
 namespace sluice::formats {
 
@@ -63,15 +64,21 @@ std::pair<std::shared_ptr<arrow::Scalar>, std::shared_ptr<arrow::Scalar>> Footer
   return {convert.scalar(*low), convert.scalar(*high)};
 }
 
+// Opens the Parquet writer at the first batch, which decides the columns' encodings
+// (parquet_dictionary_choice.h); a file without rows gets the writer's defaults.
 class ParquetFileWriter final : public FormatFileWriter {
  public:
-  ParquetFileWriter(std::unique_ptr<parquet::arrow::FileWriter> writer,
-                    std::shared_ptr<arrow::Schema> schema)
-      : writer_(std::move(writer)), schema_(std::move(schema)) {}
+  ParquetFileWriter(std::shared_ptr<arrow::io::FileOutputStream> stream,
+                    std::shared_ptr<arrow::Schema> schema, arrow::Compression::type codec)
+      : stream_(std::move(stream)), schema_(std::move(schema)), codec_(codec) {}
   arrow::Status Write(const arrow::RecordBatch& batch) override {
+    if (writer_ == nullptr) ARROW_RETURN_NOT_OK(Open(&batch));
     return writer_->WriteRecordBatch(batch);
   }
-  arrow::Status Close() override { return writer_->Close(); }
+  arrow::Status Close() override {
+    if (writer_ == nullptr) ARROW_RETURN_NOT_OK(Open(nullptr));
+    return writer_->Close();
+  }
 
   void RecordedBounds(std::vector<ColumnStatistics>* statistics) const override {
     auto footer = writer_->metadata();
@@ -137,8 +144,27 @@ class ParquetFileWriter final : public FormatFileWriter {
     }
   }
 
-  std::unique_ptr<parquet::arrow::FileWriter> writer_;
+  arrow::Status Open(const arrow::RecordBatch* first) {
+    parquet::WriterProperties::Builder properties;
+    properties.compression(codec_);
+    if (first != nullptr) {
+      for (const auto& column : ColumnsWithoutDictionary(*first)) {
+        properties.disable_dictionary(column);
+      }
+    }
+    auto arrow_properties = parquet::ArrowWriterProperties::Builder()
+                                .coerce_timestamps(arrow::TimeUnit::MICRO)
+                                ->build();
+    ARROW_ASSIGN_OR_RAISE(writer_, parquet::arrow::FileWriter::Open(
+                                       *schema_, arrow::default_memory_pool(), stream_,
+                                       properties.build(), arrow_properties));
+    return arrow::Status::OK();
+  }
+
+  std::shared_ptr<arrow::io::FileOutputStream> stream_;
   std::shared_ptr<arrow::Schema> schema_;
+  arrow::Compression::type codec_;
+  std::unique_ptr<parquet::arrow::FileWriter> writer_;
 };
 
 class ParquetWriter final : public FormatWriter {
@@ -153,16 +179,8 @@ class ParquetWriter final : public FormatWriter {
   arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
       const std::string& path, const std::shared_ptr<arrow::Schema>& schema) const override {
     ARROW_ASSIGN_OR_RAISE(auto stream, arrow::io::FileOutputStream::Open(path));
-    auto properties = parquet::WriterProperties::Builder()
-                          .compression(ArrowCodec(options_.compression))
-                          ->build();
-    auto arrow_properties = parquet::ArrowWriterProperties::Builder()
-                                .coerce_timestamps(arrow::TimeUnit::MICRO)
-                                ->build();
-    ARROW_ASSIGN_OR_RAISE(auto writer,
-                          parquet::arrow::FileWriter::Open(*schema, arrow::default_memory_pool(),
-                                                           stream, properties, arrow_properties));
-    return std::make_unique<ParquetFileWriter>(std::move(writer), schema);
+    return std::make_unique<ParquetFileWriter>(std::move(stream), schema,
+                                               ArrowCodec(options_.compression));
   }
 
  private:
