@@ -87,6 +87,7 @@ class KafkaProducer {
   arrow::Status Failure(const std::string& what, const std::string& reason) const;
 
   rd_kafka_s* handle_ = nullptr;
+  KafkaSinkOptions options_;
   std::unordered_map<std::string, rd_kafka_topic_s*> topics_;
   std::vector<KafkaRecordBatchView> in_flight_;
   std::string bootstrap_servers_;
