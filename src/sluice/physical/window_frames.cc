@@ -37,10 +37,19 @@ class RangeBounds {
     bounds.nulls_first_ = layout.order_nulls_first;
     const auto& values = layout.order_values;
     if (values == nullptr) return arrow::Status::Invalid("a RANGE offset needs an order key");
-    bounds.integral_ = arrow::is_integer(values->type_id());
+    bounds.integral_ = arrow::is_integer(values->type_id()) ||
+                       values->type_id() == arrow::Type::TIMESTAMP ||
+                       values->type_id() == arrow::Type::DATE32;
+    // Timestamps compare as their microseconds, dates as their days.
+    std::shared_ptr<arrow::Array> storage = values;
+    if (values->type_id() == arrow::Type::TIMESTAMP) {
+      ARROW_ASSIGN_OR_RAISE(storage, values->View(arrow::int64()));
+    } else if (values->type_id() == arrow::Type::DATE32) {
+      ARROW_ASSIGN_OR_RAISE(storage, values->View(arrow::int32()));
+    }
     ARROW_ASSIGN_OR_RAISE(
         auto converted,
-        cp::Cast(values, bounds.integral_ ? arrow::int64() : arrow::float64()));
+        cp::Cast(storage, bounds.integral_ ? arrow::int64() : arrow::float64()));
     bounds.values_ = converted.make_array();
     return bounds;
   }

@@ -15,6 +15,7 @@
 #include "sluice/expr/cast.h"
 #include "sluice/expr/key_grouper.h"
 #include "sluice/plan/project.h"
+#include "sluice/types/interval_types.h"
 
 namespace sluice::plan {
 
@@ -105,6 +106,15 @@ arrow::Result<ResolvedFrameBound> ResolveBound(const expr::WindowFrameBound& bou
                           "order by expressions: " + keys + ".");
   }
   ARROW_ASSIGN_OR_RAISE(auto value, ConstantValue(*bound.offset, context, "frame boundary"));
+  // A timestamp (date) key moves by a day-time interval: microseconds (whole days).
+  const auto key_type = order[0].expr->type()->id();
+  if ((key_type == arrow::Type::TIMESTAMP || key_type == arrow::Type::DATE32) &&
+      types::IsDayTimeInterval(*value->type) && value->is_valid) {
+    const int64_t micros = static_cast<const arrow::DurationScalar&>(*value).value;
+    resolved.offset = key_type == arrow::Type::DATE32 ? micros / 86'400'000'000 : micros;
+    resolved.real_offset = static_cast<double>(resolved.offset);
+    return resolved;
+  }
   if (!IsNumeric(*order[0].expr->type()) || !IsNumeric(*value->type) || !value->is_valid) {
     return SparkError("DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_UNACCEPTED_TYPE",
                       "Cannot resolve \"" + frame.ToString() +
@@ -172,6 +182,31 @@ arrow::Status CheckFrameOrder(const expr::WindowFrame& frame) {
                         "\" due to data type mismatch: Window frame upper bound \"" +
                         frame.upper.ToString() + "\" does not follow the lower bound \"" +
                         frame.lower.ToString() + "\".");
+}
+
+// Interval bounds of a RANGE frame must be of one type, as Spark requires (no coercion
+// between `INTERVAL '1' HOUR` and `INTERVAL 5 MINUTES`).
+arrow::Status CheckIntervalBoundTypes(const expr::WindowFrame& frame,
+                                      const AnalysisContext& context) {
+  if (frame.type != FrameType::kRange || frame.lower.kind != BoundKind::kOffset ||
+      frame.upper.kind != BoundKind::kOffset) {
+    return arrow::Status::OK();
+  }
+  ARROW_ASSIGN_OR_RAISE(auto lower, ConstantValue(*frame.lower.offset, context, "frame boundary"));
+  ARROW_ASSIGN_OR_RAISE(auto upper, ConstantValue(*frame.upper.offset, context, "frame boundary"));
+  const bool intervals = types::IsDayTimeInterval(*lower->type) ||
+                         types::IsDayTimeInterval(*upper->type) ||
+                         types::IsYearMonthInterval(*lower->type) ||
+                         types::IsYearMonthInterval(*upper->type);
+  const std::string lower_type = expr::SqlTypeName(*lower->type);
+  const std::string upper_type = expr::SqlTypeName(*upper->type);
+  if (!intervals || lower_type == upper_type) return arrow::Status::OK();
+  return SparkError("DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_DIFF_TYPES",
+                    "Cannot resolve \"" + frame.ToString() +
+                        "\" due to data type mismatch: Window frame bounds \"" +
+                        frame.lower.ToString() + "\" and \"" + frame.upper.ToString() +
+                        "\" do not have the same type: \"" + lower_type + "\" <> \"" +
+                        upper_type + "\".");
 }
 
 struct Resolved {
@@ -381,6 +416,7 @@ arrow::Result<Resolved> ResolveFunction(const expr::WindowExpr& window, const Pl
                           "\" not supported within a window function.");
   }
   ARROW_RETURN_NOT_OK(CheckFrameOrder(resolved.frame));
+  ARROW_RETURN_NOT_OK(CheckIntervalBoundTypes(resolved.frame, context));
   ARROW_ASSIGN_OR_RAISE(fn.frame.lower,
                         ResolveBound(resolved.frame.lower, resolved.frame, order, context));
   ARROW_ASSIGN_OR_RAISE(fn.frame.upper,
