@@ -135,46 +135,44 @@ class DecimalType(DataType):
         return "DecimalType(%d,%d)" % (self.precision, self.scale)
 
 
-class DayTimeIntervalType(DataType):
+class _IntervalType(DataType):
+    """An ANSI interval type, named by its start and end fields."""
+
+    _fields: Dict[int, str] = {}
+
+    def __init__(self, startField: int, endField: int):
+        self.startField = startField
+        self.endField = endField
+
+    def simpleString(self) -> str:
+        start, end = self._fields[self.startField], self._fields[self.endField]
+        return "interval %s" % (start if start == end else "%s to %s" % (start, end))
+
+    typeName = simpleString  # type: ignore[assignment]
+    jsonValue = simpleString  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "%s(%d, %d)" % (self.__class__.__name__, self.startField, self.endField)
+
+
+class DayTimeIntervalType(_IntervalType):
     """Spark's interval day/hour/minute/second [to ...]: a timedelta in Python."""
 
     DAY, HOUR, MINUTE, SECOND = 0, 1, 2, 3
     _fields = {DAY: "day", HOUR: "hour", MINUTE: "minute", SECOND: "second"}
 
     def __init__(self, startField: int = DAY, endField: int = SECOND):
-        self.startField = startField
-        self.endField = endField
-
-    def simpleString(self) -> str:
-        start, end = self._fields[self.startField], self._fields[self.endField]
-        return "interval %s" % (start if start == end else "%s to %s" % (start, end))
-
-    typeName = simpleString  # type: ignore[assignment]
-    jsonValue = simpleString  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return "DayTimeIntervalType(%d, %d)" % (self.startField, self.endField)
+        super().__init__(startField, endField)
 
 
-class YearMonthIntervalType(DataType):
+class YearMonthIntervalType(_IntervalType):
     """Spark's interval year/month [to month]."""
 
     YEAR, MONTH = 0, 1
     _fields = {YEAR: "year", MONTH: "month"}
 
     def __init__(self, startField: int = YEAR, endField: int = MONTH):
-        self.startField = startField
-        self.endField = endField
-
-    def simpleString(self) -> str:
-        start, end = self._fields[self.startField], self._fields[self.endField]
-        return "interval %s" % (start if start == end else "%s to %s" % (start, end))
-
-    typeName = simpleString  # type: ignore[assignment]
-    jsonValue = simpleString  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return "YearMonthIntervalType(%d, %d)" % (self.startField, self.endField)
+        super().__init__(startField, endField)
 
 
 def _interval_type(name: str) -> DataType:
