@@ -55,6 +55,8 @@ ARITHMETIC = [
     q("error_month_plus_day", "SELECT INTERVAL 1 MONTH + INTERVAL 1 DAY"),
     s("select_expr", ["id", "ts + INTERVAL 1 HOUR AS next_hour", "later - ts AS gap"]),
     q("min_max", "SELECT min(later - ts), max(later - ts), CAST(max(INTERVAL 1 MONTH * n) AS STRING) AS m FROM t"),
+    q("sum_avg", "SELECT sum(later - ts), avg(later - ts), sum(INTERVAL 10 MINUTES * n), avg(INTERVAL '1' SECOND * n) FROM t"),
+    q("sum_avg_grouped", "SELECT n > 0 AS positive, sum(later - ts) AS total, avg(later - ts) AS mean, count(*) AS c FROM t GROUP BY n > 0"),
     q("typeof", "SELECT typeof(INTERVAL 10 MINUTES), typeof(later - ts), typeof(day - day), typeof(INTERVAL 1 YEAR), typeof(id), typeof(array(1.5)), typeof(NULL) FROM t"),
     q("group_by_interval", "SELECT later - ts AS gap, count(*) AS c FROM t GROUP BY later - ts"),
 ]

@@ -13,6 +13,7 @@
 #include "sluice/expr/cast.h"
 #include "sluice/expr/functions/aggregate_support.h"
 #include "sluice/expr/type_coercion.h"
+#include "sluice/types/interval_types.h"
 
 namespace sluice::expr::aggregates {
 
@@ -49,7 +50,9 @@ bool AnsiEnabled(const EvalContext& context) {
 }
 
 // The input kinds sum and avg accumulate.
-enum class SumKind { kLong, kDouble, kDecimal };
+// kInterval: day-time intervals, summed as their microseconds (overflow always fails, as
+// Spark's interval arithmetic does).
+enum class SumKind { kLong, kDouble, kDecimal, kInterval };
 
 // Per group: a running sum of `Value` and the number of non-null inputs. sum finalizes to the
 // sum (null when nothing was summed), avg to sum / count.
@@ -123,7 +126,7 @@ class SumAccumulator final : public GroupedAccumulator {
     } else if constexpr (std::is_same_v<Value, Int128>) {
       return DecimalAverage(context);
     } else {
-      return arrow::Status::Invalid("average of integral sums");
+      return IntervalAverage();
     }
   }
 
@@ -140,7 +143,7 @@ class SumAccumulator final : public GroupedAccumulator {
       if constexpr (std::is_same_v<Value, int64_t>) {
         const int64_t v = data.GetValues<int64_t>(1)[i];
         if (__builtin_add_overflow(sums_[g], v, &sums_[g])) {
-          if (ansi) return LongOverflow();
+          if (ansi || kind_ == SumKind::kInterval) return LongOverflow();
         }
       } else if constexpr (std::is_same_v<Value, double>) {
         sums_[g] += data.GetValues<double>(1)[i];
@@ -163,7 +166,10 @@ class SumAccumulator final : public GroupedAccumulator {
       for (int64_t g = 0; g < n; ++g) {
         if (counts_[g] == 0) builder.UnsafeAppendNull(); else builder.UnsafeAppend(sums_[g]);
       }
-      return builder.Finish();
+      ARROW_ASSIGN_OR_RAISE(auto sums, builder.Finish());
+      // An interval's microseconds, typed as the interval.
+      if (kind_ == SumKind::kInterval) return sums->View(type);
+      return sums;
     } else if constexpr (std::is_same_v<Value, double>) {
       arrow::DoubleBuilder builder(pool_);
       ARROW_RETURN_NOT_OK(builder.Reserve(n));
@@ -225,6 +231,27 @@ class SumAccumulator final : public GroupedAccumulator {
     return builder.Finish();
   }
 
+  // The average of day-time intervals: the sum divided by the count, rounded half up, as
+  // Spark's DivideDTInterval.
+  arrow::Result<std::shared_ptr<arrow::Array>> IntervalAverage() const {
+    arrow::Int64Builder builder(pool_);
+    ARROW_RETURN_NOT_OK(builder.Reserve(sums_.size()));
+    for (size_t g = 0; g < sums_.size(); ++g) {
+      if (counts_[g] == 0) {
+        builder.UnsafeAppendNull();
+        continue;
+      }
+      const __int128 sum = static_cast<__int128>(sums_[g]);
+      const __int128 count = counts_[g];
+      __int128 quotient = sum / count;
+      const __int128 remainder = sum % count;
+      if (2 * (remainder < 0 ? -remainder : remainder) >= count) quotient += sum < 0 ? -1 : 1;
+      builder.UnsafeAppend(static_cast<int64_t>(quotient));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto averages, builder.Finish());
+    return averages->View(result_type_);
+  }
+
   static arrow::Result<arrow::Decimal256> RoundedDivide(const arrow::Decimal256& numerator,
                                                         const arrow::Decimal256& divisor) {
     ARROW_ASSIGN_OR_RAISE(auto parts, numerator.Divide(divisor));
@@ -263,7 +290,11 @@ arrow::Result<std::shared_ptr<AggregateFunction>> ResolveSum(CallSite call, bool
   const auto id = arg->type()->id();
   SumKind kind;
   std::shared_ptr<arrow::DataType> input_type, result_type;
-  if (IsIntegral(id) && !average) {
+  if (types::IsDayTimeInterval(*arg->type())) {
+    kind = SumKind::kInterval;
+    input_type = arg->type();
+    result_type = average ? types::DayTimeInterval() : input_type;
+  } else if (IsIntegral(id) && !average) {
     kind = SumKind::kLong;
     input_type = result_type = arrow::int64();
   } else if (id == arrow::Type::DECIMAL128) {
@@ -289,6 +320,7 @@ arrow::Result<std::shared_ptr<AggregateFunction>> ResolveSum(CallSite call, bool
       -> arrow::Result<std::unique_ptr<GroupedAccumulator>> {
     switch (kind) {
       case SumKind::kLong:
+      case SumKind::kInterval:
         return std::make_unique<SumAccumulator<int64_t>>(kind, average, input_type, result_type,
                                                          pool);
       case SumKind::kDouble:
