@@ -1,6 +1,5 @@
 #include "sluice/api/sql_query_planner.h"
 
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "sluice/api/grouped_data.h"
 #include "sluice/api/session.h"
 #include "sluice/api/session_state.h"
+#include "sluice/api/window_inputs.h"
 #include "sluice/common/errors.h"
 #include "sluice/expr/binder.h"
 #include "sluice/plan/project.h"
@@ -665,74 +665,27 @@ class Planner {
     return DropHidden(aggregated, hidden);
   }
 
-  // SELECT with aggregates and window functions, as Spark's ExtractWindowExpressions plans it:
-  // the Aggregate computes the select items without windows and, as hidden columns, every
-  // input of the window expressions (their functions' arguments, PARTITION BY and ORDER BY
-  // keys, the parts of an item around a window); HAVING filters its rows; then the select list
-  // is a projection over them, where the window functions run.
+  // SELECT with aggregates and window functions (window_inputs.h): the Aggregate computes the
+  // select items without windows and the window functions' inputs; HAVING filters its rows;
+  // the select list is a projection over them, where the window functions run.
   arrow::Result<DataFrame> PlanAggregateWindowSelect(const DataFrame& input,
                                                      const SelectClause& select,
                                                      std::vector<ExprPtr> items,
                                                      const std::vector<ExprPtr>& keys,
                                                      const Query& query) {
-    std::vector<ExprPtr> aggregate_items;
-    std::vector<ExprPtr> hidden;  // the window inputs, each once
+    std::vector<ExprPtr> plain_items;
     std::vector<int> plain(items.size(), -1);  // an item's position in the Aggregate
     for (size_t i = 0; i < items.size(); ++i) {
       if (expr::ContainsWindow(*items[i])) continue;
-      plain[i] = static_cast<int>(aggregate_items.size());
-      aggregate_items.push_back(items[i]);
+      plain[i] = static_cast<int>(plain_items.size());
+      plain_items.push_back(items[i]);
     }
-    auto hide = [&](const ExprPtr& e) -> ExprPtr {
-      if (e->kind() == ExprKind::kLiteral || e->kind() == ExprKind::kStar) return e;
-      // A select item computing the same expression serves: the Aggregate would give both
-      // the same column.
-      for (size_t i = 0; i < items.size(); ++i) {
-        if (plain[i] >= 0 && Unaliased(items[i])->ToString() == e->ToString()) {
-          return expr::Col(HiddenName("window_item", i));
-        }
-      }
-      size_t k = 0;
-      while (k < hidden.size() && hidden[k]->ToString() != e->ToString()) ++k;
-      if (k == hidden.size()) hidden.push_back(e);
-      return expr::Col(HiddenName("window", k));
-    };
-    std::function<ExprPtr(const ExprPtr&)> extract = [&](const ExprPtr& e) -> ExprPtr {
-      if (!expr::ContainsWindow(*e)) return hide(e);
-      std::vector<ExprPtr> children;
-      if (e->kind() == ExprKind::kWindow) {
-        const auto& function = e->children()[0];
-        std::vector<ExprPtr> args;
-        for (const auto& arg : function->children()) args.push_back(hide(arg));
-        children.push_back(expr::WithChildren(function, std::move(args)));
-        for (size_t i = 1; i < e->children().size(); ++i) {
-          const auto& child = e->children()[i];
-          if (child->kind() == ExprKind::kSortOrder) {
-            children.push_back(expr::WithChildren(child, {hide(child->children()[0])}));
-          } else {
-            children.push_back(hide(child));
-          }
-        }
-      } else {
-        for (const auto& child : e->children()) children.push_back(extract(child));
-      }
-      return expr::WithChildren(e, std::move(children));
-    };
+    WindowInputs inputs(std::move(plain_items));
     std::vector<ExprPtr> windowed(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
-      if (plain[i] < 0) windowed[i] = extract(items[i]);
+      if (plain[i] < 0) windowed[i] = inputs.Extract(items[i]);
     }
-    const size_t first_hidden = aggregate_items.size();
-    // Named as Spark names them (count(*) is `count(1)`); a column is aliased to its own name
-    // so that its hidden copy gets an id of its own, apart from a select item passing it on.
-    for (const auto& e : hidden) {
-      if (e->kind() == ExprKind::kColumn) {
-        aggregate_items.push_back(std::make_shared<expr::Alias>(
-            e, static_cast<const expr::ColumnRef&>(*e).name_parts().back()));
-      } else {
-        aggregate_items.push_back(e);
-      }
-    }
+    std::vector<ExprPtr> aggregate_items = inputs.aggregate_items();
     ExprPtr having;
     if (select.having) {
       ARROW_ASSIGN_OR_RAISE(having, InlineScalarSubqueries(select.having));
@@ -750,28 +703,8 @@ class Planner {
     };
     std::vector<ExprPtr> final_items;
     for (size_t i = 0; i < items.size(); ++i) {
-      if (plain[i] >= 0) {
-        final_items.push_back(reference(plain[i]));
-        continue;
-      }
-      ExprPtr item = windowed[i];
-      auto replace_marker = [&item](const std::string& marker, const ExprPtr& replacement) {
-        item = expr::ReplaceSubexpressions(
-            item,
-            [&marker](const expr::Expr& e) {
-              return e.kind() == ExprKind::kColumn &&
-                     static_cast<const expr::ColumnRef&>(e).name_parts() ==
-                         std::vector<std::string>{marker};
-            },
-            replacement);
-      };
-      for (size_t k = 0; k < hidden.size(); ++k) {
-        replace_marker(HiddenName("window", k), reference(first_hidden + k));
-      }
-      for (size_t j = 0; j < items.size(); ++j) {
-        if (plain[j] >= 0) replace_marker(HiddenName("window_item", j), reference(plain[j]));
-      }
-      final_items.push_back(std::move(item));
+      final_items.push_back(plain[i] >= 0 ? reference(plain[i])
+                                          : inputs.Resolve(windowed[i], reference));
     }
     SelectClause projection;
     projection.distinct = select.distinct;

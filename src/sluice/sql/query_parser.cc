@@ -248,16 +248,17 @@ arrow::Status QueryParser::ParseSelectTail(SelectClause& select) {
     do {
       ARROW_ASSIGN_OR_RAISE(auto name, p.ParseIdentifier());
       ARROW_RETURN_NOT_OK(p.ExpectKeyword("AS"));
-      // The definition's function is a placeholder: each `OVER name` brings its own.
-      auto placeholder = expr::Lit(arrow::MakeNullScalar(arrow::null()));
+      // A definition has no function of its own (a null literal stands in): each `OVER name`
+      // brings its own.
+      auto no_function = expr::Lit(arrow::MakeNullScalar(arrow::null()));
       expr::ExprPtr definition;
       if (p.AcceptSymbol("(")) {
-        ARROW_ASSIGN_OR_RAISE(definition, p.ParseWindowSpec(std::move(placeholder)));
+        ARROW_ASSIGN_OR_RAISE(definition, p.ParseWindowSpec(std::move(no_function)));
         ARROW_RETURN_NOT_OK(p.ExpectSymbol(")"));
       } else {  // `w2 AS w1`
         ARROW_ASSIGN_OR_RAISE(auto base, p.ParseIdentifier());
         definition = std::make_shared<expr::WindowExpr>(
-            std::move(placeholder), std::vector<expr::ExprPtr>{}, std::vector<expr::ExprPtr>{},
+            std::move(no_function), std::vector<expr::ExprPtr>{}, std::vector<expr::ExprPtr>{},
             std::nullopt, std::move(base));
       }
       ARROW_ASSIGN_OR_RAISE(definition, ResolveWindowNames(definition, windows));
