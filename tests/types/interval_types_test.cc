@@ -78,5 +78,18 @@ TEST(IntervalTypesTest, ReadsTheTextOfEachFieldRange) {
             14);
 }
 
+TEST(IntervalTypesTest, CastsReadTheValueOrTheWholeLiteralAndDropLowerFields) {
+  EXPECT_EQ(ParseDayTimeIntervalCast("10", kMinute), 600 * kSecondMicros);
+  EXPECT_EQ(ParseDayTimeIntervalCast(" interval '1 02'  day to hour ", kDayToHour),
+            26 * kHourMicros);
+  // A literal of other fields is not the target's.
+  EXPECT_EQ(ParseDayTimeIntervalCast("INTERVAL '10' MINUTE", kHour), std::nullopt);
+  EXPECT_EQ(ParseDayTimeIntervalCast("INTERVAL '10 MINUTE", kMinute), std::nullopt);
+  EXPECT_EQ(ParseYearMonthIntervalCast("INTERVAL '-1-2' YEAR TO MONTH", {}), -14);
+  EXPECT_EQ(TruncateDayTimeInterval(-90 * 60 * kSecondMicros, kHour), -kHourMicros);
+  EXPECT_EQ(TruncateDayTimeInterval(1'500'000, kSecond), 1'500'000);
+  EXPECT_EQ(TruncateYearMonthInterval(-14, {YearMonthField::kYear, YearMonthField::kYear}), -12);
+}
+
 }  // namespace
 }  // namespace sluice::types

@@ -8,12 +8,14 @@
 #include <arrow/array/util.h>
 #include <arrow/compute/api.h>
 #include <arrow/type.h>
+#include <arrow/util/bitmap_ops.h>
 
 #include "sluice/common/errors.h"
 #include "sluice/datetime/calendar.h"
 #include "sluice/datetime/print.h"
 #include "sluice/expr/cast_format.h"
 #include "sluice/expr/cast_internal.h"
+#include "sluice/types/interval_types.h"
 #include "sluice/types/spark_type_names.h"
 
 namespace sluice::expr {
@@ -49,7 +51,8 @@ bool CanAnsiCast(const arrow::DataType& from, const arrow::DataType& to) {
   const bool numeric_to = IsNumericType(to);
   if (IsStringType(from)) {
     return to.id() == Type::BINARY || to.id() == Type::BOOL || numeric_to ||
-           to.id() == Type::DATE32 || to.id() == Type::TIMESTAMP;
+           to.id() == Type::DATE32 || to.id() == Type::TIMESTAMP ||
+           types::IsDayTimeInterval(to) || types::IsYearMonthInterval(to);
   }
   if (IsNumericType(from)) {
     return numeric_to || to.id() == Type::BOOL || IsTimestampLtz(to);
@@ -400,10 +403,58 @@ int ParseDecimal(std::string_view text, int32_t precision, int32_t scale, arrow:
   return 0;
 }
 
+bool ChangesIntervalFields(const arrow::DataType& from, const arrow::DataType& to) {
+  if (types::IsDayTimeInterval(from) && types::IsDayTimeInterval(to)) {
+    const auto a = types::DayTimeFieldsOf(from);
+    const auto b = types::DayTimeFieldsOf(to);
+    return a.start != b.start || a.end != b.end;
+  }
+  if (types::IsYearMonthInterval(from) && types::IsYearMonthInterval(to)) {
+    const auto a = types::YearMonthFieldsOf(from);
+    const auto b = types::YearMonthFieldsOf(to);
+    return a.start != b.start || a.end != b.end;
+  }
+  return false;
+}
+
+// Between two interval types of one family: the value without what is below the target's end
+// field, typed as the target.
+arrow::Result<std::shared_ptr<arrow::Array>> CastInterval(
+    const arrow::Array& input, const std::shared_ptr<arrow::DataType>& target,
+    const CastSettings& settings) {
+  auto data = input.data()->Copy();
+  if (types::IsDayTimeInterval(*target)) {
+    const auto fields = types::DayTimeFieldsOf(*target);
+    ARROW_ASSIGN_OR_RAISE(auto values, arrow::AllocateBuffer(input.length() * 8, settings.pool));
+    auto* out = reinterpret_cast<int64_t*>(values->mutable_data());
+    const auto* in = input.data()->GetValues<int64_t>(1);
+    for (int64_t i = 0; i < input.length(); ++i) out[i] = types::TruncateDayTimeInterval(in[i], fields);
+    data->buffers[1] = std::move(values);
+  } else {
+    const auto fields = types::YearMonthFieldsOf(*target);
+    ARROW_ASSIGN_OR_RAISE(auto values, arrow::AllocateBuffer(input.length() * 4, settings.pool));
+    auto* out = reinterpret_cast<int32_t*>(values->mutable_data());
+    const auto* in = input.data()->GetValues<int32_t>(1);
+    for (int64_t i = 0; i < input.length(); ++i) {
+      out[i] = types::TruncateYearMonthInterval(in[i], fields);
+    }
+    data->buffers[1] = std::move(values);
+  }
+  data->offset = 0;
+  if (input.offset() != 0 && data->buffers[0] != nullptr) {
+    ARROW_ASSIGN_OR_RAISE(data->buffers[0],
+                          arrow::internal::CopyBitmap(settings.pool, data->buffers[0]->data(),
+                                                      input.offset(), input.length()));
+  }
+  data->type = target;
+  return arrow::MakeArray(std::move(data));
+}
+
 arrow::Result<std::shared_ptr<arrow::Array>> CastArray(const std::shared_ptr<arrow::Array>& input,
                                                        const std::shared_ptr<arrow::DataType>& target,
                                                        const CastSettings& settings) {
   const auto& from = *input->type();
+  if (ChangesIntervalFields(from, *target)) return CastInterval(*input, target, settings);
   if (from.Equals(*target)) return input;
   if (from.id() == Type::NA) return arrow::MakeArrayOfNull(target, input->length(), settings.pool);
   if (IsStringType(*target)) return CastToString(*input, settings);
@@ -478,7 +529,10 @@ arrow::Result<std::shared_ptr<arrow::Array>> CastArray(const std::shared_ptr<arr
 
 arrow::Result<BoundExprPtr> MakeCast(BoundExprPtr child, std::shared_ptr<arrow::DataType> target,
                                      CastKind kind, const SessionConfig& config) {
-  if (child->type()->Equals(*target)) return child;
+  if (child->type()->Equals(*target) && !cast_internal::ChangesIntervalFields(*child->type(),
+                                                                               *target)) {
+    return child;
+  }
   const bool ansi = config.ansi_enabled();
   const auto& from = *child->type();
   const bool allowed = CanAnsiCast(from, *target) || (!ansi && CanLegacyCast(from, *target));

@@ -78,6 +78,10 @@ arrow::Status DecimalOutOfRange(std::string_view value_text, int32_t precision, 
 /// never a user error.
 arrow::Status MissingCastKernel(const arrow::DataType& from, const arrow::DataType& to);
 
+/// Whether `from` and `to` are interval types of one family with other fields: Arrow sees one
+/// type, but the cast drops what is below the target's end field.
+bool ChangesIntervalFields(const arrow::DataType& from, const arrow::DataType& to);
+
 /// Rescales `value` from `scale` to `new_scale`, rounding HALF_UP; false when the result does not
 /// fit `precision` digits.
 bool RescaleDecimal(const arrow::Decimal128& value, int32_t scale, int32_t precision,

@@ -9,6 +9,7 @@
 #include <arrow/compute/api.h>
 #include <arrow/visit_type_inline.h>
 
+#include "sluice/common/errors.h"
 #include "sluice/datetime/calendar.h"
 #include "sluice/datetime/parse.h"
 #include "sluice/datetime/print.h"
@@ -477,6 +478,17 @@ arrow::Result<std::shared_ptr<arrow::Array>> CastToString(const arrow::Array& in
   return output.Finish();
 }
 
+// Spark's error for a string that is not an interval of the target's fields.
+arrow::Status UnmatchedInterval(const arrow::Array& input, int64_t i,
+                                const arrow::DataType& target) {
+  return SparkError("INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING_WITH_NOTICE",
+                    "Interval string does not match the format of " +
+                        types::IntervalTypeName(target, /*upper=*/true) + ": " +
+                        std::string(static_cast<const arrow::StringArray&>(input).GetView(i)) +
+                        ". Write the value alone (\"10\" for INTERVAL MINUTE) or as the "
+                        "interval literal of the same fields.");
+}
+
 arrow::Result<std::shared_ptr<arrow::Array>> CastFromString(
     const arrow::Array& raw_input, const std::shared_ptr<arrow::DataType>& target,
     const CastSettings& settings) {
@@ -498,6 +510,32 @@ arrow::Result<std::shared_ptr<arrow::Array>> CastFromString(
     }
     case Type::BOOL:
       return ParseBooleanColumn(input, target, settings);
+    case Type::DURATION: {
+      const auto fields = types::DayTimeFieldsOf(*target);
+      auto unmatched = [&](int64_t i, int) { return UnmatchedInterval(input, i, *target); };
+      return ParseColumn<int64_t>(
+          input, target, settings,
+          [fields](std::string_view text, int64_t* value) {
+            auto micros = types::ParseDayTimeIntervalCast(text, fields);
+            if (!micros) return 1;
+            *value = *micros;
+            return 0;
+          },
+          unmatched);
+    }
+    case Type::INTERVAL_MONTHS: {
+      const auto fields = types::YearMonthFieldsOf(*target);
+      auto unmatched = [&](int64_t i, int) { return UnmatchedInterval(input, i, *target); };
+      return ParseColumn<int32_t>(
+          input, target, settings,
+          [fields](std::string_view text, int32_t* value) {
+            auto months = types::ParseYearMonthIntervalCast(text, fields);
+            if (!months) return 1;
+            *value = *months;
+            return 0;
+          },
+          unmatched);
+    }
     case Type::INT8:
     case Type::INT16:
     case Type::INT32: {

@@ -269,4 +269,53 @@ std::optional<int32_t> ParseYearMonthIntervalText(std::string_view text, YearMon
   return static_cast<int32_t>(months);
 }
 
+namespace {
+
+// The quoted value of `INTERVAL '<value>' <fields>` when `text` is such a literal with the
+// fields `name` (upper case); `text` itself when it is not a literal; nullopt for a literal of
+// other fields.
+std::optional<std::string_view> LiteralValue(std::string_view text, const std::string& name) {
+  text = Trim(text);
+  constexpr std::string_view kPrefix = "INTERVAL";
+  if (text.size() < kPrefix.size() || Upper(std::string(text.substr(0, kPrefix.size()))) != kPrefix) {
+    return text;
+  }
+  std::string_view rest = Trim(text.substr(kPrefix.size()));
+  if (rest.empty() || rest.front() != '\'') return std::nullopt;
+  const size_t close = rest.find('\'', 1);
+  if (close == std::string_view::npos) return std::nullopt;
+  std::string fields = Upper(std::string(Trim(rest.substr(close + 1))));
+  // "INTERVAL DAY TO SECOND" named as written: one space between words.
+  std::string words;
+  for (char c : fields) {
+    if (c == ' ' && (words.empty() || words.back() == ' ')) continue;
+    words.push_back(c);
+  }
+  if ("INTERVAL " + words != name) return std::nullopt;
+  return rest.substr(1, close - 1);
+}
+
+}  // namespace
+
+std::optional<int64_t> ParseDayTimeIntervalCast(std::string_view text, DayTimeFields fields) {
+  auto value = LiteralValue(text, IntervalTypeName(*DayTimeInterval(fields), /*upper=*/true));
+  if (!value) return std::nullopt;
+  return ParseDayTimeIntervalText(*value, fields);
+}
+
+std::optional<int32_t> ParseYearMonthIntervalCast(std::string_view text, YearMonthFields fields) {
+  auto value = LiteralValue(text, IntervalTypeName(*YearMonthInterval(fields), /*upper=*/true));
+  if (!value) return std::nullopt;
+  return ParseYearMonthIntervalText(*value, fields);
+}
+
+int64_t TruncateDayTimeInterval(int64_t micros, DayTimeFields fields) {
+  const int64_t unit = kDayTimeUnits[Index(fields.end)];
+  return unit == kMicrosPerSecond ? micros : micros - micros % unit;
+}
+
+int32_t TruncateYearMonthInterval(int32_t months, YearMonthFields fields) {
+  return fields.end == YearMonthField::kYear ? months - months % 12 : months;
+}
+
 }  // namespace sluice::types

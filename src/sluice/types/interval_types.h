@@ -94,4 +94,15 @@ std::optional<int64_t> ParseDayTimeIntervalText(std::string_view text, DayTimeFi
 /// "[+|-]y-m" for YEAR TO MONTH, "[+|-]n" for YEAR or MONTH.
 std::optional<int32_t> ParseYearMonthIntervalText(std::string_view text, YearMonthFields fields);
 
+/// The text of a string cast to an interval type: the value alone in the type's form ("10" for
+/// INTERVAL MINUTE), or the whole literal with the same fields ("INTERVAL '10' MINUTE"), as
+/// Spark's casts read it; nullopt otherwise.
+std::optional<int64_t> ParseDayTimeIntervalCast(std::string_view text, DayTimeFields fields);
+std::optional<int32_t> ParseYearMonthIntervalCast(std::string_view text, YearMonthFields fields);
+
+/// A value moved to fewer fields, as Spark's casts between interval types do: what is below the
+/// target's end field is dropped (toward zero).
+int64_t TruncateDayTimeInterval(int64_t micros, DayTimeFields fields);
+int32_t TruncateYearMonthInterval(int32_t months, YearMonthFields fields);
+
 }  // namespace sluice::types
