@@ -29,6 +29,10 @@ def test_interval_arithmetic_with_timestamps(spark):
     assert row.s == "INTERVAL '2-3' YEAR TO MONTH"
     ym = spark.sql("SELECT INTERVAL 1 YEAR AS y").schema.fields[0].dataType
     assert ym == YearMonthIntervalType(0, 0)
+    nested = spark.sql("SELECT array(INTERVAL 10 MINUTES) AS a, map('k', INTERVAL 1 HOUR) AS m, "
+                       "named_struct('s', INTERVAL 2 SECONDS) AS s").schema
+    assert [f.dataType.simpleString() for f in nested.fields] == [
+        "array<interval minute>", "map<string,interval hour>", "struct<s:interval second>"]
 
 
 def test_files_refuse_interval_columns(spark, tmp_path):

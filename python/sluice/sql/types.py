@@ -346,11 +346,14 @@ def from_arrow_type(arrow_type: pa.DataType) -> DataType:
         return TimestampType() if arrow_type.tz else TimestampNTZType()
     if pa.types.is_decimal(arrow_type):
         return DecimalType(arrow_type.precision, arrow_type.scale)
+    # Child types are read through their fields, whose metadata may name interval fields.
     if pa.types.is_map(arrow_type):
-        return MapType(from_arrow_type(arrow_type.key_type), from_arrow_type(arrow_type.item_type),
+        return MapType(_from_arrow_field(arrow_type.key_field).dataType,
+                       _from_arrow_field(arrow_type.item_field).dataType,
                        arrow_type.item_field.nullable)
     if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
-        return ArrayType(from_arrow_type(arrow_type.value_type), arrow_type.value_field.nullable)
+        return ArrayType(_from_arrow_field(arrow_type.value_field).dataType,
+                         arrow_type.value_field.nullable)
     if pa.types.is_struct(arrow_type):
         return StructType([_from_arrow_field(arrow_type.field(i))
                            for i in range(arrow_type.num_fields)])
