@@ -1,6 +1,10 @@
 // Window functions through the DataFrame API and SQL. Every expected row and name below was
 // produced by Spark 4.0.1 (local[1]) running the same query on the same data.
+#include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
 #include <limits>
 
 #include <gmock/gmock.h>
@@ -138,6 +142,65 @@ TEST_F(WindowFunctionTest, SqlOverClausesAndNamedWindows) {
                           "FOLLOWING AND -2 FOLLOWING)"));
   EXPECT_THAT(Rows(named), UnorderedElementsAre("12|null|3", "1|2.5|null", "3|2.5|null",
                                                 "8|2.5|1", "10|2.5|2", "6|nan|null", "9|nan|3"));
+}
+
+// Running aggregates are folded in chunks of rows (a prefix state, then the rows up to each
+// frame's end): long partitions with ties cross many chunks, and every row must still see
+// exactly its frame, in order.
+TEST_F(WindowFunctionTest, RunningAggregatesOverLongPartitions) {
+  constexpr int kRows = 3000;
+  std::vector<std::optional<std::string>> keys;
+  std::vector<std::optional<int32_t>> positions, values;
+  for (int i = 0; i < kRows; ++i) {
+    keys.push_back(i % 3 == 0 ? "a" : "b");
+    positions.push_back(i / 7);  // ties: RANGE frames end at the last peer
+    values.push_back(i % 5 == 0 ? std::nullopt : std::optional<int32_t>(i));
+  }
+  auto df = session_->createDataFrame(
+      MakeTable({{"k", Strings(keys)}, {"p", Ints(positions)}, {"v", Ints(values)}}));
+  auto by_position = Window::partitionBy({"k"}).orderBy({"p", "v"});
+  auto result = df.select({"k", "p", "v",
+                           F::sum(F::col("v")).over(Window::partitionBy({"k"}).orderBy({"p"})),
+                           F::count(F::col("v")).over(by_position.rowsBetween(
+                               Window::unboundedPreceding, 2)),
+                           F::last(F::col("v"), true).over(by_position)});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  // The expected values, computed row by row from the definitions.
+  std::vector<std::string> expected;
+  for (const std::string key : {"a", "b"}) {
+    std::vector<int> rows;  // in (p, v) order; nulls first
+    for (int i = 0; i < kRows; ++i) {
+      if (*keys[i] == key) rows.push_back(i);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [&](int x, int y) {
+      if (*positions[x] != *positions[y]) return *positions[x] < *positions[y];
+      return !values[x].has_value() && values[y].has_value();
+    });
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const int i = rows[r];
+      int64_t range_sum = 0;
+      bool any = false;
+      for (int j : rows) {
+        if (*positions[j] <= *positions[i] && values[j]) {
+          range_sum += *values[j];
+          any = true;
+        }
+      }
+      int64_t counted = 0;
+      std::optional<int32_t> last;
+      for (size_t q = 0; q < rows.size(); ++q) {
+        if (q <= r + 2 && values[rows[q]]) ++counted;
+        if (q <= r && values[rows[q]]) last = values[rows[q]];
+      }
+      expected.push_back(key + "|" + std::to_string(*positions[i]) + "|" +
+                         (values[i] ? std::to_string(*values[i]) : "null") + "|" +
+                         (any ? std::to_string(range_sum) : "null") + "|" +
+                         std::to_string(counted) + "|" +
+                         (last ? std::to_string(*last) : "null"));
+    }
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(Rows(result), expected);
 }
 
 // Seed 004's foreachBatch upsert keeps each user's latest event with row_number().
