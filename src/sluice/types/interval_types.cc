@@ -72,32 +72,34 @@ std::string_view Trim(std::string_view text) {
 
 }  // namespace
 
-std::shared_ptr<arrow::DataType> DayTimeInterval(DayTimeFields fields) {
+namespace {
+
+// One shared instance per field range of an interval type with `kFields` fields, indexed by
+// start * kFields + end.
+template <typename IntervalType, typename Fields, int kFields>
+std::shared_ptr<arrow::DataType> SharedInstance(Fields fields) {
+  using Field = decltype(fields.start);
   static const auto instances = [] {
-    std::array<std::shared_ptr<arrow::DataType>, 16> all;
-    for (int s = 0; s < 4; ++s) {
-      for (int e = s; e < 4; ++e) {
-        all[s * 4 + e] = std::make_shared<DayTimeIntervalType>(
-            DayTimeFields{static_cast<DayTimeField>(s), static_cast<DayTimeField>(e)});
+    std::array<std::shared_ptr<arrow::DataType>, kFields * kFields> all;
+    for (int start = 0; start < kFields; ++start) {
+      for (int end = start; end < kFields; ++end) {
+        all[start * kFields + end] = std::make_shared<IntervalType>(
+            Fields{static_cast<Field>(start), static_cast<Field>(end)});
       }
     }
     return all;
   }();
-  return instances[Index(fields.start) * 4 + Index(fields.end)];
+  return instances[Index(fields.start) * kFields + Index(fields.end)];
+}
+
+}  // namespace
+
+std::shared_ptr<arrow::DataType> DayTimeInterval(DayTimeFields fields) {
+  return SharedInstance<DayTimeIntervalType, DayTimeFields, 4>(fields);
 }
 
 std::shared_ptr<arrow::DataType> YearMonthInterval(YearMonthFields fields) {
-  static const auto instances = [] {
-    std::array<std::shared_ptr<arrow::DataType>, 4> all;
-    for (int s = 0; s < 2; ++s) {
-      for (int e = s; e < 2; ++e) {
-        all[s * 2 + e] = std::make_shared<YearMonthIntervalType>(
-            YearMonthFields{static_cast<YearMonthField>(s), static_cast<YearMonthField>(e)});
-      }
-    }
-    return all;
-  }();
-  return instances[Index(fields.start) * 2 + Index(fields.end)];
+  return SharedInstance<YearMonthIntervalType, YearMonthFields, 2>(fields);
 }
 
 bool IsDayTimeInterval(const arrow::DataType& type) {
