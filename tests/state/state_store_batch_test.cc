@@ -1,5 +1,6 @@
-// GetMany and PutMany, the batched calls of the StateStore interface, on both providers: the
-// same answers as Get and Put one key at a time, in order, through commit, abort and reload.
+// GetMany, PutMany and RemoveMany, the batched calls of the StateStore interface, on both
+// providers: the same answers as Get, Put and Remove one key at a time, in order, through
+// commit, abort and reload.
 #include <map>
 #include <string>
 #include <vector>
@@ -83,6 +84,44 @@ TEST_P(StateStoreBatchTest, ManyKeysAtOnceAnswerAsOneAtATime) {
   factory_.reset();
   provider = NewProvider();
   EXPECT_EQ(Found(*provider->GetStore(1).ValueOrDie(), keys), expected);
+}
+
+TEST_P(StateStoreBatchTest, RemoveManyRemovesAsOneAtATime) {
+  auto provider = NewProvider();
+  constexpr int kKeys = 1000;
+  std::vector<std::string> names;
+  for (int i = 0; i < kKeys; ++i) names.push_back("key-" + std::to_string(i));
+  std::vector<std::string_view> keys(names.begin(), names.end());
+  {
+    auto store = provider->GetStore(0).ValueOrDie();
+    ASSERT_TRUE(store->PutMany(keys, keys).ok());
+    ASSERT_EQ(store->Commit().ValueOrDie(), 1);
+  }
+  // Every third key, an absent one, and a key removed twice.
+  std::vector<std::string_view> removed;
+  for (int i = 0; i < kKeys; i += 3) removed.push_back(keys[i]);
+  removed.push_back("absent");
+  removed.push_back(keys[0]);
+  std::vector<std::pair<size_t, std::string>> expected;
+  for (int i = 0; i < kKeys; ++i) {
+    if (i % 3 != 0) expected.emplace_back(i, names[i]);
+  }
+  {
+    // Aborted, version 1 keeps every key.
+    auto aborted = provider->GetStore(1).ValueOrDie();
+    ASSERT_TRUE(aborted->RemoveMany(removed).ok());
+    EXPECT_EQ(Found(*aborted, keys), expected);
+    aborted->Abort();
+  }
+  EXPECT_EQ(Found(*provider->GetStore(1).ValueOrDie(), keys).size(), static_cast<size_t>(kKeys));
+  auto store = provider->GetStore(1).ValueOrDie();
+  ASSERT_TRUE(store->RemoveMany(removed).ok());
+  EXPECT_EQ(store->metrics().num_removed_rows, (kKeys + 2) / 3);
+  EXPECT_EQ(store->metrics().num_keys, kKeys - (kKeys + 2) / 3);
+  ASSERT_EQ(store->Commit().ValueOrDie(), 2);
+  factory_.reset();
+  provider = NewProvider();
+  EXPECT_EQ(Found(*provider->GetStore(2).ValueOrDie(), keys), expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(

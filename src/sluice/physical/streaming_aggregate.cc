@@ -306,8 +306,8 @@ state::StateOperatorInfo AggregateStateInfo(const plan::Aggregate& aggregate,
     const auto& key = aggregate.grouping()[k];
     keys.push_back(arrow::field(key.name, key.expr->type(), key.expr->nullable()));
   }
-  info.key_schema = arrow::schema(std::move(keys));
-  info.value_schema = arrow::schema(StateFields(aggregate));
+  info.stores.push_back(
+      {"default", arrow::schema(std::move(keys)), arrow::schema(StateFields(aggregate))});
   return info;
 }
 

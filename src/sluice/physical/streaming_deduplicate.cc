@@ -266,8 +266,8 @@ state::StateOperatorInfo DeduplicateStateInfo(const plan::Aggregate& aggregate,
   }
   arrow::FieldVector values;
   if (within) values.push_back(arrow::field("expiresAtMicros", arrow::int64(), false));
-  info.key_schema = arrow::schema(std::move(keys));
-  info.value_schema = arrow::schema(std::move(values));
+  info.stores.push_back(
+      {"default", arrow::schema(std::move(keys)), arrow::schema(std::move(values))});
   return info;
 }
 

@@ -456,8 +456,8 @@ state::StateOperatorInfo SessionAggregateStateInfo(const plan::Aggregate& aggreg
     values.push_back(arrow::field(session.name, session.expr->type(), false));
   }
   for (const auto& field : StateFields(aggregate)) values.push_back(field);
-  info.key_schema = arrow::schema(std::move(keys));
-  info.value_schema = arrow::schema(std::move(values));
+  info.stores.push_back(
+      {"default", arrow::schema(std::move(keys)), arrow::schema(std::move(values))});
   return info;
 }
 

@@ -132,9 +132,7 @@ void ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
   if (static_cast<size_t>(size_) * 4 > slots_.size() * 3) Grow();
 }
 
-bool ArenaHashTable::Erase(std::string_view key) {
-  size_t hole = Probe(key, Hash(key));
-  if (slots_[hole] == kEmpty) return false;
+void ArenaHashTable::EraseAt(size_t hole) {
   garbage_bytes_ += static_cast<int64_t>(RecordSize(RecordOf(slots_[hole])));
   record_bytes_ -= static_cast<int64_t>(RecordSize(RecordOf(slots_[hole])));
   --size_;
@@ -154,7 +152,6 @@ bool ArenaHashTable::Erase(std::string_view key) {
   }
   slots_[hole] = kEmpty;
   CompactIfWasteful();
-  return true;
 }
 
 void ArenaHashTable::Grow() {

@@ -137,7 +137,21 @@ class ArenaHashTable {
   size_t slot_count() const { return slots_.size(); }
 
   /// Removes `key`; returns whether it was present.
-  bool Erase(std::string_view key);
+  bool Erase(std::string_view key) {
+    return EraseHashed(key, Hash(key), [](const Entry&) {});
+  }
+
+  /// Erase with the key's Hash already computed that first shows `before` the entry being
+  /// removed, with a single probe: what an undo log needs. `before` must not change this table.
+  template <typename Before>
+  bool EraseHashed(std::string_view key, uint64_t hash, Before&& before) {
+    size_t hole = Probe(key, hash);
+    uint64_t slot = slots_[hole];
+    if (slot == kEmpty) return false;
+    before(Entry{ValueOf(RecordOf(slot)), (slot & kMarkBit) != 0});
+    EraseAt(hole);
+    return true;
+  }
 
   /// Removes every entry and releases the memory.
   void Clear();
@@ -200,6 +214,8 @@ class ArenaHashTable {
 
   /// The slot index holding `key`, or the empty slot where it would go.
   size_t Probe(std::string_view key, uint64_t hash) const;
+  /// Removes the entry in slot `hole`, which must hold one.
+  void EraseAt(size_t hole);
   /// Sets `key` to `value` at `index`, the slot Probe found for it, keeping the entry's mark,
   /// and marking it when `mark`.
   void UpsertAt(size_t index, uint64_t hash, std::string_view key, std::string_view value,

@@ -67,13 +67,15 @@ class MemoryStateStore final : public StateStore {
 
   arrow::Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckOpen("Remove"));
-    ArenaHashTable& table = provider_->table_;
-    auto entry = table.FindEntry(key);
-    if (!entry) return arrow::Status::OK();
-    // A marked entry changed earlier in this version, which the log already holds.
-    if (!entry->marked) undo_.Append(key, entry->value);
-    table.Erase(key);
-    ++metrics_.num_removed_rows;
+    RemoveHashed(key, ArenaHashTable::Hash(key));
+    return arrow::Status::OK();
+  }
+
+  arrow::Status RemoveMany(std::span<const std::string_view> keys) override {
+    ARROW_RETURN_NOT_OK(CheckOpen("Remove"));
+    provider_->table_.Pipelined(
+        keys.size(), [&](size_t i) { return keys[i]; },
+        [&](size_t i, uint64_t hash) { RemoveHashed(keys[i], hash); });
     return arrow::Status::OK();
   }
 
@@ -158,6 +160,15 @@ class MemoryStateStore final : public StateStore {
         key, hash, value,
         [&](std::optional<std::string_view> previous) { undo_.Append(key, previous); });
     ++metrics_.num_updated_rows;
+  }
+
+  void RemoveHashed(std::string_view key, uint64_t hash) {
+    const bool removed = provider_->table_.EraseHashed(
+        key, hash, [&](const ArenaHashTable::Entry& entry) {
+          // A marked entry changed earlier in this version, which the log already holds.
+          if (!entry.marked) undo_.Append(key, entry.value);
+        });
+    if (removed) ++metrics_.num_removed_rows;
   }
 
   void Close() {

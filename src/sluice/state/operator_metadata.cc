@@ -82,14 +82,16 @@ std::string OperatorMetadataJson(const StateOperatorInfo& info) {
   writer.EndObject();
   writer.Key("stateStoreInfo");
   writer.StartArray();
-  writer.StartObject();
-  writer.Key("storeName");
-  writer.String("default");
-  writer.Key("numColsPrefixKey");
-  writer.Int(0);
-  writer.Key("numPartitions");
-  writer.Int(info.num_partitions);
-  writer.EndObject();
+  for (const auto& store : info.stores) {
+    writer.StartObject();
+    writer.Key("storeName");
+    writer.String(store.store_name);
+    writer.Key("numColsPrefixKey");
+    writer.Int(0);
+    writer.Key("numPartitions");
+    writer.Int(info.num_partitions);
+    writer.EndObject();
+  }
   writer.EndArray();
   writer.EndObject();
   return std::move(writer).TakeText();
@@ -106,28 +108,18 @@ std::string EncodeStateSchemaFile(const arrow::Schema& key_schema,
   return bytes;
 }
 
-arrow::Status WriteOrCheckOperatorMetadata(const checkpoint::CheckpointPaths& paths,
-                                           const StateOperatorInfo& info) {
-  namespace fs = std::filesystem;
-  const std::string folder = paths.state() + "/" + std::to_string(info.operator_id);
-  const std::string schema_path = folder + "/0/_metadata/schema";
-  std::error_code error;
-  if (!fs::exists(schema_path, error)) {
-    fs::create_directories(folder + "/_metadata", error);
-    fs::create_directories(folder + "/0/_metadata", error);
-    if (error) {
-      return arrow::Status::IOError("Cannot create the state folder ", folder, ": ",
-                                    error.message());
-    }
-    const std::string metadata_path = folder + "/_metadata/metadata";
-    if (!fs::exists(metadata_path, error)) {
-      ARROW_RETURN_NOT_OK(checkpoint::WriteFileAtomically(
-          metadata_path, "v1\n" + OperatorMetadataJson(info), /*overwrite=*/true));
-    }
-    return checkpoint::WriteFileAtomically(
-        schema_path, EncodeStateSchemaFile(*info.key_schema, *info.value_schema),
-        /*overwrite=*/true);
-  }
+namespace {
+
+/// The schema file of `store` in partition 0 of the operator's `folder`.
+std::string SchemaPath(const std::string& folder, const StateStoreSchema& store) {
+  const std::string store_folder =
+      store.store_name == "default" ? folder + "/0" : folder + "/0/" + store.store_name;
+  return store_folder + "/_metadata/schema";
+}
+
+/// Fails unless the schema file at `schema_path` holds schemas compatible with `store`'s.
+arrow::Status CheckSchemaFile(const std::string& schema_path, const std::string& folder,
+                              const StateOperatorInfo& info, const StateStoreSchema& store) {
   ARROW_ASSIGN_OR_RAISE(std::string bytes, checkpoint::ReadWholeFile(schema_path));
   size_t position = 0;
   if (bytes.size() < 4 || bytes.substr(0, 4) != std::string("\0\2v2", 4)) {
@@ -142,24 +134,57 @@ arrow::Status WriteOrCheckOperatorMetadata(const checkpoint::CheckpointPaths& pa
   ARROW_ASSIGN_OR_RAISE(auto stored_key, types::SchemaFromJson(key_json));
   ARROW_ASSIGN_OR_RAISE(auto stored_value, types::SchemaFromJson(value_json));
   const std::string where = " (operator " + std::to_string(info.operator_id) + ", " +
-                            info.operator_name + ", in " + folder + ")";
-  if (!Compatible(*stored_key, *info.key_schema)) {
+                            info.operator_name + ", store " + store.store_name + ", in " +
+                            folder + ")";
+  if (!Compatible(*stored_key, *store.key_schema)) {
     return SparkError("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
                       "Provided key schema does not match existing state key schema. Please "
                       "check number and type of fields. Existing key_schema=" +
                           key_json + " and new key_schema=" +
-                          types::SchemaToJson(*info.key_schema) + where +
+                          types::SchemaToJson(*store.key_schema) + where +
                           ". The state cannot be reused: restore the query's grouping keys or "
                           "use a new checkpoint location.");
   }
-  if (!Compatible(*stored_value, *info.value_schema)) {
+  if (!Compatible(*stored_value, *store.value_schema)) {
     return SparkError("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
                       "Provided value schema does not match existing state value schema. "
                       "Please check number and type of fields. Existing value_schema=" +
                           value_json + " and new value_schema=" +
-                          types::SchemaToJson(*info.value_schema) + where +
+                          types::SchemaToJson(*store.value_schema) + where +
                           ". The state cannot be reused: restore the query's aggregates or use "
                           "a new checkpoint location.");
+  }
+  return arrow::Status::OK();
+}
+
+}  // namespace
+
+arrow::Status WriteOrCheckOperatorMetadata(const checkpoint::CheckpointPaths& paths,
+                                           const StateOperatorInfo& info) {
+  namespace fs = std::filesystem;
+  const std::string folder = paths.state() + "/" + std::to_string(info.operator_id);
+  std::error_code error;
+  const std::string metadata_path = folder + "/_metadata/metadata";
+  for (const auto& store : info.stores) {
+    const std::string schema_path = SchemaPath(folder, store);
+    if (fs::exists(schema_path, error)) {
+      ARROW_RETURN_NOT_OK(CheckSchemaFile(schema_path, folder, info, store));
+      continue;
+    }
+    // The operator's first run (or a crash before all its files were written).
+    fs::create_directories(folder + "/_metadata", error);
+    fs::create_directories(fs::path(schema_path).parent_path(), error);
+    if (error) {
+      return arrow::Status::IOError("Cannot create the state folder ", folder, ": ",
+                                    error.message());
+    }
+    if (!fs::exists(metadata_path, error)) {
+      ARROW_RETURN_NOT_OK(checkpoint::WriteFileAtomically(
+          metadata_path, "v1\n" + OperatorMetadataJson(info), /*overwrite=*/true));
+    }
+    ARROW_RETURN_NOT_OK(checkpoint::WriteFileAtomically(
+        schema_path, EncodeStateSchemaFile(*store.key_schema, *store.value_schema),
+        /*overwrite=*/true));
   }
   return arrow::Status::OK();
 }

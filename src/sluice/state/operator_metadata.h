@@ -3,7 +3,9 @@
 //   state/<op>/_metadata/metadata      "v1\n" + {"operatorInfo":{"operatorId":0,"operatorName":
 //                                      "stateStoreSave"},"stateStoreInfo":[{"storeName":
 //                                      "default","numColsPrefixKey":0,"numPartitions":5}]}
-//   state/<op>/0/_metadata/schema      the state schema, as Spark's StateSchemaCompatibility-
+//   state/<op>/0[/<store>]/_metadata/schema
+//                                      the state schema of each store (the folder of a store
+//                                      other than "default" is named after it), as Spark's StateSchemaCompatibility-
 //                                      Checker writes version 2: Java DataOutputStream data,
 //                                      writeUTF("v2"), then for the key schema and then the
 //                                      value schema: an int32 number of chunks and each chunk
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <arrow/result.h>
 #include <arrow/status.h>
@@ -28,16 +31,22 @@
 
 namespace sluice::state {
 
+/// One store of a stateful operator: its name and the layout of its rows, the key columns and
+/// the value columns in the order the operator encodes them.
+struct StateStoreSchema {
+  std::string store_name = "default";
+  std::shared_ptr<arrow::Schema> key_schema;
+  std::shared_ptr<arrow::Schema> value_schema;
+};
+
 /// One stateful operator as the checkpoint records it.
 struct StateOperatorInfo {
   int64_t operator_id = 0;
-  /// Spark's name: stateStoreSave, dedupe, dedupeWithinWatermark, ...
+  /// Spark's name: stateStoreSave, dedupe, dedupeWithinWatermark, symmetricHashJoin, ...
   std::string operator_name;
   int32_t num_partitions = 1;
-  /// The layout of the state rows: the key columns and the value columns, in the order the
-  /// operator encodes them.
-  std::shared_ptr<arrow::Schema> key_schema;
-  std::shared_ptr<arrow::Schema> value_schema;
+  /// Its stores: one "default" store for most operators, four for a stream-stream join.
+  std::vector<StateStoreSchema> stores;
 };
 
 /// On the operator's first run, writes its metadata and schema files; on later runs, reads

@@ -30,6 +30,11 @@ arrow::Status StateStore::PutMany(std::span<const std::string_view> keys,
   return arrow::Status::OK();
 }
 
+arrow::Status StateStore::RemoveMany(std::span<const std::string_view> keys) {
+  for (std::string_view key : keys) ARROW_RETURN_NOT_OK(Remove(key));
+  return arrow::Status::OK();
+}
+
 arrow::Status CheckVersionToLoad(int64_t version) {
   if (version >= 0) return arrow::Status::OK();
   return SparkError("CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION",

@@ -137,6 +137,10 @@ class StateStore {
   /// Removes `key`; removing an absent key does nothing.
   virtual arrow::Status Remove(std::string_view key) = 0;
 
+  /// Remove of every key of `keys`, in order; stops at the first error. Like GetMany, faster
+  /// than one Remove after another; the default does just that.
+  virtual arrow::Status RemoveMany(std::span<const std::string_view> keys);
+
   /// Calls `visit` once for every entry, in no particular order. `visit` must not modify the
   /// store.
   virtual void ForEach(
