@@ -103,6 +103,94 @@ TWO_WATERMARKS = [
     [["b", t(90), 8], ["a", t(60), 9]],
 ]
 
+
+# ---- joins ------------------------------------------------------------------------------------
+# Both sides of a stream-stream join come from the one input (a self-join, as in Spark's
+# StreamingJoinSuite), so each step is one micro-batch for both sides: rows with side = 'L' are
+# the left stream (lk, lts, lv), rows with side = 'R' the right one (rk, rts, rv).
+SKTV = "side STRING, k STRING, ts TIMESTAMP, v INT"
+
+
+def join_side(df, side, delay="10 seconds"):
+    """One side of a join: the rows of `side` ('L' or 'R'), columns prefixed with its letter."""
+    p = side.lower()
+    out = df.where(f"side = '{side}'").select(
+        F.col("k").alias(p + "k"), F.col("ts").alias(p + "ts"), F.col("v").alias(p + "v"))
+    return out.withWatermark(p + "ts", delay) if delay else out
+
+
+# Rows match when their keys are equal and their times at most 5 s apart.
+TIME_RANGE = "lk = rk AND rts >= lts - INTERVAL 5 SECONDS AND rts <= lts + INTERVAL 5 SECONDS"
+
+
+def time_range_join(df, how, left_delay="10 seconds", right_delay="10 seconds"):
+    return join_side(df, "L", left_delay).join(
+        join_side(df, "R", right_delay), F.expr(TIME_RANGE), how)
+
+
+def windowed_side(df, side):
+    """A side with its 10-second tumbling window as a join key (Nexmark q8's shape)."""
+    p = side.lower()
+    return join_side(df, side).select(
+        F.col(p + "k"), F.window(p + "ts", "10 seconds").alias(p + "w"), F.col(p + "v"))
+
+
+def window_join(df, how):
+    left, right = windowed_side(df, "L"), windowed_side(df, "R")
+    return left.join(right, (left.lk == right.rk) & (left.lw == right.rw), how)
+
+
+# A watermark delay of 10 s on both sides: the watermark moves 0 -> 2 -> 20 -> 50 -> 90 s. Rows
+# are matched within a batch, against the other side's state, and once only; unmatched rows
+# leave the state (padded with nulls by an outer join) once the watermark passes them.
+JOIN_STEPS = [
+    [["L", "a", t(10), 1], ["L", "b", t(12), 2], ["R", "a", t(13), 10], ["R", "c", t(15), 11]],
+    [["R", "b", t(30), 12], ["L", "c", t(16), 3], ["L", "a", t(40), 4], ["R", "a", t(20), 13],
+     ["R", "a", t(11), 17]],
+    [["L", "x", t(8), 5], ["R", "c", t(18), 14], ["L", "d", t(60), 6], ["R", "d", t(62), 15]],
+    [["L", "e", t(100), 7], ["R", "e", t(100), 16]],
+]
+
+# A left row with a null key matches nothing; a left outer join pads it once the watermark
+# passes it. (Only on the preserved side: Spark filters null keys out of the other side before
+# its source counts the rows, which a memory source cannot mirror.)
+NULL_KEY_JOIN_STEPS = [
+    [["L", "a", t(10), 1], ["L", None, t(11), 2], ["R", "a", t(12), 10]],
+    [["L", None, t(30), 3], ["R", "b", t(31), 11]],
+    [["L", "c", t(60), 4], ["R", "c", t(61), 12]],
+]
+
+# Windows of 10 s as join keys: the rows of a key meet when they fall in the same window.
+WINDOW_JOIN_STEPS = [
+    [["L", "a", t(1), 1], ["R", "a", t(4), 10], ["L", "b", t(3), 2], ["R", "c", t(12), 11]],
+    [["R", "b", t(8), 12], ["L", "c", t(18), 3], ["L", "a", t(25), 4], ["R", "b", t(21), 13]],
+    [["L", "d", t(5), 5], ["R", "a", t(29), 14], ["L", "e", t(50), 6], ["R", "e", t(55), 15]],
+    [["L", "f", t(90), 7], ["R", "f", t(91), 16]],
+]
+
+ONE_STEP_SIDES = [[["L", "a", t(1), 1], ["R", "a", t(2), 2]]]
+
+# PLAIN without its null key (Spark filters null keys out of an inner join's stream before its
+# source counts the rows).
+PLAIN_KEYS = [[row for row in step if row[0] is not None] for step in PLAIN]
+
+# The static side of stream-static joins (a static DataFrame, re-read every batch).
+STATIC_ROWS = [("a", "alpha"), ("b", "beta"), ("z", "zeta")]
+STATIC_SCHEMA = "sk STRING, name STRING"
+
+
+def static_side(df):
+    return df.sparkSession.createDataFrame(STATIC_ROWS, STATIC_SCHEMA)
+
+
+def stream_static(df, how):
+    return df.join(static_side(df), F.col("k") == F.col("sk"), how)
+
+
+def static_stream(df, how):
+    return static_side(df).join(df, F.col("sk") == F.col("k"), how)
+
+
 SCENARIOS = [
     # ---- tumbling and sliding windows -------------------------------------------------------
     {"name": "tumbling_count_append", "schema": KTV, "steps": ADVANCING, "mode": "append",
@@ -301,4 +389,76 @@ SCENARIOS = [
      "mode": "complete", "query": lambda df: df.groupBy("k").count().groupBy("count").count()},
     {"name": "error_dedup_within_watermark_without_watermark", "schema": KTV, "steps": ONE_STEP,
      "mode": "append", "query": lambda df: df.dropDuplicatesWithinWatermark(["k"])},
+    # ---- stream-static joins -------------------------------------------------------------
+    {"name": "join_stream_static_inner", "schema": KTV, "steps": PLAIN_KEYS, "mode": "append",
+     "query": lambda df: stream_static(df, "inner")},
+    {"name": "join_stream_static_left_outer", "schema": KTV, "steps": PLAIN, "mode": "append",
+     "query": lambda df: stream_static(df, "left_outer")},
+    {"name": "join_stream_static_left_semi", "schema": KTV, "steps": PLAIN_KEYS, "mode": "append",
+     "query": lambda df: stream_static(df, "left_semi")},
+    {"name": "join_stream_static_left_anti", "schema": KTV, "steps": PLAIN, "mode": "append",
+     "query": lambda df: stream_static(df, "left_anti")},
+    {"name": "join_static_stream_inner", "schema": KTV, "steps": PLAIN_KEYS, "mode": "append",
+     "query": lambda df: static_stream(df, "inner")},
+    {"name": "join_static_stream_right_outer", "schema": KTV, "steps": PLAIN, "mode": "append",
+     "query": lambda df: static_stream(df, "right_outer")},
+    {"name": "join_stream_static_then_count_update", "schema": KTV, "steps": PLAIN_KEYS,
+     "mode": "update", "query": lambda df: stream_static(df, "inner").groupBy("name").count()},
+    {"name": "error_join_stream_static_right_outer", "schema": KTV, "steps": ONE_STEP,
+     "mode": "append", "query": lambda df: stream_static(df, "right_outer")},
+    {"name": "error_join_stream_static_full_outer", "schema": KTV, "steps": ONE_STEP,
+     "mode": "append", "query": lambda df: stream_static(df, "full_outer")},
+    {"name": "error_join_static_stream_left_outer", "schema": KTV, "steps": ONE_STEP,
+     "mode": "append", "query": lambda df: static_stream(df, "left_outer")},
+    {"name": "error_join_static_stream_left_anti", "schema": KTV, "steps": ONE_STEP,
+     "mode": "append", "query": lambda df: static_stream(df, "left_anti")},
+    # ---- stream-stream joins -------------------------------------------------------------
+    {"name": "join_inner_without_watermark", "schema": SKTV, "steps": JOIN_STEPS,
+     "mode": "append",
+     "query": lambda df: join_side(df, "L", None).join(
+         join_side(df, "R", None), F.col("lk") == F.col("rk"))},
+    {"name": "join_inner_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
+     "query": lambda df: time_range_join(df, "inner")},
+    {"name": "join_left_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
+     "query": lambda df: time_range_join(df, "left_outer")},
+    {"name": "join_right_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
+     "query": lambda df: time_range_join(df, "right_outer")},
+    {"name": "join_full_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
+     "query": lambda df: time_range_join(df, "full_outer")},
+    {"name": "join_left_semi_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
+     "query": lambda df: time_range_join(df, "left_semi")},
+    {"name": "join_left_outer_right_watermark_only", "schema": SKTV, "steps": JOIN_STEPS,
+     "mode": "append", "query": lambda df: time_range_join(df, "left_outer", left_delay=None)},
+    # A full outer join needs one side's state to be bounded, not both: right rows stay.
+    {"name": "join_full_outer_right_watermark_only", "schema": SKTV, "steps": JOIN_STEPS,
+     "mode": "append", "query": lambda df: time_range_join(df, "full_outer", left_delay=None)},
+    {"name": "join_right_outer_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
+     "mode": "append", "query": lambda df: window_join(df, "right_outer")},
+    {"name": "join_left_outer_side_condition", "schema": SKTV, "steps": JOIN_STEPS,
+     "mode": "append",
+     "query": lambda df: join_side(df, "L").join(
+         join_side(df, "R"), F.expr(TIME_RANGE + " AND lv % 2 = 1"), "left_outer")},
+    {"name": "join_left_outer_null_key", "schema": SKTV, "steps": NULL_KEY_JOIN_STEPS,
+     "mode": "append", "query": lambda df: time_range_join(df, "left_outer")},
+    {"name": "join_inner_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
+     "mode": "append", "query": lambda df: window_join(df, "inner")},
+    {"name": "join_left_outer_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
+     "mode": "append", "query": lambda df: window_join(df, "left_outer")},
+    {"name": "join_full_outer_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
+     "mode": "append", "query": lambda df: window_join(df, "full_outer")},
+    {"name": "join_left_semi_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
+     "mode": "append", "query": lambda df: window_join(df, "left_semi")},
+    {"name": "error_join_stream_stream_update", "schema": SKTV, "steps": ONE_STEP_SIDES,
+     "mode": "update", "query": lambda df: time_range_join(df, "inner")},
+    {"name": "error_join_left_outer_without_watermark", "schema": SKTV, "steps": ONE_STEP_SIDES,
+     "mode": "append",
+     "query": lambda df: time_range_join(df, "left_outer", left_delay=None, right_delay=None)},
+    {"name": "error_join_left_outer_left_watermark_only", "schema": SKTV,
+     "steps": ONE_STEP_SIDES, "mode": "append",
+     "query": lambda df: time_range_join(df, "left_outer", right_delay=None)},
+    {"name": "error_join_full_outer_without_watermark", "schema": SKTV,
+     "steps": ONE_STEP_SIDES, "mode": "append",
+     "query": lambda df: time_range_join(df, "full_outer", left_delay=None, right_delay=None)},
+    {"name": "error_join_stream_stream_left_anti", "schema": SKTV, "steps": ONE_STEP_SIDES,
+     "mode": "append", "query": lambda df: time_range_join(df, "left_anti")},
 ]

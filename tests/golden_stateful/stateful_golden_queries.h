@@ -11,6 +11,9 @@
 #include "sluice/api/dataframe.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
+#include "sluice/api/session_state.h"
+#include "sluice/plan/data_source.h"
+#include "sluice/plan/relation.h"
 
 namespace sluice::golden_stateful {
 
@@ -50,6 +53,65 @@ inline Column ArraySort(const Column& array) { return F::call_function("array_so
 
 inline Column SessionWindow(const Column& gap) {
   return F::call_function("session_window", {Col("ts"), gap});
+}
+
+// ---- joins: the helpers of scenarios.py
+
+// One side of a join: the rows of `side` ("L" or "R"), columns prefixed with its letter, with
+// a watermark on its time unless `delay` is empty.
+inline DataFrame JoinSide(const DataFrame& df, const std::string& side,
+                          const std::string& delay = "10 seconds") {
+  const std::string p = side == "L" ? "l" : "r";
+  DataFrame out = df.where("side = '" + side + "'")
+                      .select({Col("k").alias(p + "k"), Col("ts").alias(p + "ts"),
+                               Col("v").alias(p + "v")});
+  return delay.empty() ? out : out.withWatermark(p + "ts", delay);
+}
+
+inline const char* kTimeRange =
+    "lk = rk AND rts >= lts - INTERVAL 5 SECONDS AND rts <= lts + INTERVAL 5 SECONDS";
+
+inline DataFrame TimeRangeJoin(const DataFrame& df, const std::string& how,
+                               const std::string& left_delay = "10 seconds",
+                               const std::string& right_delay = "10 seconds") {
+  return JoinSide(df, "L", left_delay)
+      .join(JoinSide(df, "R", right_delay), F::expr(kTimeRange), how);
+}
+
+inline DataFrame WindowedSide(const DataFrame& df, const std::string& side) {
+  const std::string p = side == "L" ? "l" : "r";
+  return JoinSide(df, side).select(
+      {Col(p + "k"), F::window(Col(p + "ts"), "10 seconds").alias(p + "w"), Col(p + "v")});
+}
+
+inline DataFrame WindowJoin(const DataFrame& df, const std::string& how) {
+  DataFrame left = WindowedSide(df, "L");
+  DataFrame right = WindowedSide(df, "R");
+  return left.join(right, (left["lk"] == right["rk"]) && (left["lw"] == right["rw"]), how);
+}
+
+// The static side of stream-static joins: (sk, name) rows, as createDataFrame makes them.
+inline DataFrame StaticSide(const DataFrame& df) {
+  arrow::StringBuilder keys, names;
+  for (const auto& [key, name] : std::vector<std::pair<std::string, std::string>>{
+           {"a", "alpha"}, {"b", "beta"}, {"z", "zeta"}}) {
+    (void)keys.Append(key);
+    (void)names.Append(name);
+  }
+  auto table = arrow::Table::Make(
+      arrow::schema({arrow::field("sk", arrow::utf8()), arrow::field("name", arrow::utf8())}),
+      {keys.Finish().ValueOrDie(), names.Finish().ValueOrDie()});
+  auto source = std::make_shared<plan::InMemorySource>(table);
+  return DataFrame(df.session(),
+                   plan::Relation::Make(std::move(source), df.session()->analysis_context()));
+}
+
+inline DataFrame StreamStatic(const DataFrame& df, const std::string& how) {
+  return df.join(StaticSide(df), Col("k") == Col("sk"), how);
+}
+
+inline DataFrame StaticStream(const DataFrame& df, const std::string& how) {
+  return StaticSide(df).join(df, Col("sk") == Col("k"), how);
 }
 
 }  // namespace detail
@@ -280,6 +342,74 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
        }},
       {"error_chained_aggregation_update", ChainedCount},
       {"error_chained_aggregation_complete", ChainedCount},
+      // ---- stream-static joins
+      {"join_stream_static_inner", [](const DataFrame& df) { return StreamStatic(df, "inner"); }},
+      {"join_stream_static_left_outer",
+       [](const DataFrame& df) { return StreamStatic(df, "left_outer"); }},
+      {"join_stream_static_left_semi",
+       [](const DataFrame& df) { return StreamStatic(df, "left_semi"); }},
+      {"join_stream_static_left_anti",
+       [](const DataFrame& df) { return StreamStatic(df, "left_anti"); }},
+      {"join_static_stream_inner", [](const DataFrame& df) { return StaticStream(df, "inner"); }},
+      {"join_static_stream_right_outer",
+       [](const DataFrame& df) { return StaticStream(df, "right_outer"); }},
+      {"join_stream_static_then_count_update",
+       [](const DataFrame& df) {
+         return StreamStatic(df, "inner").groupBy({Col("name")}).count();
+       }},
+      {"error_join_stream_static_right_outer",
+       [](const DataFrame& df) { return StreamStatic(df, "right_outer"); }},
+      {"error_join_stream_static_full_outer",
+       [](const DataFrame& df) { return StreamStatic(df, "full_outer"); }},
+      {"error_join_static_stream_left_outer",
+       [](const DataFrame& df) { return StaticStream(df, "left_outer"); }},
+      {"error_join_static_stream_left_anti",
+       [](const DataFrame& df) { return StaticStream(df, "left_anti"); }},
+      // ---- stream-stream joins
+      {"join_inner_without_watermark",
+       [](const DataFrame& df) {
+         return JoinSide(df, "L", "").join(JoinSide(df, "R", ""), Col("lk") == Col("rk"));
+       }},
+      {"join_inner_time_range", [](const DataFrame& df) { return TimeRangeJoin(df, "inner"); }},
+      {"join_left_outer_time_range",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "left_outer"); }},
+      {"join_right_outer_time_range",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "right_outer"); }},
+      {"join_full_outer_time_range",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "full_outer"); }},
+      {"join_left_semi_time_range",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "left_semi"); }},
+      {"join_left_outer_right_watermark_only",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "left_outer", ""); }},
+      {"join_full_outer_right_watermark_only",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "full_outer", ""); }},
+      {"join_left_outer_side_condition",
+       [](const DataFrame& df) {
+         return JoinSide(df, "L").join(
+             JoinSide(df, "R"), F::expr(std::string(kTimeRange) + " AND lv % 2 = 1"),
+             "left_outer");
+       }},
+      {"join_left_outer_null_key",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "left_outer"); }},
+      {"join_inner_window_key", [](const DataFrame& df) { return WindowJoin(df, "inner"); }},
+      {"join_left_outer_window_key",
+       [](const DataFrame& df) { return WindowJoin(df, "left_outer"); }},
+      {"join_right_outer_window_key",
+       [](const DataFrame& df) { return WindowJoin(df, "right_outer"); }},
+      {"join_full_outer_window_key",
+       [](const DataFrame& df) { return WindowJoin(df, "full_outer"); }},
+      {"join_left_semi_window_key",
+       [](const DataFrame& df) { return WindowJoin(df, "left_semi"); }},
+      {"error_join_stream_stream_update",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "inner"); }},
+      {"error_join_left_outer_without_watermark",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "left_outer", "", ""); }},
+      {"error_join_left_outer_left_watermark_only",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "left_outer", "10 seconds", ""); }},
+      {"error_join_full_outer_without_watermark",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "full_outer", "", ""); }},
+      {"error_join_stream_stream_left_anti",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "left_anti"); }},
   };
   return *queries;
 }

@@ -12,6 +12,7 @@
 #include "sluice/physical/sort_operator.h"
 #include "sluice/physical/streaming_aggregate.h"
 #include "sluice/physical/streaming_deduplicate.h"
+#include "sluice/physical/streaming_join.h"
 #include "sluice/physical/streaming_session_aggregate.h"
 #include "sluice/physical/union_operator.h"
 #include "sluice/physical/window_operator.h"
@@ -82,6 +83,11 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
     case plan::PlanKind::kJoin: {
       ARROW_ASSIGN_OR_RAISE(auto left, Execute(*node.children()[0], context));
       ARROW_ASSIGN_OR_RAISE(auto right, Execute(*node.children()[1], context));
+      if (context.stateful != nullptr && node.children()[0]->is_streaming() &&
+          node.children()[1]->is_streaming()) {
+        return MakeStreamingJoin(static_cast<const plan::Join&>(node), std::move(left),
+                                 std::move(right), context);
+      }
       return MakeHashJoin(static_cast<const plan::Join&>(node), std::move(left),
                           std::move(right), context);
     }

@@ -2,15 +2,25 @@
 
 #include "sluice/physical/streaming_aggregate.h"
 #include "sluice/physical/streaming_deduplicate.h"
+#include "sluice/physical/streaming_join.h"
 #include "sluice/physical/streaming_session_aggregate.h"
 #include "sluice/plan/aggregate.h"
+#include "sluice/plan/join.h"
 
 namespace sluice::physical {
 
 namespace {
 
+bool IsStreamStreamJoin(const plan::LogicalPlan& node) {
+  return node.kind() == plan::PlanKind::kJoin && node.children()[0]->is_streaming() &&
+         node.children()[1]->is_streaming();
+}
+
 void Collect(const plan::LogicalPlan& node, std::vector<const plan::LogicalPlan*>* out) {
-  if (node.is_streaming() && node.kind() == plan::PlanKind::kAggregate) out->push_back(&node);
+  if (node.is_streaming() &&
+      (node.kind() == plan::PlanKind::kAggregate || IsStreamStreamJoin(node))) {
+    out->push_back(&node);
+  }
   for (const auto& child : node.children()) Collect(*child, out);
 }
 
@@ -24,6 +34,10 @@ std::vector<const plan::LogicalPlan*> StatefulOperators(const plan::LogicalPlan&
 
 state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int64_t operator_id,
                                              int32_t num_partitions) {
+  if (node.kind() == plan::PlanKind::kJoin) {
+    return StreamingJoinStateInfo(static_cast<const plan::Join&>(node), operator_id,
+                                  num_partitions);
+  }
   const auto& aggregate = static_cast<const plan::Aggregate&>(node);
   if (aggregate.is_deduplicate()) {
     return DeduplicateStateInfo(aggregate, operator_id, num_partitions);
@@ -38,6 +52,9 @@ state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int6
 }
 
 bool ActsOnWatermark(const plan::LogicalPlan& node, plan::OutputMode mode) {
+  if (node.kind() == plan::PlanKind::kJoin) {
+    return StreamingJoinActsOnWatermark(static_cast<const plan::Join&>(node));
+  }
   const auto& aggregate = static_cast<const plan::Aggregate&>(node);
   // Deduplication evicts in every mode; an aggregation's complete mode keeps everything.
   return aggregate.is_deduplicate() || mode != plan::OutputMode::kComplete;

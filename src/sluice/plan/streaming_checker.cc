@@ -6,6 +6,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/join.h"
+#include "sluice/plan/join_state_eviction.h"
 
 namespace sluice::plan {
 
@@ -90,32 +91,83 @@ arrow::Status CheckAggregate(const Aggregate& aggregate, OutputMode mode,
   return arrow::Status::OK();
 }
 
-arrow::Status CheckJoin(const Join& join) {
+/// Spark's checkForStreamStreamJoinWatermark: an outer or semi stream-stream join must be able
+/// to evict the rows it would pad with nulls (or emit once).
+arrow::Status CheckStreamStreamJoinWatermark(const Join& join) {
+  bool bounded = false;
+  switch (join.join_type()) {
+    case JoinType::kLeftOuter:
+    case JoinType::kLeftSemi:
+      bounded = HasTimeRangeCondition(join, JoinSide::kLeft);
+      break;
+    case JoinType::kRightOuter:
+      bounded = HasTimeRangeCondition(join, JoinSide::kRight);
+      break;
+    case JoinType::kFullOuter:
+      bounded = HasTimeRangeCondition(join, JoinSide::kLeft) ||
+                HasTimeRangeCondition(join, JoinSide::kRight);
+      break;
+    default:
+      break;
+  }
+  if (WatermarkInJoinKeys(join) || bounded) return arrow::Status::OK();
+  return Unsupported("Stream-stream " + JoinTypeName(join.join_type()) +
+                     " join between two streaming DataFrame/Datasets is not supported without "
+                     "a watermark in the join keys, or a watermark on the nullable side and an "
+                     "appropriate range condition");
+}
+
+arrow::Status CheckJoin(const Join& join, OutputMode mode) {
   bool left = join.children()[0]->is_streaming();
   bool right = join.children()[1]->is_streaming();
   const std::string type = JoinTypeName(join.join_type());
-  if (left && right) return NotYet(join, "A stream-stream join");
+  if (left && right && mode != OutputMode::kAppend) {
+    return Unsupported(std::string("Join between two streaming DataFrames/Datasets is not "
+                                   "supported in ") +
+                       OutputModeName(mode) + " output mode, only in Append output mode");
+  }
   switch (join.join_type()) {
     case JoinType::kInner:
     case JoinType::kCross:
-      return arrow::Status::OK();
+      break;
     case JoinType::kLeftOuter:
     case JoinType::kLeftSemi:
-    case JoinType::kLeftAnti:
-      if (right) {
+      if (!left && right) {
         return Unsupported(type + " join with a streaming DataFrame/Dataset on the right and a "
                                   "static DataFrame/Dataset on the left is not supported");
       }
-      return arrow::Status::OK();
+      if (left && right) ARROW_RETURN_NOT_OK(CheckStreamStreamJoinWatermark(join));
+      break;
+    case JoinType::kLeftAnti:
+      if (right) {
+        return Unsupported(type + " joins with a streaming DataFrame/Dataset on the right are "
+                                  "not supported");
+      }
+      break;
     case JoinType::kRightOuter:
-      if (left) {
+      if (left && !right) {
         return Unsupported(type + " join with a streaming DataFrame/Dataset on the left and a "
+                                  "static DataFrame/DataSet on the right not supported");
+      }
+      if (left && right) ARROW_RETURN_NOT_OK(CheckStreamStreamJoinWatermark(join));
+      break;
+    case JoinType::kFullOuter:
+      if (left && !right) {
+        return Unsupported(type + " joins with streaming DataFrames/Datasets on the left and a "
                                   "static DataFrame/Dataset on the right is not supported");
       }
-      return arrow::Status::OK();
-    case JoinType::kFullOuter:
-      return Unsupported(type + " join between a streaming and a static "
-                                "DataFrame/Dataset is not supported");
+      if (!left && right) {
+        return Unsupported(type + " joins with streaming DataFrames/Datasets on the right and "
+                                  "a static DataFrame/Dataset on the left is not supported");
+      }
+      ARROW_RETURN_NOT_OK(CheckStreamStreamJoinWatermark(join));
+      break;
+  }
+  if (left && right && join.left_keys().empty()) {
+    // Spark fails when it plans the first batch; the symmetric hash join needs a key.
+    return SparkError("UNSUPPORTED_FEATURE.STREAM_STREAM_JOIN_WITHOUT_EQUALITY",
+                      "Stream-stream join without equality predicate is not supported: the "
+                      "condition needs an equality between a column of each side.");
   }
   return arrow::Status::OK();
 }
@@ -156,7 +208,7 @@ arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode, bool check_cor
         }
         break;
       case PlanKind::kJoin:
-        ARROW_RETURN_NOT_OK(CheckJoin(static_cast<const Join&>(node)));
+        ARROW_RETURN_NOT_OK(CheckJoin(static_cast<const Join&>(node), mode));
         break;
       case PlanKind::kWindow: {
         // Window functions over rows (not time windows) need the whole input, which a stream

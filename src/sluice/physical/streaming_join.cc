@@ -1,0 +1,856 @@
+#include "sluice/physical/streaming_join.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include <arrow/array.h>
+#include <arrow/builder.h>
+#include <arrow/compute/api_vector.h>
+#include <arrow/table.h>
+#include <arrow/util/parallel.h>
+
+#include "sluice/physical/state_key_encoding.h"
+#include "sluice/physical/stateful_context.h"
+#include "sluice/plan/join_state_eviction.h"
+#include "sluice/state/arena_hash_table.h"
+#include "sluice/types/row_codec.h"
+
+namespace sluice::physical {
+
+namespace {
+
+using plan::JoinSide;
+using plan::JoinStateEviction;
+using plan::JoinType;
+
+constexpr int kLeft = 0;
+constexpr int kRight = 1;
+
+std::string StoreName(int side, bool values) {
+  return std::string(side == kLeft ? "left" : "right") +
+         (values ? "-keyWithIndexToValue" : "-keyToNumValues");
+}
+
+// Counts and indexes are stored as the row codec writes a non-null bigint: a present flag,
+// then 8 little-endian bytes; the matched flag of a kept row as a non-null boolean.
+void AppendLong(int64_t value, std::string* out) {
+  char bytes[1 + sizeof(value)];
+  bytes[0] = 1;
+  std::memcpy(bytes + 1, &value, sizeof(value));
+  out->append(bytes, sizeof(bytes));
+}
+
+int64_t ReadLong(std::string_view bytes) {
+  int64_t value = 0;
+  if (bytes.size() == 1 + sizeof(value)) std::memcpy(&value, bytes.data() + 1, sizeof(value));
+  return value;
+}
+
+std::string EncodeLong(int64_t value) {
+  std::string out;
+  AppendLong(value, &out);
+  return out;
+}
+
+std::string IndexedKey(std::string_view key, int64_t index) {
+  std::string out(key);
+  AppendLong(index, &out);
+  return out;
+}
+
+/// Appends IndexedKey(key, index) to `out` as one row, without a temporary string.
+void AppendIndexedKey(std::string_view key, int64_t index, EncodedRows* out) {
+  out->bytes.append(key);
+  AppendLong(index, &out->bytes);
+  out->offsets.push_back(static_cast<uint32_t>(out->bytes.size()));
+}
+
+constexpr size_t kFlagBytes = 2;  // the matched flag after a kept row: present, 0 or 1
+
+std::string_view RowOf(std::string_view value) { return value.substr(0, value.size() - kFlagBytes); }
+bool MatchedOf(std::string_view value) { return value.size() >= kFlagBytes && value.back() == 1; }
+
+/// A kept row's value: the row and its matched flag.
+std::string WithFlag(std::string_view row, bool matched) {
+  std::string out(row);
+  out.push_back(1);
+  out.push_back(matched ? 1 : 0);
+  return out;
+}
+
+/// Appends a kept row's value, the row and its matched flag, to `out` as one row.
+void AppendKeptRow(std::string_view row, bool matched, EncodedRows* out) {
+  out->bytes.append(row);
+  out->bytes.push_back(1);
+  out->bytes.push_back(matched ? 1 : 0);
+  out->offsets.push_back(static_cast<uint32_t>(out->bytes.size()));
+}
+
+std::vector<std::string_view> Views(const EncodedRows& rows) {
+  std::vector<std::string_view> views;
+  views.reserve(rows.size());
+  for (int64_t r = 0; r < rows.size(); ++r) views.push_back(rows.row(r));
+  return views;
+}
+
+/// The distinct keys of a batch, numbered densely in order of first sight: an open-addressing
+/// index over views of the keys, far cheaper than a node-based map for the keys of a batch.
+class KeyIndex {
+ public:
+  explicit KeyIndex(size_t expected)
+      : slots_(std::bit_ceil(std::max<size_t>(2 * expected, 16)), -1), mask_(slots_.size() - 1) {}
+
+  /// The number of `key`, numbering it if new. The bytes of `key` must outlive the index.
+  int32_t Insert(std::string_view key) {
+    size_t slot = state::ArenaHashTable::Hash(key) & mask_;
+    while (slots_[slot] >= 0) {
+      if (keys_[slots_[slot]] == key) return slots_[slot];
+      slot = (slot + 1) & mask_;
+    }
+    slots_[slot] = static_cast<int32_t>(keys_.size());
+    keys_.push_back(key);
+    if (keys_.size() * 2 > slots_.size()) Grow();
+    return static_cast<int32_t>(keys_.size() - 1);
+  }
+
+  /// The number of `key`, or -1 when it was never inserted.
+  int32_t Find(std::string_view key) const {
+    size_t slot = state::ArenaHashTable::Hash(key) & mask_;
+    while (slots_[slot] >= 0) {
+      if (keys_[slots_[slot]] == key) return slots_[slot];
+      slot = (slot + 1) & mask_;
+    }
+    return -1;
+  }
+
+  /// The keys by number.
+  const std::vector<std::string_view>& keys() const { return keys_; }
+
+ private:
+  void Grow() {
+    slots_.assign(slots_.size() * 2, -1);
+    mask_ = slots_.size() - 1;
+    for (size_t id = 0; id < keys_.size(); ++id) {
+      size_t slot = state::ArenaHashTable::Hash(keys_[id]) & mask_;
+      while (slots_[slot] >= 0) slot = (slot + 1) & mask_;
+      slots_[slot] = static_cast<int32_t>(id);
+    }
+  }
+
+  std::vector<int32_t> slots_;
+  size_t mask_;
+  std::vector<std::string_view> keys_;
+};
+
+/// The event time of each row, in microseconds, from a timestamp column or a window struct
+/// (its end); nullopt where null.
+struct EventTimes {
+  std::shared_ptr<arrow::Array> times;
+  std::optional<int64_t> operator[](int64_t i) const {
+    if (times == nullptr || times->IsNull(i)) return std::nullopt;
+    return times->data()->GetValues<int64_t>(1)[i];
+  }
+};
+
+EventTimes EventTimesOf(const std::shared_ptr<arrow::Array>& column) {
+  if (column->type_id() != arrow::Type::STRUCT) return {column};
+  const auto& window = static_cast<const arrow::StructArray&>(*column);
+  // The end of each window, null where the window is null.
+  return {window.GetFlattenedField(1).ValueOr(window.field(1))};
+}
+
+/// What one side of the join is, fixed for the query.
+struct SideSpec {
+  int side = kLeft;
+  std::vector<expr::BoundExprPtr> keys;
+  std::shared_ptr<arrow::Schema> schema;
+  std::shared_ptr<const types::RowEncoder> row_encoder;
+  /// The column whose event time makes a new row late, if any.
+  std::optional<int> watermark_column;
+  /// The conjuncts of the condition that read only this side, bound against left then right
+  /// columns.
+  std::vector<expr::BoundExprPtr> filters;
+  /// Outer rows of this side are emitted (the left of a left or full outer join, ...).
+  bool preserved = false;
+  JoinStateEviction eviction;
+};
+
+/// One side's two stores of one partition.
+struct SideStores {
+  std::unique_ptr<state::StateStore> counts;
+  std::unique_ptr<state::StateStore> values;
+};
+
+/// A row the other side keeps that a new row may match: where it is kept and its bytes.
+struct Candidate {
+  int64_t row;        // the new row
+  int32_t partition;  // of the key
+  int64_t index;      // of the kept row under its key
+};
+
+void SplitConjuncts(const expr::BoundExprPtr& e, std::vector<expr::BoundExprPtr>* out) {
+  if (e->kind() == expr::BoundKind::kAnd) {
+    for (const auto& child : e->children()) SplitConjuncts(child, out);
+    return;
+  }
+  out->push_back(e);
+}
+
+// Which side a bound expression of the condition reads: -1 none, kLeft, kRight, 2 both.
+int SideRead(const expr::BoundExpr& e, int num_left) {
+  int side = -1;
+  std::function<void(const expr::BoundExpr&)> visit = [&](const expr::BoundExpr& node) {
+    if (node.kind() == expr::BoundKind::kColumn) {
+      const int s = static_cast<const expr::BoundColumn&>(node).index() < num_left ? kLeft : kRight;
+      side = side == -1 || side == s ? s : 2;
+    }
+    for (const auto& child : node.children()) visit(*child);
+  };
+  visit(e);
+  return side;
+}
+
+/// The rows where every one of `conditions` is true (null counts as false) over `batch`.
+arrow::Result<std::vector<uint8_t>> AllTrue(const std::vector<expr::BoundExprPtr>& conditions,
+                                            const arrow::RecordBatch& batch,
+                                            const expr::EvalContext& eval) {
+  std::vector<uint8_t> pass(batch.num_rows(), 1);
+  for (const auto& condition : conditions) {
+    ARROW_ASSIGN_OR_RAISE(auto result, expr::EvaluateToArray(*condition, batch, eval));
+    const auto& flags = static_cast<const arrow::BooleanArray&>(*result);
+    for (int64_t i = 0; i < batch.num_rows(); ++i) {
+      pass[i] = pass[i] && flags.IsValid(i) && flags.Value(i);
+    }
+  }
+  return pass;
+}
+
+arrow::Result<std::shared_ptr<arrow::Array>> Indices(const std::vector<int64_t>& rows) {
+  arrow::Int64Builder builder;
+  ARROW_RETURN_NOT_OK(builder.AppendValues(rows));
+  return builder.Finish();
+}
+
+class StreamingJoinStream final : public BatchStream {
+ public:
+  StreamingJoinStream(const plan::Join& join, BatchStreamPtr left, BatchStreamPtr right,
+                      const ExecContext& context)
+      : join_(join),
+        type_(join.join_type()),
+        schema_(expr::ToSchema(join.output())),
+        context_(context),
+        stateful_(*context.stateful) {
+    inputs_[kLeft] = std::move(left);
+    inputs_[kRight] = std::move(right);
+  }
+
+  const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    if (!ran_) {
+      ran_ = true;
+      ARROW_RETURN_NOT_OK(Run());
+    }
+    if (next_output_ >= output_.size()) return nullptr;
+    return std::move(output_[next_output_++]);
+  }
+
+ private:
+  arrow::Status Run() {
+    ARROW_RETURN_NOT_OK(Prepare());
+    ARROW_RETURN_NOT_OK(OpenStores());
+    for (int side : {kLeft, kRight}) {
+      ARROW_ASSIGN_OR_RAISE(auto table, CollectTable(*inputs_[side]));
+      ARROW_ASSIGN_OR_RAISE(auto rows, table->CombineChunksToBatch(context_.eval.pool));
+      int64_t start = SteadyMillis();
+      ARROW_RETURN_NOT_OK(ProcessSide(sides_[side], rows));
+      update_ms_ += SteadyMillis() - start;
+    }
+    int64_t start = SteadyMillis();
+    for (int side : {kLeft, kRight}) ARROW_RETURN_NOT_OK(Evict(sides_[side]));
+    removal_ms_ = SteadyMillis() - start;
+    return CommitAndReport();
+  }
+
+  arrow::Status Prepare() {
+    operator_id_ = stateful_.operator_ids->at(&join_);
+    num_partitions_ = stateful_.num_partitions;
+    num_left_ = static_cast<int>(join_.children()[0]->output().size());
+    std::vector<expr::BoundExprPtr> conjuncts;
+    if (join_.residual()) SplitConjuncts(join_.residual(), &conjuncts);
+    std::vector<std::shared_ptr<arrow::DataType>> key_types;
+    for (const auto& key : join_.left_keys()) key_types.push_back(key->type());
+    ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
+    key_types_ = key_types;
+    for (int side : {kLeft, kRight}) {
+      SideSpec& spec = sides_[side];
+      spec.side = side;
+      spec.keys = side == kLeft ? join_.left_keys() : join_.right_keys();
+      spec.schema = inputs_[side]->schema();
+      std::vector<std::shared_ptr<arrow::DataType>> types;
+      for (const auto& field : spec.schema->fields()) types.push_back(field->type());
+      ARROW_ASSIGN_OR_RAISE(spec.row_encoder, types::RowEncoder::Make(types, /*for_keys=*/false));
+      const auto& output = join_.children()[side]->output();
+      for (size_t c = 0; c < output.size(); ++c) {
+        if (output[c].event_time_delay_ms) {
+          spec.watermark_column = static_cast<int>(c);
+          break;
+        }
+      }
+      spec.preserved = side == kLeft ? type_ == JoinType::kLeftOuter || type_ == JoinType::kFullOuter
+                                     : type_ == JoinType::kRightOuter || type_ == JoinType::kFullOuter;
+      spec.eviction =
+          plan::StateEvictionOf(join_, side == kLeft ? JoinSide::kLeft : JoinSide::kRight);
+    }
+    for (const auto& conjunct : conjuncts) {
+      const int side = SideRead(*conjunct, num_left_);
+      if (side == kLeft || side == kRight) {
+        sides_[side].filters.push_back(conjunct);
+      } else {
+        pair_filters_.push_back(conjunct);
+      }
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status OpenStores() {
+    for (int side : {kLeft, kRight}) stores_[side].resize(num_partitions_);
+    return arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
+      for (int side : {kLeft, kRight}) {
+        for (bool values : {false, true}) {
+          state::StateStoreId id;
+          id.operator_id = operator_id_;
+          id.partition_id = p;
+          id.store_name = StoreName(side, values);
+          ARROW_ASSIGN_OR_RAISE(auto* provider, stateful_.providers->Get(id));
+          ARROW_ASSIGN_OR_RAISE(auto store, provider->GetStore(stateful_.batch_id));
+          (values ? stores_[side][p].values : stores_[side][p].counts) = std::move(store);
+        }
+      }
+      return arrow::Status::OK();
+    });
+  }
+
+  /// A batch of `rows` rows with `side`'s columns from `columns` and nulls for the other
+  /// side's, in the join's column order (the input of the condition).
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> WithNullOtherSide(
+      int side, const arrow::ArrayVector& columns, int64_t rows) const {
+    arrow::ArrayVector all;
+    arrow::FieldVector fields;
+    for (int s : {kLeft, kRight}) {
+      const auto& schema = *sides_[s].schema;
+      for (int c = 0; c < schema.num_fields(); ++c) {
+        fields.push_back(schema.field(c)->WithNullable(true));
+        if (s == side) {
+          all.push_back(columns[c]);
+        } else {
+          ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(schema.field(c)->type(), rows,
+                                                                    context_.eval.pool));
+          all.push_back(std::move(nulls));
+        }
+      }
+    }
+    return arrow::RecordBatch::Make(arrow::schema(fields), rows, std::move(all));
+  }
+
+  /// Emits the rows of `side` in `columns`, padded with nulls (or alone for a semi join).
+  arrow::Status EmitOuter(int side, const arrow::ArrayVector& columns, int64_t rows) {
+    if (rows == 0) return arrow::Status::OK();
+    if (type_ == JoinType::kLeftSemi) {
+      output_.push_back(arrow::RecordBatch::Make(schema_, rows, columns));
+      return arrow::Status::OK();
+    }
+    ARROW_ASSIGN_OR_RAISE(auto padded, WithNullOtherSide(side, columns, rows));
+    output_.push_back(arrow::RecordBatch::Make(schema_, rows, padded->columns()));
+    return arrow::Status::OK();
+  }
+
+  arrow::Result<arrow::ArrayVector> Decode(int side, const EncodedRows& rows) const {
+    std::vector<std::shared_ptr<arrow::DataType>> types;
+    for (const auto& field : sides_[side].schema->fields()) types.push_back(field->type());
+    ARROW_ASSIGN_OR_RAISE(auto decoder, types::RowDecoder::Make(types, context_.eval.pool));
+    for (int64_t i = 0; i < rows.size(); ++i) ARROW_RETURN_NOT_OK(decoder->Append(rows.row(i)));
+    return decoder->Finish();
+  }
+
+  static arrow::Result<arrow::ArrayVector> TakeRows(const arrow::RecordBatch& batch,
+                                                    const std::vector<int64_t>& rows) {
+    ARROW_ASSIGN_OR_RAISE(auto indices, Indices(rows));
+    arrow::ArrayVector columns;
+    for (const auto& column : batch.columns()) {
+      ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(*column, *indices));
+      columns.push_back(std::move(taken));
+    }
+    return columns;
+  }
+
+  arrow::Status ProcessSide(const SideSpec& spec, const std::shared_ptr<arrow::RecordBatch>& rows) {
+    const int64_t n = rows->num_rows();
+    if (n == 0) return arrow::Status::OK();
+    const int this_side = spec.side;
+    const int other_side = 1 - this_side;
+    const auto& eval = context_.eval;
+
+    // Which rows take part: the optimizer's filters first on a side whose rows are not all
+    // kept (its own conjuncts of the condition, and non-null keys), then late rows; a
+    // preserved side's own conjuncts, failing, emit the row at once with nulls.
+    arrow::ArrayVector keys;
+    for (const auto& key : spec.keys) {
+      ARROW_ASSIGN_OR_RAISE(auto array, expr::EvaluateToArray(*key, *rows, eval));
+      keys.push_back(std::move(array));
+    }
+    std::vector<uint8_t> null_key(n, 0);
+    for (size_t k = 0; k < keys.size(); ++k) {
+      if (join_.null_safe()[k] || keys[k]->null_count() == 0) continue;
+      for (int64_t i = 0; i < n; ++i) null_key[i] |= keys[k]->IsNull(i) ? 1 : 0;
+    }
+    std::vector<uint8_t> own_filter(n, 1);
+    if (!spec.filters.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto input, WithNullOtherSide(this_side, rows->columns(), n));
+      ARROW_ASSIGN_OR_RAISE(own_filter, AllTrue(spec.filters, *input, eval));
+    }
+    EventTimes late_times;
+    if (spec.watermark_column) late_times = EventTimesOf(rows->column(*spec.watermark_column));
+    const int64_t late_micros = stateful_.late_events_watermark_ms * 1000;
+    std::vector<uint8_t> keep(n, 1);
+    std::vector<int64_t> outer_now;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!spec.preserved && (!own_filter[i] || null_key[i])) {
+        keep[i] = 0;
+        continue;
+      }
+      auto time = late_times[i];
+      if (time && *time <= late_micros) {
+        keep[i] = 0;
+        ++dropped_late_;
+        continue;
+      }
+      if (!own_filter[i]) {
+        keep[i] = 0;
+        outer_now.push_back(i);
+      }
+    }
+    if (!outer_now.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto columns, TakeRows(*rows, outer_now));
+      ARROW_RETURN_NOT_OK(EmitOuter(this_side, columns, static_cast<int64_t>(outer_now.size())));
+    }
+
+    EncodedRows encoded_keys, encoded_rows;
+    key_encoder_->EncodeRows(keys, 0, n, &encoded_keys.bytes, &encoded_keys.offsets);
+    spec.row_encoder->EncodeRows(rows->columns(), 0, n, &encoded_rows.bytes,
+                                 &encoded_rows.offsets);
+    std::vector<std::vector<int64_t>> rows_of(num_partitions_);
+    std::vector<int32_t> partition_of(n, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      if (!keep[i]) continue;
+      partition_of[i] = PartitionOfKey(encoded_keys.row(i), num_partitions_);
+      rows_of[partition_of[i]].push_back(i);
+    }
+
+    // The other side's kept rows under each new row's key.
+    std::vector<std::vector<Candidate>> candidates(num_partitions_);
+    std::vector<EncodedRows> candidate_values(num_partitions_);
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
+      const SideStores& other = stores_[other_side][p];
+      // How many rows the other side keeps under each key, then those rows, each looked up
+      // in one pipelined pass.
+      std::vector<int64_t> looked_up;
+      std::vector<std::string_view> keys;
+      for (int64_t i : rows_of[p]) {
+        if (null_key[i]) continue;  // a null key never equals anything
+        looked_up.push_back(i);
+        keys.push_back(encoded_keys.row(i));
+      }
+      std::vector<int64_t> counts(keys.size(), 0);
+      other.counts->GetMany(keys, [&](size_t k, std::string_view count) {
+        counts[k] = ReadLong(count);
+      });
+      EncodedRows indexed;
+      std::vector<Candidate> wanted;
+      for (size_t k = 0; k < keys.size(); ++k) {
+        for (int64_t index = 0; index < counts[k]; ++index) {
+          AppendIndexedKey(keys[k], index, &indexed);
+          wanted.push_back({looked_up[k], p, index});
+        }
+      }
+      other.values->GetMany(Views(indexed), [&](size_t c, std::string_view value) {
+        candidates[p].push_back(wanted[c]);
+        candidate_values[p].Append(value);
+      });
+      return arrow::Status::OK();
+    }));
+
+    // The pairs that satisfy the rest of the condition.
+    std::vector<int64_t> this_rows;
+    EncodedRows other_rows;
+    std::vector<const Candidate*> all;
+    std::vector<std::string_view> all_values;
+    for (int p = 0; p < num_partitions_; ++p) {
+      for (size_t c = 0; c < candidates[p].size(); ++c) {
+        all.push_back(&candidates[p][c]);
+        all_values.push_back(candidate_values[p].row(static_cast<int64_t>(c)));
+        this_rows.push_back(candidates[p][c].row);
+        other_rows.Append(RowOf(all_values.back()));
+      }
+    }
+    std::shared_ptr<arrow::RecordBatch> pairs;
+    std::vector<uint8_t> pass;
+    if (!all.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto this_columns, TakeRows(*rows, this_rows));
+      ARROW_ASSIGN_OR_RAISE(auto other_columns, Decode(other_side, other_rows));
+      arrow::ArrayVector columns;
+      arrow::FieldVector fields;
+      for (int s : {kLeft, kRight}) {
+        const auto& source = s == this_side ? this_columns : other_columns;
+        const auto& schema = *sides_[s].schema;
+        for (int c = 0; c < schema.num_fields(); ++c) {
+          columns.push_back(source[c]);
+          fields.push_back(schema.field(c));
+        }
+      }
+      const auto count = static_cast<int64_t>(all.size());
+      pairs = arrow::RecordBatch::Make(arrow::schema(fields), count, std::move(columns));
+      ARROW_ASSIGN_OR_RAISE(pass, AllTrue(pair_filters_, *pairs, eval));
+    }
+
+    // Walk the matches in order: emit, and note which rows matched.
+    std::vector<uint8_t> matched(n, 0);
+    std::vector<int64_t> semi_left_rows;                  // new left rows of a semi join
+    EncodedRows semi_kept_rows;                           // kept left rows of a semi join
+    std::map<std::pair<int32_t, std::string>, std::string> flag_updates;  // to set matched
+    std::vector<int64_t> matching_pairs;
+    for (size_t c = 0; c < all.size(); ++c) {
+      if (!pass[c]) continue;
+      const Candidate& candidate = *all[c];
+      const std::string_view value = all_values[c];
+      const int64_t i = candidate.row;
+      const bool first_match = !matched[i];
+      matched[i] = 1;
+      auto kept_key = std::make_pair(candidate.partition,
+                                     IndexedKey(encoded_keys.row(i), candidate.index));
+      const bool already = MatchedOf(value) || flag_updates.count(kept_key) > 0;
+      if (type_ == JoinType::kLeftSemi) {
+        if (this_side == kLeft) {
+          if (first_match) semi_left_rows.push_back(i);
+        } else if (!already) {
+          semi_kept_rows.Append(RowOf(value));
+        }
+      } else {
+        matching_pairs.push_back(static_cast<int64_t>(c));
+      }
+      if (!already) flag_updates.emplace(std::move(kept_key), WithFlag(RowOf(value), true));
+    }
+    if (!matching_pairs.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto indices, Indices(matching_pairs));
+      ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(pairs, indices));
+      auto batch = taken.record_batch();
+      output_.push_back(
+          arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns()));
+    }
+    if (!semi_left_rows.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto columns, TakeRows(*rows, semi_left_rows));
+      output_.push_back(arrow::RecordBatch::Make(
+          schema_, static_cast<int64_t>(semi_left_rows.size()), std::move(columns)));
+    }
+    if (semi_kept_rows.size() > 0) {
+      ARROW_ASSIGN_OR_RAISE(auto columns, Decode(kLeft, semi_kept_rows));
+      output_.push_back(
+          arrow::RecordBatch::Make(schema_, semi_kept_rows.size(), std::move(columns)));
+    }
+    for (const auto& [where, value] : flag_updates) {
+      ARROW_RETURN_NOT_OK(stores_[other_side][where.first].values->Put(where.second, value));
+    }
+
+    // Keep the new rows, unless the state watermark has already passed them or, in a semi
+    // join, a left row has matched (it was emitted and cannot be emitted again).
+    std::optional<int64_t> state_watermark =
+        spec.eviction.StateWatermarkMs(stateful_.eviction_watermark_ms);
+    EventTimes state_times;
+    if (state_watermark) {
+      state_times = EventTimesOf(spec.eviction.kind == JoinStateEviction::Kind::kByKey
+                                     ? keys[spec.eviction.key_index]
+                                     : rows->column(spec.eviction.value_column));
+    }
+    std::vector<int64_t> appended(num_partitions_, 0);
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
+      SideStores& mine = stores_[this_side][p];
+      std::vector<int64_t> kept;
+      for (int64_t i : rows_of[p]) {
+        if (type_ == JoinType::kLeftSemi && this_side == kLeft && matched[i]) continue;
+        if (state_watermark) {
+          auto time = state_times[i];
+          if (time && *time <= *state_watermark * 1000) continue;
+        }
+        kept.push_back(i);
+      }
+      if (kept.empty()) return arrow::Status::OK();
+      // Each key's rows go after the ones it keeps already, in input order.
+      KeyIndex distinct(kept.size());
+      std::vector<int32_t> key_of(kept.size());
+      for (size_t k = 0; k < kept.size(); ++k) {
+        key_of[k] = distinct.Insert(encoded_keys.row(kept[k]));
+      }
+      std::vector<int64_t> next_index(distinct.keys().size(), 0);
+      mine.counts->GetMany(distinct.keys(), [&](size_t id, std::string_view count) {
+        next_index[id] = ReadLong(count);
+      });
+      EncodedRows indexed, values;
+      for (size_t k = 0; k < kept.size(); ++k) {
+        AppendIndexedKey(distinct.keys()[key_of[k]], next_index[key_of[k]]++, &indexed);
+        AppendKeptRow(encoded_rows.row(kept[k]), matched[kept[k]], &values);
+      }
+      ARROW_RETURN_NOT_OK(mine.values->PutMany(Views(indexed), Views(values)));
+      EncodedRows counts;
+      for (int64_t count : next_index) counts.Append(EncodeLong(count));
+      ARROW_RETURN_NOT_OK(mine.counts->PutMany(distinct.keys(), Views(counts)));
+      appended[p] = static_cast<int64_t>(kept.size());
+      return arrow::Status::OK();
+    }));
+    for (int64_t count : appended) updated_ += count;
+    return arrow::Status::OK();
+  }
+
+  /// Removes the rows of `spec`'s side that the state watermark has passed; the unmatched ones
+  /// of a preserved side are emitted with nulls.
+  arrow::Status Evict(const SideSpec& spec) {
+    auto state_watermark = spec.eviction.StateWatermarkMs(stateful_.eviction_watermark_ms);
+    if (!state_watermark) return arrow::Status::OK();
+    const int64_t watermark_micros = *state_watermark * 1000;
+    const int side = spec.side;
+    std::vector<EncodedRows> unmatched(num_partitions_);
+    std::vector<int64_t> removed(num_partitions_, 0);
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
+      SideStores& stores = stores_[side][p];
+      if (spec.eviction.kind == JoinStateEviction::Kind::kByKey) {
+        return EvictKeys(spec, watermark_micros, stores, &unmatched[p], &removed[p]);
+      }
+      return EvictRows(spec, watermark_micros, stores, &unmatched[p], &removed[p]);
+    }));
+    // Spark counts the rows an outer join evicts from a preserved side as output, not as
+    // removed state.
+    if (!spec.preserved) {
+      for (int64_t count : removed) removed_ += count;
+    }
+    for (int p = 0; p < num_partitions_; ++p) {
+      if (unmatched[p].size() == 0) continue;
+      ARROW_ASSIGN_OR_RAISE(auto columns, Decode(side, unmatched[p]));
+      ARROW_RETURN_NOT_OK(EmitOuter(side, columns, unmatched[p].size()));
+    }
+    return arrow::Status::OK();
+  }
+
+  /// Eviction by key: the keys whose time the watermark passed go with all their rows, which
+  /// are read only to pad the unmatched ones of a preserved side.
+  arrow::Status EvictKeys(const SideSpec& spec, int64_t watermark_micros, SideStores& stores,
+                          EncodedRows* unmatched, int64_t* removed) const {
+    EncodedRows keys;
+    std::vector<int64_t> counts;
+    stores.counts->ForEach([&](std::string_view key, std::string_view count) {
+      keys.Append(key);
+      counts.push_back(ReadLong(count));
+    });
+    if (keys.size() == 0) return arrow::Status::OK();
+    ARROW_ASSIGN_OR_RAISE(auto decoder, types::RowDecoder::Make(key_types_, context_.eval.pool));
+    for (int64_t k = 0; k < keys.size(); ++k) ARROW_RETURN_NOT_OK(decoder->Append(keys.row(k)));
+    ARROW_ASSIGN_OR_RAISE(auto key_columns, decoder->Finish());
+    EventTimes times = EventTimesOf(key_columns[spec.eviction.key_index]);
+    std::vector<std::string_view> expired_keys;
+    EncodedRows indexed;
+    for (int64_t k = 0; k < keys.size(); ++k) {
+      auto time = times[k];
+      if (!time || *time > watermark_micros) continue;
+      expired_keys.push_back(keys.row(k));
+      for (int64_t index = 0; index < counts[k]; ++index) {
+        AppendIndexedKey(keys.row(k), index, &indexed);
+      }
+    }
+    const std::vector<std::string_view> indexed_keys = Views(indexed);
+    if (spec.preserved) {
+      stores.values->GetMany(indexed_keys, [&](size_t, std::string_view value) {
+        if (!MatchedOf(value)) unmatched->Append(RowOf(value));
+      });
+    }
+    ARROW_RETURN_NOT_OK(stores.values->RemoveMany(indexed_keys));
+    ARROW_RETURN_NOT_OK(stores.counts->RemoveMany(expired_keys));
+    *removed += indexed.size();
+    return arrow::Status::OK();
+  }
+
+  /// Eviction by value: every kept row's own time decides, so every row is read once, in the
+  /// store's order; the survivors of a key move down to indexes 0.. in their order.
+  arrow::Status EvictRows(const SideSpec& spec, int64_t watermark_micros, SideStores& stores,
+                          EncodedRows* unmatched, int64_t* removed) const {
+    EncodedRows indexed_keys, values;
+    stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
+      indexed_keys.Append(indexed_key);
+      values.Append(value);
+    });
+    if (values.size() == 0) return arrow::Status::OK();
+    EncodedRows rows;
+    for (int64_t v = 0; v < values.size(); ++v) rows.Append(RowOf(values.row(v)));
+    ARROW_ASSIGN_OR_RAISE(auto columns, Decode(spec.side, rows));
+    EventTimes times = EventTimesOf(columns[spec.eviction.value_column]);
+    constexpr size_t kIndexBytes = 1 + sizeof(int64_t);
+    auto key_of = [&](int64_t v) {
+      std::string_view indexed_key = indexed_keys.row(v);
+      return indexed_key.substr(0, indexed_key.size() - kIndexBytes);
+    };
+    std::vector<uint8_t> expired(values.size(), 0);
+    KeyIndex affected(0);
+    for (int64_t v = 0; v < values.size(); ++v) {
+      auto time = times[v];
+      if (!time || *time > watermark_micros) continue;
+      expired[v] = 1;
+      affected.Insert(key_of(v));
+    }
+    if (affected.keys().empty()) return arrow::Status::OK();
+    std::vector<std::vector<int64_t>> rows_of_key(affected.keys().size());
+    for (int64_t v = 0; v < values.size(); ++v) {
+      const int32_t id = affected.Find(key_of(v));
+      if (id >= 0) rows_of_key[id].push_back(v);
+    }
+    EncodedRows moved_keys, removed_keys, new_counts;
+    std::vector<std::string_view> moved_values, emptied_keys, counted_keys;
+    for (size_t id = 0; id < rows_of_key.size(); ++id) {
+      const std::string_view key = affected.keys()[id];
+      std::vector<int64_t>& entries = rows_of_key[id];
+      auto index_of = [&](int64_t v) {
+        return ReadLong(indexed_keys.row(v).substr(key.size()));
+      };
+      std::sort(entries.begin(), entries.end(),
+                [&](int64_t a, int64_t b) { return index_of(a) < index_of(b); });
+      int64_t kept = 0;
+      for (int64_t v : entries) {
+        if (expired[v]) {
+          ++*removed;
+          if (spec.preserved && !MatchedOf(values.row(v))) unmatched->Append(RowOf(values.row(v)));
+          continue;
+        }
+        if (index_of(v) != kept) {
+          AppendIndexedKey(key, kept, &moved_keys);
+          moved_values.push_back(values.row(v));
+        }
+        ++kept;
+      }
+      for (auto index = kept; index < static_cast<int64_t>(entries.size()); ++index) {
+        AppendIndexedKey(key, index, &removed_keys);
+      }
+      if (kept == 0) {
+        emptied_keys.push_back(key);
+      } else {
+        counted_keys.push_back(key);
+        new_counts.Append(EncodeLong(kept));
+      }
+    }
+    ARROW_RETURN_NOT_OK(stores.values->PutMany(Views(moved_keys), moved_values));
+    ARROW_RETURN_NOT_OK(stores.values->RemoveMany(Views(removed_keys)));
+    ARROW_RETURN_NOT_OK(stores.counts->RemoveMany(emptied_keys));
+    return stores.counts->PutMany(counted_keys, Views(new_counts));
+  }
+
+  arrow::Status CommitAndReport() {
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
+      for (int side : {kLeft, kRight}) {
+        ARROW_RETURN_NOT_OK(stores_[side][p].counts->Commit().status());
+        ARROW_RETURN_NOT_OK(stores_[side][p].values->Commit().status());
+      }
+      return arrow::Status::OK();
+    }));
+    StateOperatorProgress progress;
+    progress.operator_name = "symmetricHashJoin";
+    progress.num_rows_dropped_by_watermark = dropped_late_;
+    progress.num_shuffle_partitions = stateful_.num_partitions;
+    progress.num_state_store_instances = 4 * num_partitions_;
+    progress.num_rows_updated = updated_;
+    progress.num_rows_removed = removed_;
+    progress.all_updates_time_ms = update_ms_;
+    progress.all_removals_time_ms = removal_ms_;
+    for (int p = 0; p < num_partitions_; ++p) {
+      for (int side : {kLeft, kRight}) {
+        for (const auto* store : {stores_[side][p].counts.get(), stores_[side][p].values.get()}) {
+          auto metrics = store->metrics();
+          // Each kept row once: the rows of keyWithIndexToValue.
+          if (store == stores_[side][p].values.get()) progress.num_rows_total += metrics.num_keys;
+          progress.memory_used_bytes += metrics.memory_used_bytes;
+          progress.commit_time_ms += metrics.commit_time_ms;
+          for (const auto& [name, value] : metrics.custom_metrics) {
+            progress.custom_metrics[name] += value;
+          }
+        }
+      }
+    }
+    stateful_.Report(operator_id_, std::move(progress));
+    return arrow::Status::OK();
+  }
+
+  const plan::Join& join_;
+  JoinType type_;
+  std::shared_ptr<arrow::Schema> schema_;
+  BatchStreamPtr inputs_[2];
+  const ExecContext& context_;
+  const StatefulContext& stateful_;
+
+  int64_t operator_id_ = 0;
+  int num_partitions_ = 1;
+  int num_left_ = 0;
+  std::shared_ptr<const types::RowEncoder> key_encoder_;
+  std::vector<std::shared_ptr<arrow::DataType>> key_types_;
+  SideSpec sides_[2];
+  std::vector<expr::BoundExprPtr> pair_filters_;
+  std::vector<SideStores> stores_[2];
+
+  bool ran_ = false;
+  std::vector<std::shared_ptr<arrow::RecordBatch>> output_;
+  size_t next_output_ = 0;
+
+  int64_t dropped_late_ = 0;
+  int64_t updated_ = 0;
+  int64_t removed_ = 0;
+  int64_t update_ms_ = 0;
+  int64_t removal_ms_ = 0;
+};
+
+arrow::FieldVector KeyFields(const std::vector<expr::BoundExprPtr>& keys) {
+  arrow::FieldVector fields;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    fields.push_back(arrow::field("field" + std::to_string(k), keys[k]->type(), keys[k]->nullable()));
+  }
+  return fields;
+}
+
+}  // namespace
+
+state::StateOperatorInfo StreamingJoinStateInfo(const plan::Join& join, int64_t operator_id,
+                                                int32_t num_partitions) {
+  state::StateOperatorInfo info;
+  info.operator_id = operator_id;
+  info.operator_name = "symmetricHashJoin";
+  info.num_partitions = num_partitions;
+  for (int side : {kLeft, kRight}) {
+    arrow::FieldVector keys = KeyFields(side == kLeft ? join.left_keys() : join.right_keys());
+    info.stores.push_back({StoreName(side, false), arrow::schema(keys),
+                           arrow::schema({arrow::field("value", arrow::int64(), false)})});
+    arrow::FieldVector indexed = keys;
+    indexed.push_back(arrow::field("index", arrow::int64(), false));
+    arrow::FieldVector values = expr::ToSchema(join.children()[side]->output())->fields();
+    values.push_back(arrow::field("matched", arrow::boolean(), false));
+    info.stores.push_back(
+        {StoreName(side, true), arrow::schema(indexed), arrow::schema(values)});
+  }
+  return info;
+}
+
+bool StreamingJoinActsOnWatermark(const plan::Join& join) {
+  return plan::StateEvictionOf(join, JoinSide::kLeft).kind != JoinStateEviction::Kind::kNever ||
+         plan::StateEvictionOf(join, JoinSide::kRight).kind != JoinStateEviction::Kind::kNever;
+}
+
+BatchStreamPtr MakeStreamingJoin(const plan::Join& join, BatchStreamPtr left, BatchStreamPtr right,
+                                 const ExecContext& context) {
+  return std::make_unique<StreamingJoinStream>(join, std::move(left), std::move(right), context);
+}
+
+}  // namespace sluice::physical

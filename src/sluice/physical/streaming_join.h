@@ -1,0 +1,29 @@
+#pragma once
+
+#include "sluice/physical/batch_stream.h"
+#include "sluice/plan/join.h"
+#include "sluice/state/operator_metadata.h"
+
+namespace sluice::physical {
+
+/// How a stream-stream join lays out its state: Spark's four stores per partition,
+/// left-keyToNumValues (join key -> number of rows kept for it), left-keyWithIndexToValue
+/// (join key and index -> the row and whether it has matched), and the same for the right.
+state::StateOperatorInfo StreamingJoinStateInfo(const plan::Join& join, int64_t operator_id,
+                                                int32_t num_partitions);
+
+/// True when the join evicts state as the watermark moves (either side has a state watermark),
+/// so a batch without new data must run when it does.
+bool StreamingJoinActsOnWatermark(const plan::Join& join);
+
+/// Runs a stream-stream join for one micro-batch (Spark's StreamingSymmetricHashJoinExec, state
+/// format 2). Each side's new rows (late ones dropped) are joined with the rows the other side
+/// keeps in state, then kept themselves; the left side goes first, so new left rows meet new
+/// right rows once. Rows leave the state once the watermark passes them (see
+/// join_state_eviction.h); an outer join then emits the rows of its preserved side(s) that never
+/// matched, padded with nulls. A left semi join emits a left row once, on its first match.
+/// Commits every store when done. `context.stateful` must be set.
+BatchStreamPtr MakeStreamingJoin(const plan::Join& join, BatchStreamPtr left, BatchStreamPtr right,
+                                 const ExecContext& context);
+
+}  // namespace sluice::physical

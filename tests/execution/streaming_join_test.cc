@@ -1,0 +1,217 @@
+// Stream-stream joins across batches and restarts: matches found in state, outer rows padded
+// with nulls once the watermark passes them, the same output after a crash at any step, state
+// that stays bounded, and the checkpoint layout Spark gives a join's state. The batch-by-batch
+// answers of every join type come from Spark in tests/golden_stateful.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "sluice/api/data_stream_reader.h"
+#include "sluice/api/data_stream_writer.h"
+#include "sluice/api/functions.h"
+#include "sluice/state/state_store_provider_factory.h"
+#include "support/stream_test.h"
+
+namespace sluice::testing {
+namespace {
+
+namespace F = functions;
+
+class StreamingJoinTest : public StreamTest {
+ protected:
+  void SetUp() override {
+    StreamTest::SetUp();
+    ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "3").ok());
+  }
+
+  /// Rows (side, k, t): side "L" or "R", t in seconds.
+  std::shared_ptr<sources::MemoryStream> Input() {
+    return MemoryStream("side STRING, k STRING, t INT");
+  }
+
+  static DataFrame Side(const DataFrame& input, const std::string& side) {
+    const std::string p = side == "L" ? "l" : "r";
+    return input.where("side = '" + side + "'")
+        .select({F::col("k").alias(p + "k"), F::timestamp_seconds(F::col("t")).alias(p + "ts")})
+        .withWatermark(p + "ts", "10 seconds");
+  }
+
+  /// Rows of each side with equal keys and times at most 5 s apart, as (lk, lt, rk, rt).
+  DataFrame TimeRangeJoin(const std::shared_ptr<sources::MemoryStream>& input,
+                          const std::string& how) {
+    auto df = spark_->readStream().load(input);
+    return Side(df, "L")
+        .join(Side(df, "R"),
+              F::expr("lk = rk AND rts BETWEEN lts - INTERVAL 5 SECONDS AND "
+                      "lts + INTERVAL 5 SECONDS"),
+              how)
+        .select({F::col("lk"), F::col("lts").cast("long"), F::col("rk"),
+                 F::col("rts").cast("long")});
+  }
+
+  static StreamAction Rows(const std::shared_ptr<sources::MemoryStream>& input,
+                           const std::vector<std::tuple<std::string, std::string, int>>& rows) {
+    std::string sides = "[", keys = "[", times = "[";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const auto& [side, key, time] = rows[i];
+      const char* comma = i == 0 ? "" : ",";
+      sides += comma + ("\"" + side + "\"");
+      keys += comma + ("\"" + key + "\"");
+      times += comma + std::to_string(time);
+    }
+    return AddData(input, {sides + "]", keys + "]", times + "]"});
+  }
+
+  static StreamAction ProcessOrDie() {
+    return AssertOnQuery("runs or dies",
+                         [](StreamingQuery& query) { (void)query.processAllAvailable(); });
+  }
+
+  static StreamAction AssertStateRowsAtMost(int64_t most) {
+    return AssertOnQuery("state rows bounded", [=](StreamingQuery& query) {
+      auto progress = query.lastProgress();
+      ASSERT_TRUE(progress.has_value());
+      ASSERT_EQ(progress->state_operators.size(), 1u);
+      EXPECT_EQ(progress->state_operators[0].operator_name, "symmetricHashJoin");
+      EXPECT_LE(progress->state_operators[0].num_rows_total, most);
+    });
+  }
+};
+
+TEST_F(StreamingJoinTest, LeftOuterPadsUnmatchedRowsOnceTheWatermarkPassesThem) {
+  auto input = Input();
+  TestStream(TimeRangeJoin(input, "left_outer"),
+             {Rows(input, {{"L", "a", 10}, {"L", "b", 12}, {"R", "a", 13}}),
+              CheckNewAnswer({"[\"a\",10,\"a\",13]"}),
+              // The watermark moves to 30 s: b (12 s) can no longer meet a right row.
+              Rows(input, {{"L", "c", 40}, {"R", "c", 41}, {"R", "d", 45}}),
+              CheckNewAnswer({"[\"c\",40,\"c\",41]", "[\"b\",12,null,null]"}),
+              // A right row for b now is late and dropped; c matched and is never padded.
+              Rows(input, {{"R", "b", 14}, {"L", "e", 80}, {"R", "e", 82}}),
+              CheckNewAnswer({"[\"e\",80,\"e\",82]"})});
+}
+
+TEST_F(StreamingJoinTest, LeftSemiEmitsALeftRowOnceWhateverMatchesLater) {
+  auto input = Input();
+  auto df = spark_->readStream().load(input);
+  auto semi = Side(df, "L")
+                  .join(Side(df, "R"),
+                        F::expr("lk = rk AND rts BETWEEN lts AND lts + INTERVAL 30 SECONDS"),
+                        "left_semi")
+                  .select({F::col("lk"), F::col("lts").cast("long")});
+  TestStream(semi, {Rows(input, {{"L", "a", 10}, {"R", "a", 11}, {"R", "a", 12}}),
+                    CheckNewAnswer({"[\"a\",10]"}), Rows(input, {{"R", "a", 13}, {"L", "b", 14}}),
+                    CheckNewAnswer({}), Rows(input, {{"R", "b", 15}, {"R", "b", 16}}),
+                    CheckNewAnswer({"[\"b\",14]"})});
+}
+
+/// Kills the query at `point` of batch `batch_id`, once.
+execution::CrashHook KillOnceAt(execution::CrashPoint point, int64_t batch_id) {
+  auto fired = std::make_shared<bool>(false);
+  return [=](execution::CrashPoint at, int64_t batch) {
+    if (*fired || at != point || batch != batch_id) return false;
+    *fired = true;
+    return true;
+  };
+}
+
+class StreamingJoinCrashTest : public StreamingJoinTest,
+                               public ::testing::WithParamInterface<
+                                   std::tuple<execution::CrashPoint, int64_t, std::string>> {};
+
+// Batches: 0 data, 1 no-data (the watermark moved to 2 s), 2 data, 3 no-data that pads b.
+TEST_P(StreamingJoinCrashTest, RestartGivesTheOutputOfAnUninterruptedRun) {
+  auto [point, batch, provider] = GetParam();
+  ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.providerClass", provider).ok());
+  auto input = Input();
+  StartOptions crashing;
+  crashing.crash_hook = KillOnceAt(point, batch);
+  TestStream(TimeRangeJoin(input, "full_outer"),
+             {StartStream(crashing), Rows(input, {{"L", "a", 10}, {"L", "b", 12}, {"R", "a", 13}}),
+              ProcessOrDie(), Rows(input, {{"L", "c", 40}, {"R", "c", 41}, {"R", "d", 45}}),
+              ProcessOrDie(), StopStream(), StartStream(),
+              Rows(input, {{"L", "e", 80}, {"R", "e", 82}}),
+              CheckAnswer({"[\"a\",10,\"a\",13]", "[\"c\",40,\"c\",41]", "[\"b\",12,null,null]",
+                           "[null,null,\"d\",45]", "[\"e\",80,\"e\",82]"})});
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryCrashPoint, StreamingJoinCrashTest,
+    ::testing::Combine(::testing::Values(execution::CrashPoint::kBeforeOffsetsWrite,
+                                         execution::CrashPoint::kAfterOffsetsWrite,
+                                         execution::CrashPoint::kBeforeAddBatch,
+                                         execution::CrashPoint::kAfterAddBatch,
+                                         execution::CrashPoint::kAfterCommit),
+                       ::testing::Values(int64_t{0}, int64_t{2}, int64_t{3}),
+                       ::testing::Values(std::string(state::kHdfsBackedProviderClass),
+                                         std::string(state::kRocksDbProviderClass))));
+
+TEST_F(StreamingJoinTest, OuterJoinStateStaysBoundedByTheWatermark) {
+  auto input = Input();
+  std::vector<StreamAction> actions;
+  for (int step = 0; step < 40; ++step) {
+    const int t = 100 + 20 * step;
+    const std::string n = std::to_string(step);
+    actions.push_back(Rows(input, {{"L", "m" + n, t}, {"R", "m" + n, t + 1},
+                                   {"L", "u" + n, t + 2}, {"R", "v" + n, t + 3}}));
+    actions.push_back(ProcessOrDie());
+    // Rows leave 15 s after the watermark passes them: at most two steps' rows are kept.
+    actions.push_back(AssertStateRowsAtMost(8));
+  }
+  TestStream(TimeRangeJoin(input, "full_outer"), actions);
+  // Every unmatched row came out padded, every matched one joined.
+  EXPECT_EQ(SinkRows().size(), 40u * 3 - 2);  // the last step's u and v are still kept
+}
+
+TEST_F(StreamingJoinTest, KeepsItsStateInSparksFourStores) {
+  auto input = Input();
+  TestStream(TimeRangeJoin(input, "inner"),
+             {Rows(input, {{"L", "a", 10}, {"R", "a", 13}}), CheckNewAnswer({"[\"a\",10,\"a\",13]"})});
+  namespace fs = std::filesystem;
+  const fs::path operator_folder = fs::path(checkpoint_) / "state" / "0";
+  std::ifstream metadata(operator_folder / "_metadata" / "metadata");
+  std::stringstream text;
+  text << metadata.rdbuf();
+  EXPECT_NE(text.str().find("\"operatorName\":\"symmetricHashJoin\""), std::string::npos);
+  for (const char* store : {"left-keyToNumValues", "left-keyWithIndexToValue",
+                            "right-keyToNumValues", "right-keyWithIndexToValue"}) {
+    EXPECT_NE(text.str().find(std::string("\"storeName\":\"") + store + "\""), std::string::npos)
+        << text.str();
+    EXPECT_TRUE(fs::exists(operator_folder / "0" / store / "_metadata" / "schema")) << store;
+    for (int partition = 0; partition < 3; ++partition) {
+      EXPECT_TRUE(fs::exists(operator_folder / std::to_string(partition) / store / "1.delta"))
+          << store << " partition " << partition;
+    }
+  }
+}
+
+TEST_F(StreamingJoinTest, RestartWithAnotherJoinTypeIsRefusedByTheStateSchema) {
+  auto input = Input();
+  TestStream(TimeRangeJoin(input, "inner"),
+             {Rows(input, {{"L", "a", 10}, {"R", "a", 13}}), CheckNewAnswer({"[\"a\",10,\"a\",13]"})});
+  auto df = spark_->readStream().load(input);
+  auto other_key = Side(df, "L").join(Side(df, "R"), F::expr("lts = rts"), "inner");
+  auto query = other_key.writeStream()
+                   .format("memory")
+                   .queryName("other_key")
+                   .option("checkpointLocation", checkpoint_)
+                   .start();
+  ASSERT_FALSE(query.ok());
+  EXPECT_TRUE(HasErrorClass(query.status(), "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"))
+      << query.status().ToString();
+}
+
+TEST_F(StreamingJoinTest, AJoinWithoutAnEqualityIsRefused) {
+  auto input = Input();
+  auto df = spark_->readStream().load(input);
+  auto joined = Side(df, "L").join(Side(df, "R"), F::expr("rts BETWEEN lts AND lts + INTERVAL 5 SECONDS"));
+  auto query = joined.writeStream().format("memory").queryName("no_key").start();
+  ASSERT_FALSE(query.ok());
+  EXPECT_TRUE(HasErrorClass(query.status(), "UNSUPPORTED_FEATURE.STREAM_STREAM_JOIN_WITHOUT_EQUALITY"))
+      << query.status().ToString();
+}
+
+}  // namespace
+}  // namespace sluice::testing
