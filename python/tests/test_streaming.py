@@ -227,3 +227,38 @@ def test_await_any_termination(spark, landing, tmp_path):
              .trigger(once=True).start())
     assert spark.streams.awaitAnyTermination(60) is True
     assert query.awaitTermination(10) is True
+
+
+def test_stream_stream_left_outer_join_pads_rows_the_watermark_passes(spark, tmp_path):
+    # Clicks joined with the impressions they follow within 10 s; an impression without a
+    # click comes out padded with nulls once the watermark passes it.
+    def ts(seconds):
+        return "2024-01-01 00:%02d:%02d" % (seconds // 60, seconds % 60)
+
+    events = tmp_path / "events"
+    write_json_files(events, [
+        [{"kind": "impression", "ad": "a", "ts": ts(10)},
+         {"kind": "impression", "ad": "b", "ts": ts(12)},
+         {"kind": "click", "ad": "a", "ts": ts(15)}],
+        [{"kind": "impression", "ad": "c", "ts": ts(60)},
+         {"kind": "click", "ad": "c", "ts": ts(61)}],
+    ])
+    stream = (spark.readStream.schema("kind STRING, ad STRING, ts TIMESTAMP")
+              .option("maxFilesPerTrigger", 1).json(str(events)))
+    impressions = (stream.where("kind = 'impression'")
+                   .select(F.col("ad").alias("i_ad"), F.col("ts").alias("i_ts"))
+                   .withWatermark("i_ts", "10 seconds"))
+    clicks = (stream.where("kind = 'click'")
+              .select(F.col("ad").alias("c_ad"), F.col("ts").alias("c_ts"))
+              .withWatermark("c_ts", "10 seconds"))
+    joined = impressions.join(
+        clicks, F.expr("i_ad = c_ad AND c_ts BETWEEN i_ts AND i_ts + INTERVAL 10 SECONDS"),
+        "left_outer")
+    query = (joined.writeStream.format("memory").queryName("ad_clicks")
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    rows = sorted((r.i_ad, r.c_ad) for r in spark.sql("SELECT * FROM ad_clicks").collect())
+    assert rows == [("a", "a"), ("b", None), ("c", "c")]
+    operators = query.lastProgress["stateOperators"]
+    assert [op["operatorName"] for op in operators] == ["symmetricHashJoin"]

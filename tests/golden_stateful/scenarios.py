@@ -10,6 +10,9 @@ A scenario is a dict:
             source, so one micro-batch of input, possibly followed by a no-data batch
     mode    the output mode: append, update or complete
     conf    optional extra Spark settings, e.g. spark.sql.streaming.multipleWatermarkPolicy
+    input_rows_comparable
+            optional, False when Spark's source counts only the rows passing filters pushed
+            into its reader (see README.md): numInputRows is then not compared
     query   the query, a function of the streaming input DataFrame
 
 Unless a scenario says otherwise rows are (k, ts, v) and ts is written with t(seconds), the
@@ -364,6 +367,32 @@ SCENARIOS = [
          [["a", None, 4], ["b", None, 5], ["a", t(50), 6]],
          [["a", t(20), 7], ["b", None, 8]],
      ]},
+    # ---- filters Spark pushes below withWatermark ------------------------------------------
+    {"name": "filter_after_watermark_append", "schema": KTV, "mode": "append",
+     "input_rows_comparable": False,
+     "query": lambda df: wm(df).where("v > 1").groupBy(F.window("ts", "10 seconds")).count(),
+     "steps": [
+         [["a", t(5), 5]],
+         [["a", t(60), 0], ["b", t(15), 3]],
+         [["a", t(6), 5], ["a", t(40), 2]],
+     ]},
+    {"name": "filter_on_key_above_aggregation_append", "schema": KTV, "mode": "append",
+     "input_rows_comparable": False,
+     "query": lambda df: wm(df).groupBy(F.window("ts", "10 seconds"), "k").count().where(
+         "k = 'a'"),
+     "steps": [
+         [["a", t(5), 1]],
+         [["b", t(60), 2], ["a", t(15), 3]],
+         [["a", t(6), 4], ["a", t(40), 5]],
+     ]},
+    {"name": "filter_on_event_time_after_watermark_append", "schema": KTV, "mode": "append",
+     "query": lambda df: wm(df).where(F.col("ts") < F.lit("2024-01-01 00:00:50").cast(
+         "timestamp")).groupBy(F.window("ts", "10 seconds")).count(),
+     "steps": [
+         [["a", t(5), 1], ["a", t(1), 2]],
+         [["a", t(60), 3]],
+         [["a", t(70), 4]],
+     ]},
     # ---- rejected queries (spec section 4) --------------------------------------------------
     {"name": "error_append_aggregation_without_watermark", "schema": KTV, "steps": ONE_STEP,
      "mode": "append", "query": lambda df: df.groupBy("k").count()},
@@ -440,6 +469,18 @@ SCENARIOS = [
          join_side(df, "R"), F.expr(TIME_RANGE + " AND lv % 2 = 1"), "left_outer")},
     {"name": "join_left_outer_null_key", "schema": SKTV, "steps": NULL_KEY_JOIN_STEPS,
      "mode": "append", "query": lambda df: time_range_join(df, "left_outer")},
+    # Conditions Spark pushes below withWatermark: the rows they drop never move the watermark.
+    {"name": "join_inner_right_side_condition", "schema": SKTV, "steps": JOIN_STEPS,
+     "mode": "append", "input_rows_comparable": False,
+     "query": lambda df: join_side(df, "L").join(
+         join_side(df, "R"), F.expr(TIME_RANGE + " AND rv < 15"), "inner")},
+    {"name": "join_inner_null_key_watermark", "schema": SKTV, "mode": "append",
+     "input_rows_comparable": False, "query": lambda df: time_range_join(df, "inner"),
+     "steps": [
+         [["L", "a", t(10), 1], ["R", "a", t(12), 10]],
+         [["L", None, t(90), 2], ["L", "b", t(30), 3], ["R", "b", t(31), 11]],
+         [["L", "c", t(25), 4], ["R", "c", t(26), 12]],
+     ]},
     {"name": "join_inner_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
      "mode": "append", "query": lambda df: window_join(df, "inner")},
     {"name": "join_left_outer_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,

@@ -317,6 +317,25 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
       {"null_event_time_append", TumblingCount},
       {"null_event_time_dedup",
        [](const DataFrame& df) { return Wm(df).dropDuplicates({"k", "ts"}); }},
+      // ---- filters Spark pushes below withWatermark
+      {"filter_after_watermark_append",
+       [](const DataFrame& df) {
+         return Wm(df).where("v > 1").groupBy({F::window(Col("ts"), "10 seconds")}).count();
+       }},
+      {"filter_on_key_above_aggregation_append",
+       [](const DataFrame& df) {
+         return Wm(df)
+             .groupBy({F::window(Col("ts"), "10 seconds"), Col("k")})
+             .count()
+             .where("k = 'a'");
+       }},
+      {"filter_on_event_time_after_watermark_append",
+       [](const DataFrame& df) {
+         return Wm(df)
+             .where(Col("ts") < F::lit("2024-01-01 00:00:50").cast("timestamp"))
+             .groupBy({F::window(Col("ts"), "10 seconds")})
+             .count();
+       }},
       // ---- rejected queries
       {"error_append_aggregation_without_watermark",
        [](const DataFrame& df) { return df.groupBy({Col("k")}).count(); }},
@@ -391,6 +410,14 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
        }},
       {"join_left_outer_null_key",
        [](const DataFrame& df) { return TimeRangeJoin(df, "left_outer"); }},
+      {"join_inner_right_side_condition",
+       [](const DataFrame& df) {
+         return JoinSide(df, "L").join(JoinSide(df, "R"),
+                                       F::expr(std::string(kTimeRange) + " AND rv < 15"),
+                                       "inner");
+       }},
+      {"join_inner_null_key_watermark",
+       [](const DataFrame& df) { return TimeRangeJoin(df, "inner"); }},
       {"join_inner_window_key", [](const DataFrame& df) { return WindowJoin(df, "inner"); }},
       {"join_left_outer_window_key",
        [](const DataFrame& df) { return WindowJoin(df, "left_outer"); }},

@@ -349,6 +349,7 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
   context.eval.batch_timestamp_us = batch_timestamp_ms_ * 1000;
   context.stream_inputs = &inputs;
   context.event_times = &timings.event_times;
+  context.push_down_filters = true;
   ARROW_ASSIGN_OR_RAISE(auto stream, timings.Time("queryPlanning", [&] {
     return physical::Execute(*spec_.plan, context);
   }));

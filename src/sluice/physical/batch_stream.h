@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include <arrow/record_batch.h>
 #include <arrow/result.h>
@@ -70,6 +71,9 @@ struct ExecContext {
   /// Where withWatermark operators record their batch's event times; null in batch queries,
   /// where withWatermark does nothing.
   EventTimeObservations* event_times = nullptr;
+  /// In a micro-batch: run the filters Spark's optimizer would push down the plan where it
+  /// would run them (plan/pushed_filters.h), so rows reach watermarks and state as in Spark.
+  bool push_down_filters = false;
   /// The batch's stateful operators' context; null in batch queries, where aggregations and
   /// deduplication run over their whole input.
   const StatefulContext* stateful = nullptr;

@@ -23,6 +23,7 @@
 #include "sluice/plan/join.h"
 #include "sluice/plan/limit.h"
 #include "sluice/plan/project.h"
+#include "sluice/plan/pushed_filters.h"
 #include "sluice/plan/relation.h"
 #include "sluice/plan/session_window_merge.h"
 #include "sluice/plan/sort.h"
@@ -31,29 +32,42 @@
 
 namespace sluice::physical {
 
-arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecContext& context) {
+namespace {
+
+arrow::Result<BatchStreamPtr> ExecuteWith(const plan::LogicalPlan& node,
+                                          const ExecContext& context, plan::Conditions pushed);
+
+/// Runs `node` with its children run with `into[i]` pushed down to their outputs.
+arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
+                                          const ExecContext& context,
+                                          const std::vector<plan::Conditions>& into) {
+  auto child = [&](size_t i) {
+    return ExecuteWith(*node.children()[i], context,
+                       i < into.size() ? into[i] : plan::Conditions());
+  };
   switch (node.kind()) {
     case plan::PlanKind::kRelation:
       return MakeScan(static_cast<const plan::Relation&>(node), context);
     case plan::PlanKind::kProject: {
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeProject(static_cast<const plan::Project&>(node), std::move(input), context);
     }
     case plan::PlanKind::kFilter: {
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeFilter(static_cast<const plan::Filter&>(node), std::move(input), context);
     }
     case plan::PlanKind::kAggregate: {
-      const auto& child = *node.children()[0];
+      const auto& input_node = *node.children()[0];
       if (context.stateful != nullptr && node.is_streaming() &&
-          child.kind() == plan::PlanKind::kMergeSessionWindows) {
-        // On a stream, sessions are merged with the ones kept in state, not within the batch.
-        ARROW_ASSIGN_OR_RAISE(auto rows, Execute(*child.children()[0], context));
+          input_node.kind() == plan::PlanKind::kMergeSessionWindows) {
+        // On a stream, sessions are merged with the ones kept in state, not within the batch
+        // (nothing is pushed below the merging of sessions).
+        ARROW_ASSIGN_OR_RAISE(auto rows, ExecuteWith(*input_node.children()[0], context, {}));
         return MakeStreamingSessionAggregate(
             static_cast<const plan::Aggregate&>(node),
-            static_cast<const plan::MergeSessionWindows&>(child), std::move(rows), context);
+            static_cast<const plan::MergeSessionWindows&>(input_node), std::move(rows), context);
       }
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(child, context));
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       if (context.stateful != nullptr && node.is_streaming()) {
         const auto& aggregate = static_cast<const plan::Aggregate&>(node);
         if (aggregate.is_deduplicate()) {
@@ -65,24 +79,24 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
                                context);
     }
     case plan::PlanKind::kSort: {
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeSort(static_cast<const plan::Sort&>(node), std::move(input), context);
     }
     case plan::PlanKind::kLimit: {
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeLimit(static_cast<const plan::Limit&>(node), std::move(input));
     }
     case plan::PlanKind::kUnion: {
       std::vector<BatchStreamPtr> inputs;
-      for (const auto& child : node.children()) {
-        ARROW_ASSIGN_OR_RAISE(auto input, Execute(*child, context));
+      for (size_t i = 0; i < node.children().size(); ++i) {
+        ARROW_ASSIGN_OR_RAISE(auto input, child(i));
         inputs.push_back(std::move(input));
       }
       return MakeUnion(static_cast<const plan::Union&>(node), std::move(inputs));
     }
     case plan::PlanKind::kJoin: {
-      ARROW_ASSIGN_OR_RAISE(auto left, Execute(*node.children()[0], context));
-      ARROW_ASSIGN_OR_RAISE(auto right, Execute(*node.children()[1], context));
+      ARROW_ASSIGN_OR_RAISE(auto left, child(0));
+      ARROW_ASSIGN_OR_RAISE(auto right, child(1));
       if (context.stateful != nullptr && node.children()[0]->is_streaming() &&
           node.children()[1]->is_streaming()) {
         return MakeStreamingJoin(static_cast<const plan::Join&>(node), std::move(left),
@@ -92,30 +106,45 @@ arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecC
                           std::move(right), context);
     }
     case plan::PlanKind::kGenerate: {
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeGenerate(static_cast<const plan::Generate&>(node), std::move(input), context);
     }
     case plan::PlanKind::kEventTimeWatermark: {
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeEventTimeWatermark(static_cast<const plan::EventTimeWatermark&>(node),
                                     std::move(input), context);
     }
     case plan::PlanKind::kMergeSessionWindows: {
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeMergeSessionWindows(static_cast<const plan::MergeSessionWindows&>(node),
                                      std::move(input), context);
     }
     case plan::PlanKind::kWindow: {
-      ARROW_ASSIGN_OR_RAISE(auto input, Execute(*node.children()[0], context));
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeWindow(static_cast<const plan::Window&>(node), std::move(input), context);
     }
     case plan::PlanKind::kSubqueryAlias:
-      return Execute(*node.children()[0], context);
+      return child(0);
     default:
       break;
   }
   return SparkError("UNSUPPORTED_FEATURE",
                     "The plan node '" + node.Describe() + "' cannot be executed yet.");
+}
+
+arrow::Result<BatchStreamPtr> ExecuteWith(const plan::LogicalPlan& node,
+                                          const ExecContext& context, plan::Conditions pushed) {
+  if (!context.push_down_filters) return ExecuteNode(node, context, {});
+  plan::PushDown step = plan::PushThrough(node, std::move(pushed));
+  ARROW_ASSIGN_OR_RAISE(auto stream, ExecuteNode(node, context, step.into_children));
+  if (step.stop.empty()) return stream;
+  return MakeFilter(plan::Conjunction(step.stop), std::move(stream), context);
+}
+
+}  // namespace
+
+arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecContext& context) {
+  return ExecuteWith(node, context, {});
 }
 
 }  // namespace sluice::physical

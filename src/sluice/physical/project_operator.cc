@@ -79,7 +79,12 @@ BatchStreamPtr MakeProject(const plan::Project& project, BatchStreamPtr input,
 
 BatchStreamPtr MakeFilter(const plan::Filter& filter, BatchStreamPtr input,
                           const ExecContext& context) {
-  return std::make_unique<FilterStream>(filter.condition(), std::move(input), context);
+  return MakeFilter(filter.condition(), std::move(input), context);
+}
+
+BatchStreamPtr MakeFilter(expr::BoundExprPtr condition, BatchStreamPtr input,
+                          const ExecContext& context) {
+  return std::make_unique<FilterStream>(std::move(condition), std::move(input), context);
 }
 
 }  // namespace sluice::physical

@@ -14,4 +14,8 @@ BatchStreamPtr MakeProject(const plan::Project& project, BatchStreamPtr input,
 BatchStreamPtr MakeFilter(const plan::Filter& filter, BatchStreamPtr input,
                           const ExecContext& context);
 
+/// Keeps the rows of each input batch where `condition` is true.
+BatchStreamPtr MakeFilter(expr::BoundExprPtr condition, BatchStreamPtr input,
+                          const ExecContext& context);
+
 }  // namespace sluice::physical
