@@ -262,3 +262,23 @@ def test_stream_stream_left_outer_join_pads_rows_the_watermark_passes(spark, tmp
     assert rows == [("a", "a"), ("b", None), ("c", "c")]
     operators = query.lastProgress["stateOperators"]
     assert [op["operatorName"] for op in operators] == ["symmetricHashJoin"]
+
+
+def test_state_of_a_query_reads_back_as_tables(spark, landing, tmp_path):
+    checkpoint = str(tmp_path / "ckpt")
+    query = (read_landing(spark, landing).groupBy("k").count().writeStream.format("noop")
+             .outputMode("update").option("checkpointLocation", checkpoint)
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    state = spark.read.format("statestore").load(checkpoint)
+    assert sorted((r.key.k, r.value["count"]) for r in state.collect()) == \
+        [("a", 2), ("b", 1), ("c", 1)]
+    first = spark.read.format("statestore").option("batchId", 0).load(checkpoint)
+    assert sorted(r.key.k for r in first.collect()) == ["a", "b"]
+    changes = (spark.read.format("statestore").option("readChangeFeed", True)
+               .option("changeStartBatchId", 1).load(checkpoint))
+    assert sorted((r.batch_id, r.change_type, r.key.k) for r in changes.collect()) == \
+        [(1, "update", "a"), (2, "update", "c")]
+    operators = spark.read.format("state-metadata").load(checkpoint).collect()
+    assert [(r.operatorName, r.stateStoreName, r.maxBatchId) for r in operators] == \
+        [("stateStoreSave", "default", 2)]

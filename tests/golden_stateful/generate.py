@@ -30,6 +30,9 @@ Expected file (expected/<name>.json):
     afterStep i are the data batch of step i and the no-data batch that may follow it.
     "inputRowsComparable": false (only then present) when Spark's numInputRows leaves out rows
     its JSON reader dropped by a filter pushed into it, which a memory source cannot do.
+    "stateReads" (for a scenario with read_state): what each state data source read of the
+    checkpoint returned once the query stopped: {"format", "options", "columns", "rows"},
+    without the partition_id column.
 """
 
 import argparse
@@ -69,8 +72,9 @@ SESSION_CONF = dict(golden.BASE_CONF, **{
     "spark.sql.shuffle.partitions": "2",
 })
 
-SCENARIO_KEYS = {"name", "schema", "steps", "mode", "conf", "query", "input_rows_comparable"}
-REQUIRED_KEYS = SCENARIO_KEYS - {"conf", "input_rows_comparable"}
+SCENARIO_KEYS = {"name", "schema", "steps", "mode", "conf", "query", "input_rows_comparable",
+                 "read_state"}
+REQUIRED_KEYS = SCENARIO_KEYS - {"conf", "input_rows_comparable", "read_state"}
 MODES = {"append", "update", "complete"}
 STATE_OPERATOR_KEYS = ("operatorName", "numRowsTotal", "numRowsUpdated", "numRowsRemoved",
                        "numRowsDroppedByWatermark", "numShufflePartitions", "numStateStoreInstances")
@@ -98,8 +102,8 @@ def load_scenarios():
 def validate(scenario):
     where = scenario.get("name", "<unnamed>")
     if set(scenario) - SCENARIO_KEYS or not REQUIRED_KEYS <= set(scenario):
-        raise ScenarioError(f"{where}: keys must be {sorted(REQUIRED_KEYS)} and optionally conf "
-                            "and input_rows_comparable")
+        raise ScenarioError(f"{where}: keys must be {sorted(REQUIRED_KEYS)} and optionally conf, "
+                            "input_rows_comparable and read_state")
     if not golden.NAME_RE.match(scenario["name"]):
         raise ScenarioError(f"{where}: name must be snake_case")
     if scenario["mode"] not in MODES:
@@ -272,7 +276,26 @@ def run_query(spark, scenario, schema, source_dir, checkpoint, result):
             "rows": recorded[batch_id],
             "stateOperators": [{key: op[key] for key in STATE_OPERATOR_KEYS} for op in p["stateOperators"]],
         })
+    if "read_state" in scenario:
+        result["stateReads"] = [read_state(spark, checkpoint, read, name)
+                                for read in scenario["read_state"]]
     return result
+
+
+def read_state(spark, checkpoint, read, name):
+    """What a state data source read of the stopped query's checkpoint returns. partition_id
+    is left out: Spark spreads keys over partitions by its own hash of the key row."""
+    options = {k: v for k, v in read.items() if k != "format"}
+    df = spark.read.format(read.get("format", "statestore")).options(**options).load(checkpoint)
+    if "partition_id" in df.columns:
+        df = df.drop("partition_id")
+    rows_schema, rows = golden.collect(df)
+    encoded = [golden.encode_row(row, rows_schema, name) for row in rows]
+    encoded.sort(key=lambda row: json.dumps(row, ensure_ascii=False))
+    return {"format": read.get("format", "statestore"), "options": options,
+            "columns": [{"name": f.name, "type": f.dataType.simpleString(), "nullable": f.nullable}
+                        for f in df.schema.fields],
+            "rows": encoded}
 
 
 def main(argv):

@@ -13,6 +13,9 @@ A scenario is a dict:
     input_rows_comparable
             optional, False when Spark's source counts only the rows passing filters pushed
             into its reader (see README.md): numInputRows is then not compared
+    read_state
+            optional, reads of the checkpoint once the query stopped, each a dict of the
+            state data source's options plus "format" (statestore by default, state-metadata)
     query   the query, a function of the streaming input DataFrame
 
 Unless a scenario says otherwise rows are (k, ts, v) and ts is written with t(seconds), the
@@ -199,7 +202,10 @@ SCENARIOS = [
     {"name": "tumbling_count_append", "schema": KTV, "steps": ADVANCING, "mode": "append",
      "query": tumbling_count},
     {"name": "tumbling_count_update", "schema": KTV, "steps": ADVANCING, "mode": "update",
-     "query": tumbling_count},
+     "query": tumbling_count,
+     "read_state": [{}, {"batchId": 1},
+                    {"readChangeFeed": "true", "changeStartBatchId": "0"},
+                    {"format": "state-metadata"}]},
     {"name": "tumbling_count_complete", "schema": KTV, "steps": ADVANCING, "mode": "complete",
      "query": tumbling_count},
     {"name": "tumbling_keyed_sum_append", "schema": KTV, "steps": KEYED, "mode": "append",
@@ -327,7 +333,7 @@ SCENARIOS = [
     {"name": "dedup_all_columns", "schema": KTV, "steps": DUPLICATES, "mode": "append",
      "query": lambda df: df.dropDuplicates()},
     {"name": "dedup_subset", "schema": KTV, "steps": DUPLICATES, "mode": "append",
-     "query": lambda df: df.dropDuplicates(["k"])},
+     "query": lambda df: df.dropDuplicates(["k"]), "read_state": [{}]},
     {"name": "dedup_event_time_evicts", "schema": KTV, "steps": DUPLICATES, "mode": "append",
      "query": lambda df: wm(df).dropDuplicates(["k", "ts"])},
     {"name": "dedup_watermark_not_key", "schema": KTV, "steps": DUPLICATES, "mode": "append",
@@ -335,7 +341,8 @@ SCENARIOS = [
     {"name": "dedup_then_count_update", "schema": KTV, "steps": DUPLICATES, "mode": "update",
      "query": lambda df: df.dropDuplicates(["k", "v"]).groupBy("k").count()},
     {"name": "dedup_within_watermark", "schema": KTV, "steps": DUPLICATES, "mode": "append",
-     "query": lambda df: wm(df).dropDuplicatesWithinWatermark(["k"])},
+     "query": lambda df: wm(df).dropDuplicatesWithinWatermark(["k"]),
+     "read_state": [{}, {"batchId": 2}]},
     # ---- session windows --------------------------------------------------------------------
     {"name": "session_static_gap_append", "schema": KTV, "steps": SESSIONS, "mode": "append",
      "query": lambda df: wm(df).groupBy(F.session_window("ts", "5 seconds"), "k").agg(
@@ -444,12 +451,20 @@ SCENARIOS = [
     # ---- stream-stream joins -------------------------------------------------------------
     {"name": "join_inner_without_watermark", "schema": SKTV, "steps": JOIN_STEPS,
      "mode": "append",
+     "read_state": [{"joinSide": "left"}, {"joinSide": "right", "batchId": 1},
+                    {"storeName": "left-keyToNumValues"},
+                    {"storeName": "right-keyWithIndexToValue"},
+                    {"storeName": "left-keyToNumValues", "readChangeFeed": "true",
+                     "changeStartBatchId": "1"},
+                    {"format": "state-metadata"}],
      "query": lambda df: join_side(df, "L", None).join(
          join_side(df, "R", None), F.col("lk") == F.col("rk"))},
     {"name": "join_inner_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
      "query": lambda df: time_range_join(df, "inner")},
     {"name": "join_left_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
-     "query": lambda df: time_range_join(df, "left_outer")},
+     "query": lambda df: time_range_join(df, "left_outer"),
+     "read_state": [{"storeName": "left-keyWithIndexToValue", "batchId": 4},
+                    {"storeName": "right-keyWithIndexToValue", "batchId": 3}]},
     {"name": "join_right_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
      "query": lambda df: time_range_join(df, "right_outer")},
     {"name": "join_full_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",

@@ -19,6 +19,7 @@
 #include "golden_stateful/stateful_golden_queries.h"
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/data_stream_writer.h"
+#include "sluice/api/dataframe_reader.h"
 #include "sluice/common/errors.h"
 #include "sluice/sources/memory/memory_stream.h"
 #include "sluice/types/ddl_parser.h"
@@ -265,6 +266,44 @@ class StatefulGoldenTest : public testing::SessionTest,
     return run;
   }
 
+  /// Reads the stopped query's checkpoint as each of spec["stateReads"] read Spark's, and
+  /// compares what came back (partition_id left out, as Spark's hash partitioning of keys is
+  /// its own).
+  std::string CompareStateReads(simdjson::dom::element spec) {
+    simdjson::dom::array reads;
+    if (spec["stateReads"].get(reads) != simdjson::SUCCESS) return "";
+    std::string problems;
+    int index = 0;
+    for (auto read : reads) {
+      auto reader = spark_->read();
+      reader.format(Text(read["format"]));
+      std::string described;
+      for (auto [key, value] : read["options"].get_object()) {
+        int64_t number;
+        const std::string text =
+            value.get(number) == simdjson::SUCCESS ? std::to_string(number) : Text(value);
+        reader.option(std::string(key), text);
+        described += " " + std::string(key) + "=" + text;
+      }
+      const std::string where = "stateReads[" + std::to_string(index++) + "] " +
+                                Text(read["format"]) + described;
+      DataFrame df = reader.load(scratch_ / "checkpoint");
+      const auto columns = df.columns();
+      if (std::find(columns.begin(), columns.end(), "partition_id") != columns.end()) {
+        df = df.drop({"partition_id"});
+      }
+      auto table = df.collect();
+      if (!table.ok()) {
+        problems += where + ": " + table.status().ToString() + "\n";
+        continue;
+      }
+      std::string found = CompareColumns(*(*table)->schema(), read["columns"].get_array()) +
+                          CompareRows(**table, read["rows"].get_array());
+      if (!found.empty()) problems += where + ":\n" + found;
+    }
+    return problems;
+  }
+
   testing::ScratchDir scratch_;
 };
 
@@ -356,7 +395,9 @@ TEST_P(StatefulGoldenTest, MatchesSpark) {
   }
   const QueryRun run = RunQuery(spec, query->second);
   const bool expects_error = spec["errorClass"].error() == simdjson::SUCCESS;
-  const std::string problems = expects_error ? CompareError(run, spec) : CompareBatches(run, spec);
+  const std::string problems = expects_error
+                                   ? CompareError(run, spec)
+                                   : CompareBatches(run, spec) + CompareStateReads(spec);
   auto listed = known.find(scenario.name);
   if (listed != known.end()) {
     if (problems.empty()) {

@@ -59,7 +59,7 @@ arrow::FieldVector StateFields(const plan::Aggregate& aggregate) {
   arrow::FieldVector fields;
   for (const auto& function : aggregate.aggregates()) {
     for (const auto& field : function->state_fields()) {
-      fields.push_back(field->WithName(function->sql() + "." + field->name()));
+      fields.push_back(field);
     }
   }
   return fields;

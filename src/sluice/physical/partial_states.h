@@ -37,8 +37,9 @@ arrow::Result<arrow::ArrayVector> FinalizeStates(const plan::Aggregate& aggregat
                                                  int64_t num_rows,
                                                  const expr::EvalContext& eval);
 
-/// The state fields of every function of `aggregate`, named `<function>.<field>` (for the
-/// checkpoint's state schema).
+/// The state fields of every function of `aggregate`, one after another under their own names,
+/// as Spark names the aggregation buffers in its state schema (names may repeat: count(1) and
+/// sum(v) of an avg both hold a `count`).
 arrow::FieldVector StateFields(const plan::Aggregate& aggregate);
 
 }  // namespace sluice::physical

@@ -38,17 +38,21 @@ std::optional<int> EventTimeColumn(const plan::Aggregate& aggregate) {
   return std::nullopt;
 }
 
-/// The kept value of a key within the watermark: when it expires, in microseconds.
+// The value kept with each key, in the row codec's layout of the value schema (see
+// DeduplicateStateInfo): within the watermark, a bigint, when the key expires in microseconds
+// (null when its row had no event time); otherwise Spark's placeholder, one null of type void.
+constexpr std::string_view kNullValue("\0", 1);
+
 std::string EncodeExpiry(int64_t micros) {
-  std::string value(sizeof(micros), '\0');
-  std::memcpy(value.data(), &micros, sizeof(micros));
+  std::string value(1 + sizeof(micros), '\1');
+  std::memcpy(value.data() + 1, &micros, sizeof(micros));
   return value;
 }
 
 std::optional<int64_t> DecodeExpiry(std::string_view value) {
-  if (value.size() != sizeof(int64_t)) return std::nullopt;
+  if (value.size() != 1 + sizeof(int64_t) || value[0] != 1) return std::nullopt;
   int64_t micros;
-  std::memcpy(&micros, value.data(), sizeof(micros));
+  std::memcpy(&micros, value.data() + 1, sizeof(micros));
   return micros;
 }
 
@@ -151,7 +155,7 @@ class StreamingDeduplicateStream final : public BatchStream {
       for (int64_t i : rows_of[p]) {
         std::string_view key = encoded.row(i);
         if (store.Get(key)) continue;
-        std::string value;
+        std::string value(kNullValue);
         if (within_watermark_ && times && event_times->IsValid(i)) {
           value = EncodeExpiry(times[i] + delay_micros_);
         }
@@ -265,7 +269,11 @@ state::StateOperatorInfo DeduplicateStateInfo(const plan::Aggregate& aggregate,
     keys.push_back(arrow::field(key.name, key.expr->type(), key.expr->nullable()));
   }
   arrow::FieldVector values;
-  if (within) values.push_back(arrow::field("expiresAtMicros", arrow::int64(), false));
+  if (within) {
+    values.push_back(arrow::field("expiresAtMicros", arrow::int64()));
+  } else {
+    values.push_back(arrow::field("__dummy__", arrow::null()));
+  }
   info.stores.push_back(
       {"default", arrow::schema(std::move(keys)), arrow::schema(std::move(values))});
   return info;

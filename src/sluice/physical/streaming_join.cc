@@ -680,7 +680,7 @@ class StreamingJoinStream final : public BatchStream {
   }
 
   /// Eviction by value: every kept row's own time decides, so every row is read once, in the
-  /// store's order; the survivors of a key move down to indexes 0.. in their order.
+  /// store's order; each hole a removal leaves is filled with the key's last row.
   arrow::Status EvictRows(const SideSpec& spec, int64_t watermark_micros, SideStores& stores,
                           EncodedRows* unmatched, int64_t* removed) const {
     EncodedRows indexed_keys, values;
@@ -722,21 +722,24 @@ class StreamingJoinStream final : public BatchStream {
       };
       std::sort(entries.begin(), entries.end(),
                 [&](int64_t a, int64_t b) { return index_of(a) < index_of(b); });
-      int64_t kept = 0;
-      for (int64_t v : entries) {
-        if (expired[v]) {
-          ++*removed;
-          if (spec.preserved && !MatchedOf(values.row(v))) unmatched->Append(RowOf(values.row(v)));
+      // As Spark fills each hole: the key's last row moves into it, and is checked in turn,
+      // so the survivors sit at the indexes Spark's would.
+      auto kept = static_cast<int64_t>(entries.size());
+      for (int64_t index = 0; index < kept;) {
+        const int64_t v = entries[index];
+        if (!expired[v]) {
+          ++index;
           continue;
         }
-        if (index_of(v) != kept) {
-          AppendIndexedKey(key, kept, &moved_keys);
-          moved_values.push_back(values.row(v));
+        ++*removed;
+        if (spec.preserved && !MatchedOf(values.row(v))) unmatched->Append(RowOf(values.row(v)));
+        if (index != kept - 1) {
+          entries[index] = entries[kept - 1];
+          AppendIndexedKey(key, index, &moved_keys);
+          moved_values.push_back(values.row(entries[index]));
         }
-        ++kept;
-      }
-      for (auto index = kept; index < static_cast<int64_t>(entries.size()); ++index) {
-        AppendIndexedKey(key, index, &removed_keys);
+        AppendIndexedKey(key, kept - 1, &removed_keys);
+        --kept;
       }
       if (kept == 0) {
         emptied_keys.push_back(key);
@@ -745,6 +748,8 @@ class StreamingJoinStream final : public BatchStream {
         new_counts.Append(EncodeLong(kept));
       }
     }
+    // The moves first, then the removals: an index moved into and later removed ends up
+    // removed, as at the end of Spark's sequence.
     ARROW_RETURN_NOT_OK(stores.values->PutMany(Views(moved_keys), moved_values));
     ARROW_RETURN_NOT_OK(stores.values->RemoveMany(Views(removed_keys)));
     ARROW_RETURN_NOT_OK(stores.counts->RemoveMany(emptied_keys));

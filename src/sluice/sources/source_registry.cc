@@ -9,6 +9,7 @@
 #include "sluice/sources/rate/rate_per_micro_batch_source.h"
 #include "sluice/sources/rate/rate_source.h"
 #include "sluice/sources/socket/socket_source.h"
+#include "sluice/sources/state/state_store_source.h"
 
 namespace sluice::sources {
 
@@ -24,6 +25,13 @@ arrow::Result<std::string> DeltaPath(const SourceRequest& request) {
                       "the \"path\" option.");
   }
   return option->second;
+}
+
+/// The checkpoint a state source reads: load()'s path, or the "path" option, or empty.
+std::string CheckpointPath(const SourceRequest& request) {
+  if (!request.path.empty()) return request.path;
+  auto option = request.options.find("path");
+  return option == request.options.end() ? std::string() : option->second;
 }
 
 }  // namespace
@@ -61,7 +69,8 @@ arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvi
 
 bool IsNonFileBatchSource(std::string_view format) {
   const std::string name = AsciiLower(format);
-  return name == "kafka" || name == "delta";
+  return name == "kafka" || name == "delta" || name == "statestore" ||
+         name == "state-metadata";
 }
 
 arrow::Result<std::shared_ptr<const plan::DataSource>> MakeBatchSource(
@@ -73,6 +82,12 @@ arrow::Result<std::shared_ptr<const plan::DataSource>> MakeBatchSource(
     ARROW_ASSIGN_OR_RAISE(auto path, DeltaPath(request));
     return DeltaTableSource::Make(path, request.options, request.schema,
                                   request.format_context);
+  }
+  if (AsciiLower(request.format) == "statestore") {
+    return MakeStateStoreSource(CheckpointPath(request), request.options);
+  }
+  if (AsciiLower(request.format) == "state-metadata") {
+    return MakeStateMetadataSource(CheckpointPath(request));
   }
   return SparkError("DATA_SOURCE_NOT_FOUND",
                     "Failed to find the data source: " + request.format + ".");

@@ -34,8 +34,8 @@ struct SourceRequest {
 arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvider(
     const SourceRequest& request);
 
-/// Whether read.format(`format`) names a batch source that is not a file format (kafka, delta);
-/// case-insensitive. The file formats are read by DataFrameReader itself.
+/// Whether read.format(`format`) names a batch source that is not a file format (kafka, delta,
+/// statestore, state-metadata); case-insensitive. The file formats are read by DataFrameReader itself.
 bool IsNonFileBatchSource(std::string_view format);
 
 /// The plan leaf of read.format(request.format).load() for a source IsNonFileBatchSource

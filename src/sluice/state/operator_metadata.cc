@@ -1,6 +1,9 @@
 #include "sluice/state/operator_metadata.h"
 
+#include <algorithm>
 #include <filesystem>
+
+#include <simdjson.h>
 
 #include <arrow/type.h>
 
@@ -117,22 +120,44 @@ std::string SchemaPath(const std::string& folder, const StateStoreSchema& store)
   return store_folder + "/_metadata/schema";
 }
 
-/// Fails unless the schema file at `schema_path` holds schemas compatible with `store`'s.
-arrow::Status CheckSchemaFile(const std::string& schema_path, const std::string& folder,
-                              const StateOperatorInfo& info, const StateStoreSchema& store) {
-  ARROW_ASSIGN_OR_RAISE(std::string bytes, checkpoint::ReadWholeFile(schema_path));
-  size_t position = 0;
-  if (bytes.size() < 4 || bytes.substr(0, 4) != std::string("\0\2v2", 4)) {
+/// The key and value schemas of the schema file at `schema_path`, with their JSON texts.
+struct StoredSchemas {
+  std::string key_json;
+  std::string value_json;
+  std::shared_ptr<arrow::Schema> key;
+  std::shared_ptr<arrow::Schema> value;
+};
+
+arrow::Result<StoredSchemas> ReadSchemaFile(const std::string& schema_path) {
+  auto bytes = checkpoint::ReadWholeFile(schema_path);
+  if (!bytes.ok()) {
+    return SparkError("STDS_FAILED_TO_READ_STATE_SCHEMA",
+                      "Failed to read the state schema. Either the file does not exist, or the "
+                      "file is corrupted: " + schema_path + " (" + bytes.status().message() +
+                          ").");
+  }
+  if (bytes->size() < 4 || bytes->substr(0, 4) != std::string("\0\2v2", 4)) {
     return SparkError("STDS_FAILED_TO_READ_STATE_SCHEMA",
                       "Failed to read the state schema. Either the file does not exist, or the "
                       "file is corrupted: " + schema_path + " (not a version 2 schema file).");
   }
-  position = 4;
-  ARROW_ASSIGN_OR_RAISE(std::string key_json, ReadChunkedSchema(bytes, &position, schema_path));
-  ARROW_ASSIGN_OR_RAISE(std::string value_json,
-                        ReadChunkedSchema(bytes, &position, schema_path));
-  ARROW_ASSIGN_OR_RAISE(auto stored_key, types::SchemaFromJson(key_json));
-  ARROW_ASSIGN_OR_RAISE(auto stored_value, types::SchemaFromJson(value_json));
+  size_t position = 4;
+  StoredSchemas schemas;
+  ARROW_ASSIGN_OR_RAISE(schemas.key_json, ReadChunkedSchema(*bytes, &position, schema_path));
+  ARROW_ASSIGN_OR_RAISE(schemas.value_json, ReadChunkedSchema(*bytes, &position, schema_path));
+  ARROW_ASSIGN_OR_RAISE(schemas.key, types::SchemaFromJson(schemas.key_json));
+  ARROW_ASSIGN_OR_RAISE(schemas.value, types::SchemaFromJson(schemas.value_json));
+  return schemas;
+}
+
+/// Fails unless the schema file at `schema_path` holds schemas compatible with `store`'s.
+arrow::Status CheckSchemaFile(const std::string& schema_path, const std::string& folder,
+                              const StateOperatorInfo& info, const StateStoreSchema& store) {
+  ARROW_ASSIGN_OR_RAISE(auto stored, ReadSchemaFile(schema_path));
+  const std::string& key_json = stored.key_json;
+  const std::string& value_json = stored.value_json;
+  const auto& stored_key = stored.key;
+  const auto& stored_value = stored.value;
   const std::string where = " (operator " + std::to_string(info.operator_id) + ", " +
                             info.operator_name + ", store " + store.store_name + ", in " +
                             folder + ")";
@@ -187,6 +212,70 @@ arrow::Status WriteOrCheckOperatorMetadata(const checkpoint::CheckpointPaths& pa
         /*overwrite=*/true));
   }
   return arrow::Status::OK();
+}
+
+arrow::Result<StateOperatorInfo> ReadOperatorMetadata(const checkpoint::CheckpointPaths& paths,
+                                                      int64_t operator_id) {
+  const std::string folder = paths.state() + "/" + std::to_string(operator_id);
+  const std::string metadata_path = folder + "/_metadata/metadata";
+  auto bytes = checkpoint::ReadWholeFile(metadata_path);
+  if (!bytes.ok()) {
+    return SparkError("STDS_FAILED_TO_READ_OPERATOR_METADATA",
+                      "Failed to read the operator metadata for checkpointLocation=" +
+                          paths.root() + " and batchId: the file " + metadata_path +
+                          " cannot be read (" + bytes.status().message() +
+                          "): is operator " + std::to_string(operator_id) + " stateful?");
+  }
+  auto corrupt = [&](const std::string& what) {
+    return SparkError("STDS_FAILED_TO_READ_OPERATOR_METADATA",
+                      "Failed to read the operator metadata: " + metadata_path + " " + what +
+                          ".");
+  };
+  std::string_view text = *bytes;
+  if (text.substr(0, 3) != "v1\n") return corrupt("does not start with v1");
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(text.substr(3)).get(root)) return corrupt("is not JSON");
+  StateOperatorInfo info;
+  info.operator_id = operator_id;
+  std::string_view name;
+  if (root["operatorInfo"]["operatorName"].get(name)) return corrupt("has no operatorName");
+  info.operator_name = std::string(name);
+  simdjson::dom::array stores;
+  if (root["stateStoreInfo"].get(stores)) return corrupt("has no stateStoreInfo");
+  for (auto entry : stores) {
+    StateStoreSchema store;
+    std::string_view store_name;
+    int64_t partitions = 0;
+    if (entry["storeName"].get(store_name) || entry["numPartitions"].get(partitions)) {
+      return corrupt("has a malformed stateStoreInfo entry");
+    }
+    store.store_name = std::string(store_name);
+    info.num_partitions = static_cast<int32_t>(partitions);
+    ARROW_ASSIGN_OR_RAISE(auto schemas, ReadSchemaFile(SchemaPath(folder, store)));
+    store.key_schema = schemas.key;
+    store.value_schema = schemas.value;
+    info.stores.push_back(std::move(store));
+  }
+  return info;
+}
+
+arrow::Result<std::vector<int64_t>> ListStateOperators(const checkpoint::CheckpointPaths& paths) {
+  namespace fs = std::filesystem;
+  std::vector<int64_t> ids;
+  std::error_code error;
+  if (!fs::exists(paths.state(), error)) return ids;
+  for (const auto& entry : fs::directory_iterator(paths.state(), error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+    if (fs::exists(entry.path() / "_metadata" / "metadata", error)) ids.push_back(std::stoll(name));
+  }
+  if (error) {
+    return arrow::Status::IOError("Cannot list the state folder ", paths.state(), ": ",
+                                  error.message());
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 }  // namespace sluice::state

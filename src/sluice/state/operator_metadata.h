@@ -57,6 +57,16 @@ struct StateOperatorInfo {
 arrow::Status WriteOrCheckOperatorMetadata(const checkpoint::CheckpointPaths& paths,
                                            const StateOperatorInfo& info);
 
+/// The operator `operator_id` of the checkpoint at `paths` as its metadata and schema files
+/// record it (the schemas as they were written, column names included). Fails with Spark's
+/// STDS_* error classes, naming the file, when the operator or one of its files is missing or
+/// damaged.
+arrow::Result<StateOperatorInfo> ReadOperatorMetadata(const checkpoint::CheckpointPaths& paths,
+                                                      int64_t operator_id);
+
+/// The ids of the stateful operators recorded in the checkpoint at `paths`, in order.
+arrow::Result<std::vector<int64_t>> ListStateOperators(const checkpoint::CheckpointPaths& paths);
+
 /// The bytes of a schema file for `key_schema` and `value_schema` (see above).
 std::string EncodeStateSchemaFile(const arrow::Schema& key_schema,
                                   const arrow::Schema& value_schema);

@@ -1,0 +1,125 @@
+// The state data sources on checkpoints written by real queries: the rows of a store at any
+// retained batch and the changes batch by batch, with either provider, and clear errors for
+// bad options. Their answers for the same queries as Spark's are in tests/golden_stateful.
+#include <gtest/gtest.h>
+
+#include "sluice/api/data_stream_reader.h"
+#include "sluice/api/dataframe_reader.h"
+#include "sluice/api/functions.h"
+#include "sluice/api/grouped_data.h"
+#include "sluice/state/state_store_provider_factory.h"
+#include "support/stream_test.h"
+
+namespace sluice::testing {
+namespace {
+
+namespace F = functions;
+
+class StateStoreSourceTest : public StreamTest,
+                             public ::testing::WithParamInterface<const char*> {
+ protected:
+  void SetUp() override {
+    StreamTest::SetUp();
+    ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "3").ok());
+    ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.providerClass", GetParam()).ok());
+  }
+
+  /// Three batches of a running count per key, leaving state in the checkpoint.
+  void RunCounts() {
+    auto input = MemoryStream("k STRING");
+    auto counts = spark_->readStream().load(input).groupBy({F::col("k")}).count();
+    TestStream(counts,
+               {AddData(input, {"[\"a\", \"b\"]"}), CheckLastBatch({"[\"a\",1]", "[\"b\",1]"}),
+                AddData(input, {"[\"a\", \"c\"]"}), CheckLastBatch({"[\"a\",2]", "[\"c\",1]"}),
+                AddData(input, {"[\"a\"]"}), CheckLastBatch({"[\"a\",3]"})},
+               "update");
+  }
+
+  DataFrameReader State() const {
+    DataFrameReader reader = spark_->read();
+    reader.format("statestore");
+    return reader;
+  }
+
+  std::vector<std::string> Rows(const DataFrame& df) {
+    auto table = df.drop({"partition_id"}).collect();
+    EXPECT_TRUE(table.ok()) << table.status().ToString();
+    if (!table.ok()) return {};
+    auto rows = RowsOf(**table);
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  }
+
+  void ExpectError(const DataFrame& df, const std::string& error_class,
+                   const std::string& mentions) {
+    auto table = df.collect();
+    ASSERT_FALSE(table.ok());
+    EXPECT_TRUE(HasErrorClass(table.status(), error_class)) << table.status().ToString();
+    EXPECT_NE(table.status().message().find(mentions), std::string::npos)
+        << table.status().ToString();
+  }
+};
+
+TEST_P(StateStoreSourceTest, ReadsTheRowsOfAnyRetainedBatch) {
+  RunCounts();
+  EXPECT_EQ(Rows(State().load(checkpoint_)),
+            (std::vector<std::string>{"[[\"a\"],[3]]", "[[\"b\"],[1]]", "[[\"c\"],[1]]"}));
+  EXPECT_EQ(Rows(State().option("batchId", int64_t{0}).load(checkpoint_)),
+            (std::vector<std::string>{"[[\"a\"],[1]]", "[[\"b\"],[1]]"}));
+  auto table = State().load(checkpoint_).collect();
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_EQ((*table)->schema()->ToString(),
+            "key: struct<k: string>\nvalue: struct<count: int64 not null>\n"
+            "partition_id: int32 not null");
+}
+
+TEST_P(StateStoreSourceTest, ReadsTheChangesBatchByBatch) {
+  RunCounts();
+  auto changes = State()
+                     .option("readChangeFeed", true)
+                     .option("changeStartBatchId", int64_t{1})
+                     .load(checkpoint_);
+  EXPECT_EQ(Rows(changes), (std::vector<std::string>{"[1,\"update\",[\"a\"],[2]]",
+                                                     "[1,\"update\",[\"c\"],[1]]",
+                                                     "[2,\"update\",[\"a\"],[3]]"}));
+}
+
+TEST_P(StateStoreSourceTest, DescribesTheOperators) {
+  RunCounts();
+  DataFrameReader reader = spark_->read();
+  reader.format("state-metadata");
+  auto table = reader.load(checkpoint_).collect();
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_EQ(RowsOf(**table),
+            (std::vector<std::string>{"[0,\"stateStoreSave\",\"default\",3,0,2,null]"}));
+}
+
+TEST_P(StateStoreSourceTest, RefusesBadOptionsNamingThem) {
+  ExpectError(State().load(scratch_dir_ / "nothing"),
+              "STDS_COMMITTED_BATCH_UNAVAILABLE", "No committed batch");
+  RunCounts();
+  ExpectError(State().option("batchId", int64_t{-1}).load(checkpoint_),
+              "STDS_INVALID_OPTION_VALUE.IS_NEGATIVE", "'batchId'");
+  ExpectError(State().option("batchId", int64_t{7}).load(checkpoint_),
+              "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE", "last committed batch 2");
+  ExpectError(State().option("readChangeFeed", true).load(checkpoint_),
+              "STDS_REQUIRED_OPTION_UNSPECIFIED", "changeStartBatchId");
+  ExpectError(State().option("readChangeFeed", true).option("batchId", int64_t{1}).load(checkpoint_),
+              "STDS_CONFLICT_OPTIONS", "batchId");
+  ExpectError(State().option("joinSide", "left").load(checkpoint_),
+              "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE", "not a stream-stream join");
+  ExpectError(State().option("joinSide", "middle").load(checkpoint_),
+              "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE", "left,right,none");
+  ExpectError(State().option("storeName", "other").load(checkpoint_),
+              "STDS_FAILED_TO_READ_STATE_SCHEMA", "its stores are default");
+  ExpectError(State().option("operatorId", int64_t{4}).load(checkpoint_),
+              "STDS_FAILED_TO_READ_OPERATOR_METADATA", "state/4/_metadata/metadata");
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, StateStoreSourceTest,
+                         ::testing::Values(state::kHdfsBackedProviderClass,
+                                           state::kRocksDbProviderClass),
+                         [](const auto& info) { return info.index == 0 ? "Default" : "RocksDb"; });
+
+}  // namespace
+}  // namespace sluice::testing
