@@ -352,7 +352,9 @@ std::string CompareBatches(const QueryRun& run, simdjson::dom::element spec) {
       batch_problems += "  no progress report\n";
     } else {
       bool input_rows_comparable = true;
-      (void)spec["inputRowsComparable"].get(input_rows_comparable);
+      if (spec["inputRowsComparable"].get(input_rows_comparable) != simdjson::SUCCESS) {
+        input_rows_comparable = true;
+      }
       batch_problems += CompareProgress(progress->second, batch, input_rows_comparable);
     }
     if (!batch_problems.empty()) problems += where + ":\n" + batch_problems;

@@ -9,6 +9,7 @@
 #include "sluice/api/time_window_rewrite.h"
 #include "sluice/common/errors.h"
 #include "sluice/plan/aggregate.h"
+#include "sluice/plan/flat_map_groups_with_state.h"
 #include "sluice/plan/join.h"
 #include "sluice/plan/limit.h"
 #include "sluice/plan/sort.h"
@@ -146,6 +147,56 @@ DataFrame GroupedData::agg(std::vector<Column> aggregates) const {
 DataFrame AggregateSelectList(const DataFrame& input, std::vector<Column> keys,
                               std::vector<Column> select_list) {
   return Aggregate(input, keys, select_list, /*keys_in_output=*/false);
+}
+
+DataFrame GroupedData::flatMapGroupsWithState(plan::FlatMapGroupsWithStateFunction function,
+                                              std::shared_ptr<arrow::Schema> output_schema,
+                                              std::shared_ptr<arrow::Schema> state_schema,
+                                              const std::string& output_mode,
+                                              const std::string& timeout) const {
+  if (!input_.ok()) return input_;
+  auto mode = plan::ParseOutputMode(output_mode);
+  if (!mode.ok()) return DataFrame(input_.session(), mode.status());
+  auto parsed_timeout = plan::ParseGroupStateTimeout(timeout);
+  if (!parsed_timeout.ok()) return DataFrame(input_.session(), parsed_timeout.status());
+  auto node = plan::FlatMapGroupsWithState::Make(
+      input_.plan(), ExprsOf(keys_), std::move(function), std::move(output_schema),
+      std::move(state_schema), *mode, *parsed_timeout, /*is_map=*/false,
+      input_.session()->analysis_context());
+  if (!node.ok()) return DataFrame(input_.session(), node.status());
+  return DataFrame(input_.session(), plan::PlanPtr(*std::move(node)));
+}
+
+DataFrame GroupedData::mapGroupsWithState(MapGroupsWithStateFunction function,
+                                          std::shared_ptr<arrow::Schema> output_schema,
+                                          std::shared_ptr<arrow::Schema> state_schema,
+                                          const std::string& timeout) const {
+  if (!input_.ok()) return input_;
+  auto parsed_timeout = plan::ParseGroupStateTimeout(timeout);
+  if (!parsed_timeout.ok()) return DataFrame(input_.session(), parsed_timeout.status());
+  // One row per call: the row the function returns, as a batch of one.
+  plan::FlatMapGroupsWithStateFunction one_row =
+      [function = std::move(function), output_schema](
+          const std::shared_ptr<arrow::StructScalar>& key,
+          const std::shared_ptr<arrow::RecordBatch>& rows,
+          plan::GroupState& state) -> arrow::Result<std::shared_ptr<arrow::RecordBatch>> {
+    ARROW_ASSIGN_OR_RAISE(auto row, function(key, rows, state));
+    if (row == nullptr) {
+      return SparkError("ILLEGAL_ARGUMENT",
+                        "The function of mapGroupsWithState must return one row.");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto array, arrow::MakeArrayFromScalar(*row, 1));
+    return arrow::RecordBatch::FromStructArray(array).Map(
+        [&](std::shared_ptr<arrow::RecordBatch> batch) {
+          return arrow::RecordBatch::Make(output_schema, 1, batch->columns());
+        });
+  };
+  auto node = plan::FlatMapGroupsWithState::Make(
+      input_.plan(), ExprsOf(keys_), std::move(one_row), output_schema,
+      std::move(state_schema), plan::OutputMode::kUpdate, *parsed_timeout, /*is_map=*/true,
+      input_.session()->analysis_context());
+  if (!node.ok()) return DataFrame(input_.session(), node.status());
+  return DataFrame(input_.session(), plan::PlanPtr(*std::move(node)));
 }
 
 DataFrame GroupedData::count() const {

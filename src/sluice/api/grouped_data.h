@@ -1,10 +1,13 @@
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sluice/api/column.h"
 #include "sluice/api/dataframe.h"
+#include "sluice/plan/group_state.h"
 
 namespace sluice {
 
@@ -26,6 +29,33 @@ class GroupedData {
   DataFrame mean(const std::vector<std::string>& columns = {}) const { return avg(columns); }
   DataFrame min(const std::vector<std::string>& columns = {}) const;
   DataFrame max(const std::vector<std::string>& columns = {}) const;
+
+  /// flatMapGroupsWithState (PySpark: applyInPandasWithState): calls `function` with each key
+  /// that has rows in a micro-batch (its rows, and its state kept across batches), and with
+  /// each key whose timeout passed; the output is what the calls return, rows of
+  /// `output_schema`. `output_mode` ("append" or "update") is how the calls' rows are meant
+  /// and must suit the query's; `timeout` is NoTimeout, ProcessingTimeTimeout or
+  /// EventTimeTimeout (which needs a watermark). In a batch query each key is called once,
+  /// without state.
+  DataFrame flatMapGroupsWithState(plan::FlatMapGroupsWithStateFunction function,
+                                   std::shared_ptr<arrow::Schema> output_schema,
+                                   std::shared_ptr<arrow::Schema> state_schema,
+                                   const std::string& output_mode,
+                                   const std::string& timeout = "NoTimeout") const;
+
+  /// The function of mapGroupsWithState: one output row per call, a struct of the output
+  /// schema.
+  using MapGroupsWithStateFunction =
+      std::function<arrow::Result<std::shared_ptr<arrow::StructScalar>>(
+          const std::shared_ptr<arrow::StructScalar>& key,
+          const std::shared_ptr<arrow::RecordBatch>& rows, plan::GroupState& state)>;
+
+  /// mapGroupsWithState: as flatMapGroupsWithState with exactly one row per call, in update
+  /// mode.
+  DataFrame mapGroupsWithState(MapGroupsWithStateFunction function,
+                               std::shared_ptr<arrow::Schema> output_schema,
+                               std::shared_ptr<arrow::Schema> state_schema,
+                               const std::string& timeout = "NoTimeout") const;
 
  private:
   DataFrame Shorthand(const std::string& function, const std::vector<std::string>& columns) const;

@@ -338,6 +338,8 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
   stateful.num_partitions = settings_.shuffle_partitions;
   stateful.late_events_watermark_ms = previous_batch_watermark_ms_;
   stateful.eviction_watermark_ms = batch_watermark_ms_;
+  stateful.has_watermark = !watermark_operators_.empty();
+  stateful.batch_timestamp_ms = batch_timestamp_ms_;
   stateful.providers = state_providers_.get();
   stateful.operator_ids = &operator_ids_;
   stateful.reports = &timings.state_operators;
@@ -437,6 +439,10 @@ void MicroBatchExecution::ReportProgress(const Timings& timings) {
 
 bool MicroBatchExecution::NeedsNoDataBatch() const {
   if (!settings_.no_data_micro_batches || !last_batch_watermark_ms_) return false;
+  for (const auto* node : stateful_operators_) {
+    // Processing-time timeouts are checked by every batch, as Spark runs one each trigger.
+    if (physical::ActsOnEveryTrigger(*node)) return true;
+  }
   if (watermarks_->watermark_ms() <= *last_batch_watermark_ms_) return false;
   for (const auto* node : stateful_operators_) {
     if (physical::ActsOnWatermark(*node, spec_.output_mode)) return true;

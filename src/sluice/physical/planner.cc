@@ -3,6 +3,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/physical/event_time_watermark_operator.h"
 #include "sluice/physical/generate_operator.h"
+#include "sluice/physical/groups_with_state_operator.h"
 #include "sluice/physical/hash_aggregate.h"
 #include "sluice/physical/hash_join.h"
 #include "sluice/physical/limit_operator.h"
@@ -19,6 +20,7 @@
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/event_time_watermark.h"
 #include "sluice/plan/filter.h"
+#include "sluice/plan/flat_map_groups_with_state.h"
 #include "sluice/plan/generate.h"
 #include "sluice/plan/join.h"
 #include "sluice/plan/limit.h"
@@ -122,6 +124,11 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
     case plan::PlanKind::kWindow: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeWindow(static_cast<const plan::Window&>(node), std::move(input), context);
+    }
+    case plan::PlanKind::kFlatMapGroupsWithState: {
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
+      return MakeFlatMapGroupsWithState(static_cast<const plan::FlatMapGroupsWithState&>(node),
+                                        std::move(input), context);
     }
     case plan::PlanKind::kSubqueryAlias:
       return child(0);

@@ -56,6 +56,10 @@ struct StatefulContext {
   /// State whose event time is at or below this watermark is final: emitted (append) and
   /// removed.
   int64_t eviction_watermark_ms = 0;
+  /// Whether the query has an event-time watermark at all.
+  bool has_watermark = false;
+  /// The batch's processing time (its logged batchTimestampMs), for processing-time timeouts.
+  int64_t batch_timestamp_ms = 0;
   state::StateProviderCache* providers = nullptr;
   /// The id of each stateful plan node (its folder under state/).
   const std::map<const plan::LogicalPlan*, int64_t>* operator_ids = nullptr;

@@ -1,10 +1,12 @@
 #include "sluice/physical/stateful_operators.h"
 
+#include "sluice/physical/groups_with_state_operator.h"
 #include "sluice/physical/streaming_aggregate.h"
 #include "sluice/physical/streaming_deduplicate.h"
 #include "sluice/physical/streaming_join.h"
 #include "sluice/physical/streaming_session_aggregate.h"
 #include "sluice/plan/aggregate.h"
+#include "sluice/plan/flat_map_groups_with_state.h"
 #include "sluice/plan/join.h"
 
 namespace sluice::physical {
@@ -18,7 +20,8 @@ bool IsStreamStreamJoin(const plan::LogicalPlan& node) {
 
 void Collect(const plan::LogicalPlan& node, std::vector<const plan::LogicalPlan*>* out) {
   if (node.is_streaming() &&
-      (node.kind() == plan::PlanKind::kAggregate || IsStreamStreamJoin(node))) {
+      (node.kind() == plan::PlanKind::kAggregate ||
+       node.kind() == plan::PlanKind::kFlatMapGroupsWithState || IsStreamStreamJoin(node))) {
     out->push_back(&node);
   }
   for (const auto& child : node.children()) Collect(*child, out);
@@ -38,6 +41,10 @@ state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int6
     return StreamingJoinStateInfo(static_cast<const plan::Join&>(node), operator_id,
                                   num_partitions);
   }
+  if (node.kind() == plan::PlanKind::kFlatMapGroupsWithState) {
+    return GroupsWithStateInfo(static_cast<const plan::FlatMapGroupsWithState&>(node),
+                               operator_id, num_partitions);
+  }
   const auto& aggregate = static_cast<const plan::Aggregate&>(node);
   if (aggregate.is_deduplicate()) {
     return DeduplicateStateInfo(aggregate, operator_id, num_partitions);
@@ -55,9 +62,19 @@ bool ActsOnWatermark(const plan::LogicalPlan& node, plan::OutputMode mode) {
   if (node.kind() == plan::PlanKind::kJoin) {
     return StreamingJoinActsOnWatermark(static_cast<const plan::Join&>(node));
   }
+  if (node.kind() == plan::PlanKind::kFlatMapGroupsWithState) {
+    return static_cast<const plan::FlatMapGroupsWithState&>(node).timeout() ==
+           plan::GroupStateTimeout::kEventTime;
+  }
   const auto& aggregate = static_cast<const plan::Aggregate&>(node);
   // Deduplication evicts in every mode; an aggregation's complete mode keeps everything.
   return aggregate.is_deduplicate() || mode != plan::OutputMode::kComplete;
+}
+
+bool ActsOnEveryTrigger(const plan::LogicalPlan& node) {
+  return node.kind() == plan::PlanKind::kFlatMapGroupsWithState &&
+         static_cast<const plan::FlatMapGroupsWithState&>(node).timeout() ==
+             plan::GroupStateTimeout::kProcessingTime;
 }
 
 }  // namespace sluice::physical

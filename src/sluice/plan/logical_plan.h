@@ -26,6 +26,7 @@ enum class PlanKind {
   kEventTimeWatermark,
   kMergeSessionWindows,
   kWindow,
+  kFlatMapGroupsWithState,
 };
 
 /// A node of a resolved logical plan: every node is analyzed when it is built (by its `Make`),

@@ -5,6 +5,7 @@
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/plan/aggregate.h"
+#include "sluice/plan/flat_map_groups_with_state.h"
 #include "sluice/plan/join.h"
 #include "sluice/plan/join_state_eviction.h"
 
@@ -172,7 +173,48 @@ arrow::Status CheckJoin(const Join& join, OutputMode mode) {
   return arrow::Status::OK();
 }
 
-arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode, bool check_correctness) {
+/// Spark's checks of [flat]mapGroupsWithState: its output mode against the query's and
+/// aggregations, and a watermark for event-time timeouts.
+arrow::Status CheckGroupsWithState(const FlatMapGroupsWithState& node, OutputMode mode,
+                                   bool query_has_aggregate) {
+  const std::string query_mode = OutputModeName(mode);
+  if (node.is_map()) {
+    if (query_has_aggregate) {
+      return Unsupported(
+          "mapGroupsWithState is not supported with aggregation on a streaming "
+          "DataFrame/Dataset");
+    }
+    if (mode != OutputMode::kUpdate) {
+      return Unsupported("mapGroupsWithState is not supported with " + query_mode +
+                         " output mode on a streaming DataFrame/Dataset");
+    }
+  } else if (!query_has_aggregate) {
+    if (node.output_mode() != mode) {
+      return Unsupported(std::string("flatMapGroupsWithState in ") +
+                         AsciiLower(OutputModeName(node.output_mode())) +
+                         " mode is not supported with " + query_mode +
+                         " output mode on a streaming DataFrame/Dataset");
+    }
+  } else if (node.output_mode() == OutputMode::kUpdate) {
+    return Unsupported(
+        "flatMapGroupsWithState in update mode is not supported with aggregation on a "
+        "streaming DataFrame/Dataset");
+  } else if (HasAggregate(*node.children()[0])) {
+    return Unsupported(
+        "flatMapGroupsWithState in append mode is not supported after aggregation on a "
+        "streaming DataFrame/Dataset");
+  }
+  if (node.timeout() == GroupStateTimeout::kEventTime && !HasWatermark(node)) {
+    return Unsupported(
+        "Watermark must be specified in the query using '[Dataset/DataFrame].withWatermark()' "
+        "for using event-time timeout in a [map|flatMap]GroupsWithState. Event-time timeout "
+        "not supported without watermark.");
+  }
+  return arrow::Status::OK();
+}
+
+arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode, bool check_correctness,
+                        bool query_has_aggregate) {
   if (node.is_streaming()) {
     switch (node.kind()) {
       case PlanKind::kAggregate:
@@ -210,6 +252,10 @@ arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode, bool check_cor
       case PlanKind::kJoin:
         ARROW_RETURN_NOT_OK(CheckJoin(static_cast<const Join&>(node), mode));
         break;
+      case PlanKind::kFlatMapGroupsWithState:
+        ARROW_RETURN_NOT_OK(CheckGroupsWithState(static_cast<const FlatMapGroupsWithState&>(node),
+                                                 mode, query_has_aggregate));
+        break;
       case PlanKind::kWindow: {
         // Window functions over rows (not time windows) need the whole input, which a stream
         // never has; foreachBatch can run them on each micro-batch.
@@ -224,7 +270,7 @@ arrow::Status CheckNode(const LogicalPlan& node, OutputMode mode, bool check_cor
     }
   }
   for (const auto& child : node.children()) {
-    ARROW_RETURN_NOT_OK(CheckNode(*child, mode, check_correctness));
+    ARROW_RETURN_NOT_OK(CheckNode(*child, mode, check_correctness, query_has_aggregate));
   }
   return arrow::Status::OK();
 }
@@ -236,7 +282,7 @@ arrow::Status CheckStreamingPlan(const LogicalPlan& plan, OutputMode mode,
   if (mode == OutputMode::kComplete && !HasAggregate(plan)) {
     return UnsupportedOutputMode(mode, "no streaming aggregations");
   }
-  return CheckNode(plan, mode, check_correctness);
+  return CheckNode(plan, mode, check_correctness, HasAggregate(plan));
 }
 
 }  // namespace sluice::plan

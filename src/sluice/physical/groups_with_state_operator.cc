@@ -1,0 +1,367 @@
+#include "sluice/physical/groups_with_state_operator.h"
+
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include <arrow/array.h>
+#include <arrow/builder.h>
+#include <arrow/compute/api_vector.h>
+#include <arrow/table.h>
+#include <arrow/util/parallel.h>
+
+#include "sluice/common/errors.h"
+#include "sluice/physical/state_key_encoding.h"
+#include "sluice/physical/stateful_context.h"
+#include "sluice/types/row_codec.h"
+
+namespace sluice::physical {
+
+namespace {
+
+using plan::GroupState;
+using plan::GroupStateTimeout;
+
+constexpr int64_t kNoTimestamp = -1;
+
+/// A key's state as kept in its store: the state row (null when there is none) and its
+/// timeout.
+struct KeptState {
+  std::shared_ptr<arrow::StructScalar> state;
+  int64_t timeout_ms = kNoTimestamp;
+};
+
+class GroupsWithStateStream final : public BatchStream {
+ public:
+  GroupsWithStateStream(const plan::FlatMapGroupsWithState& node, BatchStreamPtr input,
+                        const ExecContext& context)
+      : node_(node),
+        input_(std::move(input)),
+        context_(context),
+        stateful_(context.stateful),
+        schema_(expr::ToSchema(node.output())) {}
+
+  const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    if (!ran_) {
+      ran_ = true;
+      ARROW_RETURN_NOT_OK(Run());
+    }
+    if (next_output_ >= output_.size()) return nullptr;
+    return std::move(output_[next_output_++]);
+  }
+
+ private:
+  arrow::Status Run() {
+    ARROW_RETURN_NOT_OK(Prepare());
+    ARROW_ASSIGN_OR_RAISE(auto table, CollectTable(*input_));
+    ARROW_ASSIGN_OR_RAISE(auto rows, table->CombineChunksToBatch(context_.eval.pool));
+    ARROW_ASSIGN_OR_RAISE(rows, DropLateRows(rows));
+    const int64_t start = SteadyMillis();
+    ARROW_RETURN_NOT_OK(CallKeysWithRows(rows));
+    if (stateful_ != nullptr) ARROW_RETURN_NOT_OK(CallTimedOutKeys(rows->schema()));
+    update_ms_ = SteadyMillis() - start;
+    if (stateful_ != nullptr) ARROW_RETURN_NOT_OK(CommitAndReport());
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Prepare() {
+    for (const auto& key : node_.grouping()) key_types_.push_back(key.expr->type());
+    ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types_, /*for_keys=*/true));
+    value_types_ = {std::make_shared<arrow::StructType>(node_.state_schema()->fields()),
+                    arrow::int64()};
+    ARROW_ASSIGN_OR_RAISE(value_encoder_,
+                          types::RowEncoder::Make(value_types_, /*for_keys=*/false));
+    if (stateful_ == nullptr) return arrow::Status::OK();
+    operator_id_ = stateful_->operator_ids->at(&node_);
+    num_partitions_ = stateful_->num_partitions;
+    stores_.resize(num_partitions_);
+    return arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
+      state::StateStoreId id;
+      id.operator_id = operator_id_;
+      id.partition_id = p;
+      ARROW_ASSIGN_OR_RAISE(auto* provider, stateful_->providers->Get(id));
+      ARROW_ASSIGN_OR_RAISE(stores_[p], provider->GetStore(stateful_->batch_id));
+      return arrow::Status::OK();
+    });
+  }
+
+  /// With event-time timeouts, rows at or below the watermark of late rows are dropped.
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> DropLateRows(
+      const std::shared_ptr<arrow::RecordBatch>& rows) {
+    if (stateful_ == nullptr || node_.timeout() != GroupStateTimeout::kEventTime) return rows;
+    const auto& input = node_.children()[0]->output();
+    std::optional<int> column;
+    for (size_t c = 0; c < input.size(); ++c) {
+      if (input[c].event_time_delay_ms) {
+        column = static_cast<int>(c);
+        break;
+      }
+    }
+    if (!column) return rows;
+    std::shared_ptr<arrow::Array> times = rows->column(*column);
+    if (times->type_id() == arrow::Type::STRUCT) {
+      ARROW_ASSIGN_OR_RAISE(times,
+                            static_cast<const arrow::StructArray&>(*times).GetFlattenedField(1));
+    }
+    const int64_t late_micros = stateful_->late_events_watermark_ms * 1000;
+    const int64_t* values = times->data()->GetValues<int64_t>(1);
+    arrow::BooleanBuilder keep;
+    ARROW_RETURN_NOT_OK(keep.Reserve(rows->num_rows()));
+    for (int64_t i = 0; i < rows->num_rows(); ++i) {
+      const bool late = times->IsValid(i) && values[i] <= late_micros;
+      dropped_late_ += late ? 1 : 0;
+      keep.UnsafeAppend(!late);
+    }
+    if (dropped_late_ == 0) return rows;
+    ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(rows, mask));
+    return kept.record_batch();
+  }
+
+  arrow::Status CallKeysWithRows(const std::shared_ptr<arrow::RecordBatch>& rows) {
+    const int64_t n = rows->num_rows();
+    if (n == 0) return arrow::Status::OK();
+    arrow::ArrayVector keys;
+    for (const auto& key : node_.grouping()) {
+      ARROW_ASSIGN_OR_RAISE(auto array, expr::EvaluateToArray(*key.expr, *rows, context_.eval));
+      keys.push_back(std::move(array));
+    }
+    auto key_structs = std::make_shared<arrow::StructArray>(node_.key_type(), n, keys);
+    EncodedRows encoded;
+    key_encoder_->EncodeRows(keys, 0, n, &encoded.bytes, &encoded.offsets);
+    // The rows of each key, keys in order of first sight, partition by partition.
+    std::vector<std::vector<int32_t>> keys_of_partition(std::max(num_partitions_, 1));
+    std::vector<std::vector<int64_t>> rows_of_key;
+    std::unordered_map<std::string_view, int32_t> key_ids;
+    for (int64_t i = 0; i < n; ++i) {
+      auto [it, inserted] =
+          key_ids.emplace(encoded.row(i), static_cast<int32_t>(rows_of_key.size()));
+      if (inserted) {
+        rows_of_key.emplace_back();
+        const int32_t p =
+            stateful_ != nullptr ? PartitionOfKey(encoded.row(i), num_partitions_) : 0;
+        keys_of_partition[p].push_back(it->second);
+      }
+      rows_of_key[it->second].push_back(i);
+    }
+    for (size_t p = 0; p < keys_of_partition.size(); ++p) {
+      for (int32_t id : keys_of_partition[p]) {
+        const std::vector<int64_t>& members = rows_of_key[id];
+        const std::string_view key = encoded.row(members.front());
+        ARROW_ASSIGN_OR_RAISE(auto key_scalar, key_structs->GetScalar(members.front()));
+        arrow::Int64Builder indices;
+        ARROW_RETURN_NOT_OK(indices.AppendValues(members));
+        ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
+        ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(rows, index_array));
+        KeptState kept;
+        if (stateful_ != nullptr) {
+          ARROW_ASSIGN_OR_RAISE(kept, Load(*stores_[p], key));
+          called_.insert(std::string(key));
+        }
+        ARROW_RETURN_NOT_OK(Call(static_cast<int>(p), key,
+                                 std::static_pointer_cast<arrow::StructScalar>(key_scalar),
+                                 taken.record_batch(), kept, /*timed_out=*/false));
+      }
+    }
+    return arrow::Status::OK();
+  }
+
+  /// Calls each key whose timeout passed and that had no rows in this batch.
+  arrow::Status CallTimedOutKeys(const std::shared_ptr<arrow::Schema>& input_schema) {
+    if (node_.timeout() == GroupStateTimeout::kNone) return arrow::Status::OK();
+    if (node_.timeout() == GroupStateTimeout::kEventTime && !stateful_->has_watermark) {
+      return arrow::Status::OK();
+    }
+    const int64_t threshold = node_.timeout() == GroupStateTimeout::kProcessingTime
+                                  ? stateful_->batch_timestamp_ms
+                                  : stateful_->eviction_watermark_ms;
+    ARROW_ASSIGN_OR_RAISE(auto no_rows, arrow::RecordBatch::MakeEmpty(input_schema));
+    for (int p = 0; p < num_partitions_; ++p) {
+      EncodedRows due_keys, due_values;
+      stores_[p]->ForEach([&](std::string_view key, std::string_view value) {
+        if (called_.count(std::string(key))) return;
+        due_keys.Append(key);
+        due_values.Append(value);
+      });
+      for (int64_t k = 0; k < due_keys.size(); ++k) {
+        ARROW_ASSIGN_OR_RAISE(KeptState kept, Decode(due_values.row(k)));
+        if (kept.timeout_ms == kNoTimestamp || kept.timeout_ms >= threshold) continue;
+        ARROW_ASSIGN_OR_RAISE(auto key_scalar, DecodeKey(due_keys.row(k)));
+        ARROW_RETURN_NOT_OK(
+            Call(p, due_keys.row(k), key_scalar, no_rows, kept, /*timed_out=*/true));
+      }
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Result<KeptState> Load(const state::StateStore& store, std::string_view key) {
+    auto value = store.Get(key);
+    if (!value) return KeptState{};
+    return Decode(*value);
+  }
+
+  arrow::Result<KeptState> Decode(std::string_view value) {
+    ARROW_ASSIGN_OR_RAISE(auto decoder, types::RowDecoder::Make(value_types_, context_.eval.pool));
+    ARROW_RETURN_NOT_OK(decoder->Append(value));
+    ARROW_ASSIGN_OR_RAISE(auto columns, decoder->Finish());
+    KeptState kept;
+    if (columns[0]->IsValid(0)) {
+      ARROW_ASSIGN_OR_RAISE(auto state, columns[0]->GetScalar(0));
+      kept.state = std::static_pointer_cast<arrow::StructScalar>(state);
+    }
+    kept.timeout_ms = static_cast<const arrow::Int64Array&>(*columns[1]).Value(0);
+    return kept;
+  }
+
+  arrow::Result<std::shared_ptr<arrow::StructScalar>> DecodeKey(std::string_view key) {
+    ARROW_ASSIGN_OR_RAISE(auto decoder, types::RowDecoder::Make(key_types_, context_.eval.pool));
+    ARROW_RETURN_NOT_OK(decoder->Append(key));
+    ARROW_ASSIGN_OR_RAISE(auto columns, decoder->Finish());
+    auto keys = std::make_shared<arrow::StructArray>(node_.key_type(), 1, columns);
+    ARROW_ASSIGN_OR_RAISE(auto scalar, keys->GetScalar(0));
+    return std::static_pointer_cast<arrow::StructScalar>(scalar);
+  }
+
+  /// Calls the function for one key and keeps what it did to the state.
+  arrow::Status Call(int partition, std::string_view key,
+                     const std::shared_ptr<arrow::StructScalar>& key_scalar,
+                     const std::shared_ptr<arrow::RecordBatch>& rows, const KeptState& kept,
+                     bool timed_out) {
+    std::optional<int64_t> watermark;
+    if (stateful_ != nullptr && stateful_->has_watermark) {
+      watermark = stateful_->eviction_watermark_ms;
+    }
+    const int64_t now = stateful_ != nullptr ? stateful_->batch_timestamp_ms
+                                             : context_.eval.batch_timestamp_us / 1000;
+    GroupState state(kept.state, timed_out, node_.timeout(), now, watermark);
+    ARROW_ASSIGN_OR_RAISE(auto emitted, node_.function()(key_scalar, rows, state));
+    ARROW_RETURN_NOT_OK(Emit(emitted));
+    if (stateful_ == nullptr) return arrow::Status::OK();
+    state::StateStore& store = *stores_[partition];
+    const int64_t timeout = state.timeout_timestamp_ms().value_or(kNoTimestamp);
+    if (state.removed() && timeout == kNoTimestamp) {
+      if (kept.state != nullptr || kept.timeout_ms != kNoTimestamp) {
+        ARROW_RETURN_NOT_OK(store.Remove(key));
+        ++removed_;
+      }
+      return arrow::Status::OK();
+    }
+    if (!state.updated() && !state.removed() && timeout == kept.timeout_ms) {
+      return arrow::Status::OK();
+    }
+    std::shared_ptr<arrow::Array> state_column;
+    const auto& state_type = value_types_[0];
+    if (state.exists()) {
+      if (!state.getOption()->type->Equals(*state_type)) {
+        return SparkError("ILLEGAL_ARGUMENT",
+                          "The state " + state.getOption()->type->ToString() +
+                              " does not have the declared state schema " +
+                              state_type->ToString() + ".");
+      }
+      ARROW_ASSIGN_OR_RAISE(state_column, arrow::MakeArrayFromScalar(*state.getOption(), 1));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(state_column, arrow::MakeArrayOfNull(state_type, 1));
+    }
+    arrow::Int64Builder timeouts;
+    ARROW_RETURN_NOT_OK(timeouts.Append(timeout));
+    ARROW_ASSIGN_OR_RAISE(auto timeout_column, timeouts.Finish());
+    std::string value;
+    value_encoder_->EncodeRow({state_column, timeout_column}, 0, &value);
+    ARROW_RETURN_NOT_OK(store.Put(key, value));
+    ++updated_;
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Emit(const std::shared_ptr<arrow::RecordBatch>& rows) {
+    if (rows == nullptr || rows->num_rows() == 0) return arrow::Status::OK();
+    const auto& declared = *node_.output_schema();
+    bool matches = rows->num_columns() == declared.num_fields();
+    for (int c = 0; matches && c < declared.num_fields(); ++c) {
+      matches = rows->column(c)->type()->Equals(*schema_->field(c)->type());
+    }
+    if (!matches) {
+      return SparkError("ILLEGAL_ARGUMENT",
+                        "The function of " +
+                            std::string(node_.is_map() ? "mapGroupsWithState"
+                                                       : "flatMapGroupsWithState") +
+                            " returned rows of schema " + rows->schema()->ToString() +
+                            ", not of the declared output schema " + declared.ToString() + ".");
+    }
+    output_.push_back(arrow::RecordBatch::Make(schema_, rows->num_rows(), rows->columns()));
+    return arrow::Status::OK();
+  }
+
+  arrow::Status CommitAndReport() {
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(
+        num_partitions_, [&](int p) { return stores_[p]->Commit().status(); }));
+    StateOperatorProgress progress;
+    progress.operator_name = "flatMapGroupsWithState";
+    progress.num_rows_dropped_by_watermark = dropped_late_;
+    progress.num_shuffle_partitions = stateful_->num_partitions;
+    progress.num_state_store_instances = num_partitions_;
+    progress.num_rows_updated = updated_;
+    progress.num_rows_removed = removed_;
+    progress.all_updates_time_ms = update_ms_;
+    for (int p = 0; p < num_partitions_; ++p) {
+      auto metrics = stores_[p]->metrics();
+      progress.num_rows_total += metrics.num_keys;
+      progress.memory_used_bytes += metrics.memory_used_bytes;
+      progress.commit_time_ms += metrics.commit_time_ms;
+      for (const auto& [name, value] : metrics.custom_metrics) {
+        progress.custom_metrics[name] += value;
+      }
+    }
+    stateful_->Report(operator_id_, std::move(progress));
+    return arrow::Status::OK();
+  }
+
+  const plan::FlatMapGroupsWithState& node_;
+  BatchStreamPtr input_;
+  const ExecContext& context_;
+  const StatefulContext* stateful_;
+  std::shared_ptr<arrow::Schema> schema_;
+
+  int64_t operator_id_ = 0;
+  int num_partitions_ = 0;
+  std::vector<std::shared_ptr<arrow::DataType>> key_types_;
+  std::vector<std::shared_ptr<arrow::DataType>> value_types_;
+  std::shared_ptr<const types::RowEncoder> key_encoder_;
+  std::shared_ptr<const types::RowEncoder> value_encoder_;
+  std::vector<std::unique_ptr<state::StateStore>> stores_;
+  /// The keys called with rows in this batch: they do not time out in it.
+  std::set<std::string> called_;
+
+  bool ran_ = false;
+  std::vector<std::shared_ptr<arrow::RecordBatch>> output_;
+  size_t next_output_ = 0;
+  int64_t dropped_late_ = 0;
+  int64_t updated_ = 0;
+  int64_t removed_ = 0;
+  int64_t update_ms_ = 0;
+};
+
+}  // namespace
+
+state::StateOperatorInfo GroupsWithStateInfo(const plan::FlatMapGroupsWithState& node,
+                                             int64_t operator_id, int32_t num_partitions) {
+  state::StateOperatorInfo info;
+  info.operator_id = operator_id;
+  info.operator_name = "flatMapGroupsWithState";
+  info.num_partitions = num_partitions;
+  arrow::FieldVector keys = node.key_type()->fields();
+  arrow::FieldVector values{
+      arrow::field("groupState",
+                   std::make_shared<arrow::StructType>(node.state_schema()->fields())),
+      arrow::field("timeoutTimestamp", arrow::int64(), false)};
+  info.stores.push_back({"default", arrow::schema(keys), arrow::schema(values)});
+  return info;
+}
+
+BatchStreamPtr MakeFlatMapGroupsWithState(const plan::FlatMapGroupsWithState& node,
+                                          BatchStreamPtr input, const ExecContext& context) {
+  return std::make_unique<GroupsWithStateStream>(node, std::move(input), context);
+}
+
+}  // namespace sluice::physical
