@@ -2,6 +2,10 @@
 # .golden-venv) with the pinned PySpark the expected answers come from, and sets the process
 # up for it. Expects repo_root; sets venv.
 readonly PYSPARK_VERSION="4.0.1"
+# pandas and pyarrow, for the scenarios written with applyInPandasWithState; versions PySpark
+# 4.0 supports.
+readonly GOLDEN_PANDAS="pandas==2.2.3"
+readonly GOLDEN_PYARROW="pyarrow==18.1.0"
 venv="${GOLDEN_VENV:-${repo_root}/.golden-venv}"
 
 if ! command -v java >/dev/null 2>&1; then
@@ -9,10 +13,11 @@ if ! command -v java >/dev/null 2>&1; then
   exit 1
 fi
 
-if ! "${venv}/bin/python" -c "import pyspark, sys; sys.exit(pyspark.__version__ != '${PYSPARK_VERSION}')" 2>/dev/null; then
+if ! "${venv}/bin/python" -c "import pandas, pyarrow, pyspark, sys; sys.exit(pyspark.__version__ != '${PYSPARK_VERSION}')" 2>/dev/null; then
   echo "preparing ${venv} with pyspark==${PYSPARK_VERSION}" >&2
   python3 -m venv "${venv}"
-  "${venv}/bin/pip" install --quiet --disable-pip-version-check "pyspark==${PYSPARK_VERSION}"
+  "${venv}/bin/pip" install --quiet --disable-pip-version-check "pyspark==${PYSPARK_VERSION}" \
+    "${GOLDEN_PANDAS}" "${GOLDEN_PYARROW}"
 fi
 
 # Collected timestamps are converted in the process time zone; keep everything in UTC.

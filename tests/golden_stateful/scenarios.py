@@ -22,7 +22,9 @@ Unless a scenario says otherwise rows are (k, ts, v) and ts is written with t(se
 seconds after 2024-01-01 00:00:00.
 """
 
+import pandas as pd
 from pyspark.sql import functions as F
+from pyspark.sql.streaming.state import GroupStateTimeout
 
 KTV = "k STRING, ts TIMESTAMP, v INT"
 
@@ -195,6 +197,61 @@ def stream_static(df, how):
 
 def static_stream(df, how):
     return static_side(df).join(df, F.col("sk") == F.col("k"), how)
+
+
+# ---- arbitrary stateful processing -----------------------------------------------------------
+# applyInPandasWithState is PySpark's flatMapGroupsWithState; the C++ twins use the latter.
+COUNT_OUTPUT = "k STRING, count BIGINT, what STRING"
+
+
+def count_row(key, count, what):
+    return pd.DataFrame({"k": [key[0]], "count": [count], "what": [what]})
+
+
+def running_count(key, pdfs, state):
+    """Counts a key's rows; at 3 it emits "done" and forgets the key."""
+    count = (state.get[0] if state.exists else 0) + sum(len(pdf) for pdf in pdfs)
+    if count >= 3:
+        state.remove()
+        yield count_row(key, count, "done")
+    else:
+        state.update((count,))
+        yield count_row(key, count, "counting")
+
+
+def event_time_session(key, pdfs, state):
+    """Counts a key's rows until the watermark passes 10 s after its latest row, then emits the
+    count as "expired" and forgets the key."""
+    if state.hasTimedOut:
+        count = state.get[0]
+        state.remove()
+        yield count_row(key, count, "expired")
+        return
+    count = state.get[0] if state.exists else 0
+    latest = None
+    for pdf in pdfs:
+        count += len(pdf)
+        newest = pdf["ts"].max()
+        latest = newest if latest is None or newest > latest else latest
+    state.update((count,))
+    state.setTimeoutTimestamp(int(latest.timestamp() * 1000) + 10000)
+
+
+GROUP_STEPS = [
+    [["a", t(1), 1], ["b", t(2), 2], ["a", t(3), 3]],
+    [["b", t(4), 4]],
+    [],
+    [["a", t(6), 5], ["c", t(7), 6], ["a", t(8), 7], ["b", t(9), 8]],
+]
+
+# Keys time out once the watermark (10 s behind) passes 10 s after their latest row; a row at
+# 5 s comes after the watermark reached 30 s and is dropped.
+SESSION_STEPS = [
+    [["a", t(10), 1], ["a", t(12), 2], ["b", t(15), 3]],
+    [["c", t(40), 4]],
+    [["d", t(5), 5], ["c", t(45), 6]],
+    [["e", t(100), 7]],
+]
 
 
 SCENARIOS = [
@@ -400,6 +457,29 @@ SCENARIOS = [
          [["a", t(60), 3]],
          [["a", t(70), 4]],
      ]},
+    # ---- arbitrary stateful processing ------------------------------------------------------
+    {"name": "groups_with_state_running_count_update", "schema": KTV, "steps": GROUP_STEPS,
+     "mode": "update",
+     "query": lambda df: df.groupBy("k").applyInPandasWithState(
+         running_count, COUNT_OUTPUT, "count BIGINT", "update", GroupStateTimeout.NoTimeout)},
+    {"name": "groups_with_state_running_count_append", "schema": KTV, "steps": GROUP_STEPS,
+     "mode": "append",
+     "query": lambda df: df.groupBy("k").applyInPandasWithState(
+         running_count, COUNT_OUTPUT, "count BIGINT", "append", GroupStateTimeout.NoTimeout)},
+    {"name": "groups_with_state_event_time_timeout", "schema": KTV, "steps": SESSION_STEPS,
+     "mode": "append",
+     "query": lambda df: wm(df).groupBy("k").applyInPandasWithState(
+         event_time_session, COUNT_OUTPUT, "count BIGINT", "append",
+         GroupStateTimeout.EventTimeTimeout)},
+    {"name": "error_groups_with_state_event_time_without_watermark", "schema": KTV,
+     "steps": ONE_STEP, "mode": "append",
+     "query": lambda df: df.groupBy("k").applyInPandasWithState(
+         event_time_session, COUNT_OUTPUT, "count BIGINT", "append",
+         GroupStateTimeout.EventTimeTimeout)},
+    {"name": "error_groups_with_state_update_in_append", "schema": KTV, "steps": ONE_STEP,
+     "mode": "append",
+     "query": lambda df: df.groupBy("k").applyInPandasWithState(
+         running_count, COUNT_OUTPUT, "count BIGINT", "update", GroupStateTimeout.NoTimeout)},
     # ---- rejected queries (spec section 4) --------------------------------------------------
     {"name": "error_append_aggregation_without_watermark", "schema": KTV, "steps": ONE_STEP,
      "mode": "append", "query": lambda df: df.groupBy("k").count()},

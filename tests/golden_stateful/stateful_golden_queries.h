@@ -8,6 +8,9 @@
 #include <map>
 #include <string>
 
+#include <arrow/builder.h>
+#include <arrow/scalar.h>
+
 #include "sluice/api/dataframe.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
@@ -112,6 +115,72 @@ inline DataFrame StreamStatic(const DataFrame& df, const std::string& how) {
 
 inline DataFrame StaticStream(const DataFrame& df, const std::string& how) {
   return StaticSide(df).join(df, Col("sk") == Col("k"), how);
+}
+
+// ---- arbitrary stateful processing: the functions of scenarios.py
+
+inline std::shared_ptr<arrow::Schema> CountOutput() {
+  return arrow::schema({arrow::field("k", arrow::utf8()), arrow::field("count", arrow::int64()),
+                        arrow::field("what", arrow::utf8())});
+}
+
+inline std::shared_ptr<arrow::Schema> CountStateSchema() {
+  return arrow::schema({arrow::field("count", arrow::int64())});
+}
+
+inline int64_t StateCount(const plan::GroupState& state) {
+  if (!state.exists()) return 0;
+  return std::static_pointer_cast<arrow::Int64Scalar>(state.getOption()->value[0])->value;
+}
+
+inline arrow::Status SetCount(plan::GroupState& state, int64_t count) {
+  return state.update(std::make_shared<arrow::StructScalar>(
+      arrow::ScalarVector{std::make_shared<arrow::Int64Scalar>(count)},
+      std::make_shared<arrow::StructType>(CountStateSchema()->fields())));
+}
+
+inline arrow::Result<std::shared_ptr<arrow::RecordBatch>> CountRow(
+    const std::shared_ptr<arrow::StructScalar>& key, int64_t count, const std::string& what) {
+  arrow::StringBuilder keys, whats;
+  arrow::Int64Builder counts;
+  ARROW_RETURN_NOT_OK(keys.Append(std::static_pointer_cast<arrow::StringScalar>(key->value[0])
+                                      ->ToString()));
+  ARROW_RETURN_NOT_OK(counts.Append(count));
+  ARROW_RETURN_NOT_OK(whats.Append(what));
+  ARROW_ASSIGN_OR_RAISE(auto k, keys.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto c, counts.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto w, whats.Finish());
+  return arrow::RecordBatch::Make(CountOutput(), 1, {k, c, w});
+}
+
+inline arrow::Result<std::shared_ptr<arrow::RecordBatch>> RunningCount(
+    const std::shared_ptr<arrow::StructScalar>& key,
+    const std::shared_ptr<arrow::RecordBatch>& rows, plan::GroupState& state) {
+  const int64_t count = StateCount(state) + rows->num_rows();
+  if (count >= 3) {
+    state.remove();
+    return CountRow(key, count, "done");
+  }
+  ARROW_RETURN_NOT_OK(SetCount(state, count));
+  return CountRow(key, count, "counting");
+}
+
+inline arrow::Result<std::shared_ptr<arrow::RecordBatch>> EventTimeSession(
+    const std::shared_ptr<arrow::StructScalar>& key,
+    const std::shared_ptr<arrow::RecordBatch>& rows, plan::GroupState& state) {
+  if (state.hasTimedOut()) {
+    const int64_t count = StateCount(state);
+    state.remove();
+    return CountRow(key, count, "expired");
+  }
+  const auto& times = static_cast<const arrow::TimestampArray&>(*rows->GetColumnByName("ts"));
+  int64_t latest_ms = 0;
+  for (int64_t i = 0; i < times.length(); ++i) {
+    latest_ms = std::max(latest_ms, times.Value(i) / 1000);
+  }
+  ARROW_RETURN_NOT_OK(SetCount(state, StateCount(state) + rows->num_rows()));
+  ARROW_RETURN_NOT_OK(state.setTimeoutTimestamp(latest_ms + 10'000));
+  return nullptr;
 }
 
 }  // namespace detail
@@ -317,6 +386,32 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
       {"null_event_time_append", TumblingCount},
       {"null_event_time_dedup",
        [](const DataFrame& df) { return Wm(df).dropDuplicates({"k", "ts"}); }},
+      // ---- arbitrary stateful processing
+      {"groups_with_state_running_count_update",
+       [](const DataFrame& df) {
+         return df.groupBy({Col("k")}).flatMapGroupsWithState(RunningCount, CountOutput(),
+                                                              CountStateSchema(), "update");
+       }},
+      {"groups_with_state_running_count_append",
+       [](const DataFrame& df) {
+         return df.groupBy({Col("k")}).flatMapGroupsWithState(RunningCount, CountOutput(),
+                                                              CountStateSchema(), "append");
+       }},
+      {"groups_with_state_event_time_timeout",
+       [](const DataFrame& df) {
+         return Wm(df).groupBy({Col("k")}).flatMapGroupsWithState(
+             EventTimeSession, CountOutput(), CountStateSchema(), "append", "EventTimeTimeout");
+       }},
+      {"error_groups_with_state_event_time_without_watermark",
+       [](const DataFrame& df) {
+         return df.groupBy({Col("k")}).flatMapGroupsWithState(
+             EventTimeSession, CountOutput(), CountStateSchema(), "append", "EventTimeTimeout");
+       }},
+      {"error_groups_with_state_update_in_append",
+       [](const DataFrame& df) {
+         return df.groupBy({Col("k")}).flatMapGroupsWithState(RunningCount, CountOutput(),
+                                                              CountStateSchema(), "update");
+       }},
       // ---- filters Spark pushes below withWatermark
       {"filter_after_watermark_append",
        [](const DataFrame& df) {
