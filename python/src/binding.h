@@ -11,6 +11,11 @@
 #include <arrow/status.h>
 #include <nanobind/nanobind.h>
 
+namespace sluice {
+class DataFrame;
+class GroupedData;
+}  // namespace sluice
+
 namespace sluice::python {
 
 namespace nb = nanobind;
@@ -77,5 +82,13 @@ void RegisterSession(nb::module_& m);
 void RegisterStreaming(nb::module_& m);
 /// DeltaTable and its MERGE builder.
 void RegisterDelta(nb::module_& m);
+/// The GroupState handle of applyInPandasWithState's calls.
+void RegisterGroupState(nb::module_& m);
+
+/// GroupedData.apply_with_state: flatMapGroupsWithState with a Python callable
+/// `callback(key_table, rows_table, state_handle)` returning a pyarrow Table or None.
+DataFrame ApplyWithState(const GroupedData& grouped, nb::object callback,
+                         nb::handle output_schema, nb::handle state_schema,
+                         const std::string& output_mode, const std::string& timeout);
 
 }  // namespace sluice::python

@@ -56,7 +56,8 @@ void RegisterDataFrame(nb::module_& m) {
       .def("sum", Aggregate(&GroupedData::sum))
       .def("avg", Aggregate(&GroupedData::avg))
       .def("min", Aggregate(&GroupedData::min))
-      .def("max", Aggregate(&GroupedData::max));
+      .def("max", Aggregate(&GroupedData::max))
+      .def("apply_with_state", &ApplyWithState);
 
   nb::class_<DataFrame>(m, "DataFrame")
       .def("schema",

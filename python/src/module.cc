@@ -13,4 +13,5 @@ NB_MODULE(_native, m) {
   sluice::python::RegisterSession(m);
   sluice::python::RegisterStreaming(m);
   sluice::python::RegisterDelta(m);
+  sluice::python::RegisterGroupState(m);
 }

@@ -282,3 +282,87 @@ def test_state_of_a_query_reads_back_as_tables(spark, landing, tmp_path):
     operators = spark.read.format("state-metadata").load(checkpoint).collect()
     assert [(r.operatorName, r.stateStoreName, r.maxBatchId) for r in operators] == \
         [("stateStoreSave", "default", 2)]
+
+
+def test_apply_in_pandas_with_state_keeps_a_state_per_key(spark, tmp_path):
+    import pandas as pd
+    from sluice.sql.streaming.state import GroupStateTimeout
+
+    def ts(seconds):
+        return "2024-01-01 00:%02d:%02d" % (seconds // 60, seconds % 60)
+
+    events = tmp_path / "events"
+    write_json_files(events, [
+        [{"user": "a", "ts": ts(10)}, {"user": "a", "ts": ts(12)}, {"user": "b", "ts": ts(15)}],
+        [{"user": "c", "ts": ts(40)}],
+        [{"user": "c", "ts": ts(45)}],
+        [{"user": "e", "ts": ts(100)}],
+    ])
+
+    def sessions(key, pdfs, state):
+        # A user's clicks until the watermark passes 10 s after the latest one.
+        if state.hasTimedOut:
+            (clicks,) = state.get
+            state.remove()
+            yield pd.DataFrame({"user": [key[0]], "clicks": [clicks]})
+            return
+        clicks = state.get[0] if state.exists else 0
+        latest = None
+        for pdf in pdfs:
+            clicks += len(pdf)
+            latest = pdf["ts"].max()
+        state.update((clicks,))
+        state.setTimeoutTimestamp(int(latest.timestamp() * 1000) + 10000)
+
+    stream = (spark.readStream.schema("user STRING, ts TIMESTAMP")
+              .option("maxFilesPerTrigger", 1).json(str(events)))
+    query = (stream.withWatermark("ts", "10 seconds").groupBy("user")
+             .applyInPandasWithState(sessions, "user STRING, clicks LONG", "clicks LONG",
+                                     "append", GroupStateTimeout.EventTimeTimeout)
+             .writeStream.format("memory").queryName("user_sessions")
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    rows = sorted(tuple(r) for r in spark.sql("SELECT * FROM user_sessions").collect())
+    assert rows == [("a", 2), ("b", 1), ("c", 2)]
+
+
+def test_apply_in_pandas_with_state_failure_keeps_the_python_traceback(spark, landing, tmp_path):
+    def explode(key, pdfs, state):
+        raise ZeroDivisionError("boom for %s" % key[0])
+        yield  # a generator, as PySpark's functions are
+
+    query = (read_landing(spark, landing).groupBy("k")
+             .applyInPandasWithState(explode, "k STRING", "n LONG", "update", "NoTimeout")
+             .writeStream.format("noop").outputMode("update")
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    with pytest.raises(StreamingQueryException) as error:
+        query.awaitTermination()
+    assert "ZeroDivisionError: boom for" in str(error.value)
+
+
+def test_group_state_checks_its_use(spark, landing, tmp_path):
+    problems = []
+
+    def check(key, pdfs, state):
+        for bad in (lambda: state.get, lambda: state.update(None), lambda: state.update((1, 2)),
+                    lambda: state.setTimeoutDuration(1000)):
+            try:
+                bad()
+                problems.append("accepted")
+            except Exception as error:  # noqa: BLE001 - the message is what is checked
+                problems.append(type(error).__name__ + ": " + str(error))
+        state.update((len(list(pdfs)),))
+        return iter([])
+
+    query = (read_landing(spark, landing).groupBy("k")
+             .applyInPandasWithState(check, "k STRING", "n LONG", "update", "NoTimeout")
+             .writeStream.format("noop").outputMode("update")
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    assert "State is either not defined" in problems[0]
+    assert "'null' is not a valid state value" in problems[1]
+    assert "The state has 2 fields" in problems[2]
+    assert "processing time timeout" in problems[3]

@@ -323,3 +323,37 @@ class GroupedData:
 
     def max(self, *cols: str) -> DataFrame:
         return DataFrame(self._jgd.max(list(cols)), self._session)
+
+    def applyInPandasWithState(self, func: Any, outputStructType: Union[StructType, str],
+                               stateStructType: Union[StructType, str], outputMode: str,
+                               timeoutConf: str) -> DataFrame:
+        """Calls ``func(key, pdfs, state)`` for each key with rows in a micro-batch (``pdfs``
+        an iterator of pandas DataFrames of its rows) and for each key whose timeout passed
+        (no rows, ``state.hasTimedOut``); ``state`` is the key's GroupState, kept across
+        batches. ``func`` yields pandas DataFrames of ``outputStructType``; ``outputMode`` is
+        "append" or "update", ``timeoutConf`` a GroupStateTimeout."""
+        import pandas as pd
+        from sluice.sql.streaming.state import GroupState
+        from sluice.sql.types import _parse_datatype_string, to_arrow_schema
+
+        def as_schema(struct: Union[StructType, str]) -> pa.Schema:
+            if isinstance(struct, str):
+                struct = _parse_datatype_string(struct)
+            return to_arrow_schema(struct)
+
+        output_schema = as_schema(outputStructType)
+        state_schema = as_schema(stateStructType)
+
+        def call(key_capsule: Any, rows_capsule: Any, handle: Any) -> Optional[pa.Table]:
+            key = tuple(import_table(key_capsule).to_pylist()[0].values())
+            rows = import_table(rows_capsule)
+            pdfs = iter([rows.to_pandas()]) if rows.num_rows else iter([])
+            frames = [pdf for pdf in func(key, pdfs, GroupState(handle, state_schema))
+                      if len(pdf)]
+            if not frames:
+                return None
+            pdf = pd.concat(frames, ignore_index=True)
+            return pa.Table.from_pandas(pdf, schema=output_schema, preserve_index=False)
+
+        return DataFrame(self._jgd.apply_with_state(call, output_schema, state_schema,
+                                                    outputMode, timeoutConf), self._session)

@@ -3,6 +3,7 @@
 from sluice.sql.streaming.listener import StreamingQueryListener
 from sluice.sql.streaming.query import StreamingQuery, StreamingQueryManager
 from sluice.sql.streaming.readwriter import DataStreamReader, DataStreamWriter
+from sluice.sql.streaming.state import GroupState, GroupStateTimeout
 
 __all__ = ["DataStreamReader", "DataStreamWriter", "StreamingQuery", "StreamingQueryManager",
-           "StreamingQueryListener"]
+           "StreamingQueryListener", "GroupState", "GroupStateTimeout"]
