@@ -197,6 +197,53 @@ TEST_F(GroupsWithStateTest, ProcessingTimeTimeoutsFireWithoutNewData) {
              "update");
 }
 
+/// Kills the query at `point` of batch `batch_id`, once.
+execution::CrashHook KillOnceAt(execution::CrashPoint point, int64_t batch_id) {
+  auto fired = std::make_shared<bool>(false);
+  return [=](execution::CrashPoint at, int64_t batch) {
+    if (*fired || at != point || batch != batch_id) return false;
+    *fired = true;
+    return true;
+  };
+}
+
+class GroupsWithStateCrashTest
+    : public GroupsWithStateTest,
+      public ::testing::WithParamInterface<std::tuple<execution::CrashPoint, int64_t>> {};
+
+// Batches: 0 data, 1 no-data (the watermark moved to 5 s), 2 data, 3 no-data where a and b
+// expire. A crash anywhere, then a restart, gives the output of an uninterrupted run.
+TEST_P(GroupsWithStateCrashTest, RestartGivesTheOutputOfAnUninterruptedRun) {
+  auto [point, batch] = GetParam();
+  auto input = MemoryStream("k STRING, t INT");
+  auto sessions = spark_->readStream()
+                      .load(input)
+                      .withColumn("ts", F::timestamp_seconds(F::col("t")))
+                      .withWatermark("ts", "10 seconds")
+                      .groupBy({F::col("k")})
+                      .flatMapGroupsWithState(Session, RowSchema(), CountState(), "append",
+                                              "EventTimeTimeout");
+  StartOptions crashing;
+  crashing.crash_hook = KillOnceAt(point, batch);
+  auto run_or_die = AssertOnQuery("runs or dies",
+                                  [](StreamingQuery& query) { (void)query.processAllAvailable(); });
+  TestStream(sessions,
+             {StartStream(crashing), AddData(input, {"[\"a\", \"a\", \"b\"]", "[10, 12, 15]"}),
+              run_or_die, AddData(input, {"[\"c\"]", "[40]"}), run_or_die, StopStream(),
+              StartStream(), AddData(input, {"[\"e\"]", "[100]"}),
+              CheckAnswer({"[\"a\",2,\"expired\"]", "[\"b\",1,\"expired\"]",
+                           "[\"c\",1,\"expired\"]"})});
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryCrashPoint, GroupsWithStateCrashTest,
+    ::testing::Combine(::testing::Values(execution::CrashPoint::kBeforeOffsetsWrite,
+                                         execution::CrashPoint::kAfterOffsetsWrite,
+                                         execution::CrashPoint::kBeforeAddBatch,
+                                         execution::CrashPoint::kAfterAddBatch,
+                                         execution::CrashPoint::kAfterCommit),
+                       ::testing::Values(int64_t{0}, int64_t{2}, int64_t{3})));
+
 TEST_F(GroupsWithStateTest, StateReadsBackInSparksLayout) {
   auto input = MemoryStream("k STRING");
   auto counts = spark_->readStream().load(input).groupBy({F::col("k")}).flatMapGroupsWithState(
