@@ -10,6 +10,7 @@
 
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/data_stream_writer.h"
+#include "sluice/api/dataframe_reader.h"
 #include "sluice/api/functions.h"
 #include "sluice/state/state_store_provider_factory.h"
 #include "support/stream_test.h"
@@ -201,6 +202,30 @@ TEST_F(StreamingJoinTest, RestartWithAnotherJoinTypeIsRefusedByTheStateSchema) {
   ASSERT_FALSE(query.ok());
   EXPECT_TRUE(HasErrorClass(query.status(), "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"))
       << query.status().ToString();
+}
+
+TEST_F(StreamingJoinTest, AStaticDeltaTableIsReadAtItsLatestVersionEachBatch) {
+  const std::string names = scratch_dir_ / "names";
+  auto write_name = [&](const std::string& key, const std::string& name) {
+    return spark_->sql("SELECT '" + key + "' AS sk, '" + name + "' AS name")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(names);
+  };
+  ASSERT_TRUE(write_name("a", "alpha").ok());
+  auto input = MemoryStream("k STRING");
+  DataFrameReader reader = spark_->read();
+  reader.format("delta");
+  auto joined = spark_->readStream()
+                    .load(input)
+                    .join(reader.load(names), F::col("k") == F::col("sk"))
+                    .select({F::col("k"), F::col("name")});
+  TestStream(joined,
+             {AddData(input, {"[\"a\", \"b\"]"}), CheckNewAnswer({"[\"a\",\"alpha\"]"}),
+              AssertOnQuery("the table moves",
+                            [&](StreamingQuery&) { ASSERT_TRUE(write_name("b", "beta").ok()); }),
+              AddData(input, {"[\"b\"]"}), CheckNewAnswer({"[\"b\",\"beta\"]"})});
 }
 
 TEST_F(StreamingJoinTest, AJoinWithoutAnEqualityIsRefused) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include <arrow/result.h>
@@ -26,23 +27,34 @@ class DeltaTableSource final : public plan::DataSource {
       const std::string& path, const formats::OptionMap& options,
       const std::shared_ptr<arrow::Schema>& user_schema, const formats::FormatContext& context);
 
-  std::shared_ptr<arrow::Schema> schema() const override { return snapshot_.schema; }
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
   std::string Describe() const override;
+  /// Reads the table at its latest version, as Delta does for each query it runs (each
+  /// micro-batch, for the static side of a stream-static join), or at the version time travel
+  /// chose. The snapshot is kept while the table does not move; a version whose schema is not
+  /// the one the plan was made with fails with DELTA_SCHEMA_CHANGED_WITH_VERSION.
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> Open() const override;
 
-  const delta::Snapshot& snapshot() const { return snapshot_; }
-
  private:
-  DeltaTableSource(std::string table_path, delta::Snapshot snapshot,
+  DeltaTableSource(std::string table_path, delta::Snapshot snapshot, bool pinned,
                    std::shared_ptr<const formats::FormatReader> reader,
                    formats::FormatContext context)
       : table_path_(std::move(table_path)),
-        snapshot_(std::move(snapshot)),
+        schema_(snapshot.schema),
+        pinned_(pinned),
+        snapshot_(std::make_shared<const delta::Snapshot>(std::move(snapshot))),
         reader_(std::move(reader)),
         context_(std::move(context)) {}
 
+  /// The snapshot to read now.
+  arrow::Result<std::shared_ptr<const delta::Snapshot>> CurrentSnapshot() const;
+
   std::string table_path_;
-  delta::Snapshot snapshot_;
+  std::shared_ptr<arrow::Schema> schema_;
+  /// Time travel chose the version: the table is read at it.
+  bool pinned_;
+  mutable std::mutex mutex_;
+  mutable std::shared_ptr<const delta::Snapshot> snapshot_;
   std::shared_ptr<const formats::FormatReader> reader_;
   formats::FormatContext context_;
 };
