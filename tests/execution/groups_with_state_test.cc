@@ -244,6 +244,29 @@ INSTANTIATE_TEST_SUITE_P(
                                          execution::CrashPoint::kAfterCommit),
                        ::testing::Values(int64_t{0}, int64_t{2}, int64_t{3})));
 
+TEST_F(GroupsWithStateTest, AvailableNowEndsWithProcessingTimeTimeoutsPending) {
+  auto input = MemoryStream("k STRING");
+  StartOptions options;
+  options.trigger = Trigger::AvailableNow();
+  auto counts = spark_->readStream().load(input).groupBy({F::col("k")}).flatMapGroupsWithState(
+      [](const std::shared_ptr<arrow::StructScalar>& key,
+         const std::shared_ptr<arrow::RecordBatch>& rows,
+         GroupState& state) -> arrow::Result<std::shared_ptr<arrow::RecordBatch>> {
+        ARROW_RETURN_NOT_OK(state.update(CountRow(CountOf(state) + rows->num_rows())));
+        ARROW_RETURN_NOT_OK(state.setTimeoutDuration(1'000));
+        return Row(KeyOf(key), CountOf(state), "counting");
+      },
+      RowSchema(), CountState(), "update", "ProcessingTimeTimeout");
+  TestStream(counts,
+             {AddData(input, {"[\"a\"]"}), StartStream(options),
+              AssertOnQuery("ends", [](StreamingQuery& query) {
+                EXPECT_TRUE(query.awaitTermination().ok());
+                EXPECT_FALSE(query.isActive());
+              }),
+              CheckAnswer({"[\"a\",1,\"counting\"]"})},
+             "update");
+}
+
 TEST_F(GroupsWithStateTest, StateReadsBackInSparksLayout) {
   auto input = MemoryStream("k STRING");
   auto counts = spark_->readStream().load(input).groupBy({F::col("k")}).flatMapGroupsWithState(

@@ -439,9 +439,12 @@ void MicroBatchExecution::ReportProgress(const Timings& timings) {
 
 bool MicroBatchExecution::NeedsNoDataBatch() const {
   if (!settings_.no_data_micro_batches || !last_batch_watermark_ms_) return false;
+  // Processing-time timeouts are checked by every batch, as Spark runs one each trigger; a
+  // run that ends once the input is consumed (availableNow) does not wait for them.
+  const bool terminating = spec_.trigger.kind == Trigger::Kind::kAvailableNow ||
+                           spec_.trigger.kind == Trigger::Kind::kOnce;
   for (const auto* node : stateful_operators_) {
-    // Processing-time timeouts are checked by every batch, as Spark runs one each trigger.
-    if (physical::ActsOnEveryTrigger(*node)) return true;
+    if (!terminating && physical::ActsOnEveryTrigger(*node)) return true;
   }
   if (watermarks_->watermark_ms() <= *last_batch_watermark_ms_) return false;
   for (const auto* node : stateful_operators_) {
