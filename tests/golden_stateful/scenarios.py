@@ -578,6 +578,11 @@ SCENARIOS = [
      ]},
     {"name": "join_inner_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
      "mode": "append", "query": lambda df: window_join(df, "inner")},
+    # Two stateful operators: the join's output, counted per window once the watermark
+    # closes it.
+    {"name": "join_then_window_count_append", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
+     "mode": "append",
+     "query": lambda df: window_join(df, "inner").groupBy("lw").count()},
     {"name": "join_left_outer_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
      "mode": "append", "query": lambda df: window_join(df, "left_outer")},
     {"name": "join_full_outer_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,

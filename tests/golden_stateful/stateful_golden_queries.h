@@ -514,6 +514,8 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
       {"join_inner_null_key_watermark",
        [](const DataFrame& df) { return TimeRangeJoin(df, "inner"); }},
       {"join_inner_window_key", [](const DataFrame& df) { return WindowJoin(df, "inner"); }},
+      {"join_then_window_count_append",
+       [](const DataFrame& df) { return WindowJoin(df, "inner").groupBy({Col("lw")}).count(); }},
       {"join_left_outer_window_key",
        [](const DataFrame& df) { return WindowJoin(df, "left_outer"); }},
       {"join_right_outer_window_key",
