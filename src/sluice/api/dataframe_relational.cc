@@ -13,6 +13,7 @@
 #include "sluice/plan/join.h"
 #include "sluice/plan/limit.h"
 #include "sluice/plan/sort.h"
+#include "sluice/plan/transform_with_state.h"
 #include "sluice/plan/union.h"
 
 namespace sluice {
@@ -195,6 +196,22 @@ DataFrame GroupedData::mapGroupsWithState(MapGroupsWithStateFunction function,
       input_.plan(), ExprsOf(keys_), std::move(one_row), output_schema,
       std::move(state_schema), plan::OutputMode::kUpdate, *parsed_timeout, /*is_map=*/true,
       input_.session()->analysis_context());
+  if (!node.ok()) return DataFrame(input_.session(), node.status());
+  return DataFrame(input_.session(), plan::PlanPtr(*std::move(node)));
+}
+
+DataFrame GroupedData::transformWithState(std::shared_ptr<plan::StatefulProcessor> processor,
+                                          std::shared_ptr<arrow::Schema> output_schema,
+                                          const std::string& output_mode,
+                                          const std::string& time_mode) const {
+  if (!input_.ok()) return input_;
+  auto mode = plan::ParseOutputMode(output_mode);
+  if (!mode.ok()) return DataFrame(input_.session(), mode.status());
+  auto parsed_time_mode = plan::ParseTimeMode(time_mode);
+  if (!parsed_time_mode.ok()) return DataFrame(input_.session(), parsed_time_mode.status());
+  auto node = plan::TransformWithState::Make(input_.plan(), ExprsOf(keys_), std::move(processor),
+                                             std::move(output_schema), *mode, *parsed_time_mode,
+                                             input_.session()->analysis_context());
   if (!node.ok()) return DataFrame(input_.session(), node.status());
   return DataFrame(input_.session(), plan::PlanPtr(*std::move(node)));
 }

@@ -8,6 +8,7 @@
 #include "sluice/api/column.h"
 #include "sluice/api/dataframe.h"
 #include "sluice/plan/group_state.h"
+#include "sluice/plan/stateful_processor.h"
 
 namespace sluice {
 
@@ -56,6 +57,15 @@ class GroupedData {
                                std::shared_ptr<arrow::Schema> output_schema,
                                std::shared_ptr<arrow::Schema> state_schema,
                                const std::string& timeout = "NoTimeout") const;
+
+  /// transformWithState (Spark 4.0): `processor` declares its state variables in init() and
+  /// handles each key's rows of a micro-batch and each of its timers that expire; the output
+  /// is what the handlers return, rows of `output_schema`. `output_mode` is "append" or
+  /// "update"; `time_mode` None, ProcessingTime or EventTime (timers follow the watermark).
+  DataFrame transformWithState(std::shared_ptr<plan::StatefulProcessor> processor,
+                               std::shared_ptr<arrow::Schema> output_schema,
+                               const std::string& output_mode,
+                               const std::string& time_mode = "None") const;
 
  private:
   DataFrame Shorthand(const std::string& function, const std::vector<std::string>& columns) const;

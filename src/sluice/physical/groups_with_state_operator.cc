@@ -2,7 +2,6 @@
 
 #include <set>
 #include <string>
-#include <unordered_map>
 
 #include <arrow/array.h>
 #include <arrow/builder.h>
@@ -11,7 +10,7 @@
 #include <arrow/util/parallel.h>
 
 #include "sluice/common/errors.h"
-#include "sluice/physical/state_key_encoding.h"
+#include "sluice/physical/keyed_rows.h"
 #include "sluice/physical/stateful_context.h"
 #include "sluice/types/row_codec.h"
 
@@ -91,66 +90,20 @@ class GroupsWithStateStream final : public BatchStream {
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> DropLateRows(
       const std::shared_ptr<arrow::RecordBatch>& rows) {
     if (stateful_ == nullptr || node_.timeout() != GroupStateTimeout::kEventTime) return rows;
-    const auto& input = node_.children()[0]->output();
-    std::optional<int> column;
-    for (size_t c = 0; c < input.size(); ++c) {
-      if (input[c].event_time_delay_ms) {
-        column = static_cast<int>(c);
-        break;
-      }
-    }
-    if (!column) return rows;
-    std::shared_ptr<arrow::Array> times = rows->column(*column);
-    if (times->type_id() == arrow::Type::STRUCT) {
-      ARROW_ASSIGN_OR_RAISE(times,
-                            static_cast<const arrow::StructArray&>(*times).GetFlattenedField(1));
-    }
-    const int64_t late_micros = stateful_->late_events_watermark_ms * 1000;
-    const int64_t* values = times->data()->GetValues<int64_t>(1);
-    arrow::BooleanBuilder keep;
-    ARROW_RETURN_NOT_OK(keep.Reserve(rows->num_rows()));
-    for (int64_t i = 0; i < rows->num_rows(); ++i) {
-      const bool late = times->IsValid(i) && values[i] <= late_micros;
-      dropped_late_ += late ? 1 : 0;
-      keep.UnsafeAppend(!late);
-    }
-    if (dropped_late_ == 0) return rows;
-    ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
-    ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(rows, mask));
-    return kept.record_batch();
+    return physical::DropLateRows(rows, node_.children()[0]->output(),
+                                  stateful_->late_events_watermark_ms, &dropped_late_);
   }
 
   arrow::Status CallKeysWithRows(const std::shared_ptr<arrow::RecordBatch>& rows) {
-    const int64_t n = rows->num_rows();
-    if (n == 0) return arrow::Status::OK();
-    arrow::ArrayVector keys;
-    for (const auto& key : node_.grouping()) {
-      ARROW_ASSIGN_OR_RAISE(auto array, expr::EvaluateToArray(*key.expr, *rows, context_.eval));
-      keys.push_back(std::move(array));
-    }
-    auto key_structs = std::make_shared<arrow::StructArray>(node_.key_type(), n, keys);
-    EncodedRows encoded;
-    key_encoder_->EncodeRows(keys, 0, n, &encoded.bytes, &encoded.offsets);
-    // The rows of each key, keys in order of first sight, partition by partition.
-    std::vector<std::vector<int32_t>> keys_of_partition(std::max(num_partitions_, 1));
-    std::vector<std::vector<int64_t>> rows_of_key;
-    std::unordered_map<std::string_view, int32_t> key_ids;
-    for (int64_t i = 0; i < n; ++i) {
-      auto [it, inserted] =
-          key_ids.emplace(encoded.row(i), static_cast<int32_t>(rows_of_key.size()));
-      if (inserted) {
-        rows_of_key.emplace_back();
-        const int32_t p =
-            stateful_ != nullptr ? PartitionOfKey(encoded.row(i), num_partitions_) : 0;
-        keys_of_partition[p].push_back(it->second);
-      }
-      rows_of_key[it->second].push_back(i);
-    }
-    for (size_t p = 0; p < keys_of_partition.size(); ++p) {
-      for (int32_t id : keys_of_partition[p]) {
-        const std::vector<int64_t>& members = rows_of_key[id];
-        const std::string_view key = encoded.row(members.front());
-        ARROW_ASSIGN_OR_RAISE(auto key_scalar, key_structs->GetScalar(members.front()));
+    if (rows->num_rows() == 0) return arrow::Status::OK();
+    ARROW_ASSIGN_OR_RAISE(auto keyed,
+                          GroupRowsByKey(node_.grouping(), node_.key_type(), *key_encoder_,
+                                         *rows, num_partitions_, context_.eval));
+    for (size_t p = 0; p < keyed.keys_of_partition.size(); ++p) {
+      for (int32_t id : keyed.keys_of_partition[p]) {
+        const std::vector<int64_t>& members = keyed.rows_of_key[id];
+        const std::string_view key = keyed.encoded.row(members.front());
+        ARROW_ASSIGN_OR_RAISE(auto key_scalar, keyed.keys->GetScalar(members.front()));
         arrow::Int64Builder indices;
         ARROW_RETURN_NOT_OK(indices.AppendValues(members));
         ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
@@ -275,21 +228,11 @@ class GroupsWithStateStream final : public BatchStream {
   }
 
   arrow::Status Emit(const std::shared_ptr<arrow::RecordBatch>& rows) {
-    if (rows == nullptr || rows->num_rows() == 0) return arrow::Status::OK();
-    const auto& declared = *node_.output_schema();
-    bool matches = rows->num_columns() == declared.num_fields();
-    for (int c = 0; matches && c < declared.num_fields(); ++c) {
-      matches = rows->column(c)->type()->Equals(*schema_->field(c)->type());
-    }
-    if (!matches) {
-      return SparkError("ILLEGAL_ARGUMENT",
-                        "The function of " +
-                            std::string(node_.is_map() ? "mapGroupsWithState"
-                                                       : "flatMapGroupsWithState") +
-                            " returned rows of schema " + rows->schema()->ToString() +
-                            ", not of the declared output schema " + declared.ToString() + ".");
-    }
-    output_.push_back(arrow::RecordBatch::Make(schema_, rows->num_rows(), rows->columns()));
+    ARROW_ASSIGN_OR_RAISE(
+        auto checked,
+        CheckedOutput(rows, *node_.output_schema(), schema_,
+                      node_.is_map() ? "mapGroupsWithState" : "flatMapGroupsWithState"));
+    if (checked != nullptr) output_.push_back(std::move(checked));
     return arrow::Status::OK();
   }
 

@@ -14,6 +14,7 @@
 #include "sluice/physical/streaming_aggregate.h"
 #include "sluice/physical/streaming_deduplicate.h"
 #include "sluice/physical/streaming_join.h"
+#include "sluice/physical/transform_with_state_operator.h"
 #include "sluice/physical/streaming_session_aggregate.h"
 #include "sluice/physical/union_operator.h"
 #include "sluice/physical/window_operator.h"
@@ -29,6 +30,7 @@
 #include "sluice/plan/relation.h"
 #include "sluice/plan/session_window_merge.h"
 #include "sluice/plan/sort.h"
+#include "sluice/plan/transform_with_state.h"
 #include "sluice/plan/union.h"
 #include "sluice/plan/window.h"
 
@@ -129,6 +131,11 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeFlatMapGroupsWithState(static_cast<const plan::FlatMapGroupsWithState&>(node),
                                         std::move(input), context);
+    }
+    case plan::PlanKind::kTransformWithState: {
+      ARROW_ASSIGN_OR_RAISE(auto input, child(0));
+      return MakeTransformWithState(static_cast<const plan::TransformWithState&>(node),
+                                    std::move(input), context);
     }
     case plan::PlanKind::kSubqueryAlias:
       return child(0);

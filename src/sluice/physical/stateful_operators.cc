@@ -4,10 +4,12 @@
 #include "sluice/physical/streaming_aggregate.h"
 #include "sluice/physical/streaming_deduplicate.h"
 #include "sluice/physical/streaming_join.h"
+#include "sluice/physical/transform_with_state_operator.h"
 #include "sluice/physical/streaming_session_aggregate.h"
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/flat_map_groups_with_state.h"
 #include "sluice/plan/join.h"
+#include "sluice/plan/transform_with_state.h"
 
 namespace sluice::physical {
 
@@ -21,7 +23,8 @@ bool IsStreamStreamJoin(const plan::LogicalPlan& node) {
 void Collect(const plan::LogicalPlan& node, std::vector<const plan::LogicalPlan*>* out) {
   if (node.is_streaming() &&
       (node.kind() == plan::PlanKind::kAggregate ||
-       node.kind() == plan::PlanKind::kFlatMapGroupsWithState || IsStreamStreamJoin(node))) {
+       node.kind() == plan::PlanKind::kFlatMapGroupsWithState ||
+       node.kind() == plan::PlanKind::kTransformWithState || IsStreamStreamJoin(node))) {
     out->push_back(&node);
   }
   for (const auto& child : node.children()) Collect(*child, out);
@@ -45,6 +48,10 @@ state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int6
     return GroupsWithStateInfo(static_cast<const plan::FlatMapGroupsWithState&>(node),
                                operator_id, num_partitions);
   }
+  if (node.kind() == plan::PlanKind::kTransformWithState) {
+    return TransformWithStateInfo(static_cast<const plan::TransformWithState&>(node),
+                                  operator_id, num_partitions);
+  }
   const auto& aggregate = static_cast<const plan::Aggregate&>(node);
   if (aggregate.is_deduplicate()) {
     return DeduplicateStateInfo(aggregate, operator_id, num_partitions);
@@ -66,12 +73,20 @@ bool ActsOnWatermark(const plan::LogicalPlan& node, plan::OutputMode mode) {
     return static_cast<const plan::FlatMapGroupsWithState&>(node).timeout() ==
            plan::GroupStateTimeout::kEventTime;
   }
+  if (node.kind() == plan::PlanKind::kTransformWithState) {
+    return static_cast<const plan::TransformWithState&>(node).time_mode() ==
+           plan::TimeMode::kEventTime;
+  }
   const auto& aggregate = static_cast<const plan::Aggregate&>(node);
   // Deduplication evicts in every mode; an aggregation's complete mode keeps everything.
   return aggregate.is_deduplicate() || mode != plan::OutputMode::kComplete;
 }
 
 bool ActsOnEveryTrigger(const plan::LogicalPlan& node) {
+  if (node.kind() == plan::PlanKind::kTransformWithState) {
+    return static_cast<const plan::TransformWithState&>(node).time_mode() ==
+           plan::TimeMode::kProcessingTime;
+  }
   return node.kind() == plan::PlanKind::kFlatMapGroupsWithState &&
          static_cast<const plan::FlatMapGroupsWithState&>(node).timeout() ==
              plan::GroupStateTimeout::kProcessingTime;

@@ -23,7 +23,8 @@ state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int6
 bool ActsOnWatermark(const plan::LogicalPlan& node, plan::OutputMode mode);
 
 /// True when the stateful `node` needs a batch at every trigger, data or not: processing-time
-/// timeouts of [flat]mapGroupsWithState, which Spark checks each batch.
+/// timeouts of [flat]mapGroupsWithState and processing-time timers of transformWithState,
+/// which Spark checks each batch.
 bool ActsOnEveryTrigger(const plan::LogicalPlan& node);
 
 }  // namespace sluice::physical

@@ -27,6 +27,7 @@ enum class PlanKind {
   kMergeSessionWindows,
   kWindow,
   kFlatMapGroupsWithState,
+  kTransformWithState,
 };
 
 /// A node of a resolved logical plan: every node is analyzed when it is built (by its `Make`),

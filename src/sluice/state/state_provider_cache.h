@@ -28,6 +28,9 @@ class StateProviderCache {
   /// The provider of `id`, made now if this is its first use.
   arrow::Result<StateStoreProvider*> Get(const StateStoreId& id);
 
+  /// The checkpoint the stores live in.
+  const checkpoint::CheckpointPaths& paths() const { return paths_; }
+
  private:
   checkpoint::CheckpointPaths paths_;
   std::shared_ptr<const StateStoreProviderFactory> factory_;
