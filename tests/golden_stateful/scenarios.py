@@ -25,6 +25,7 @@ seconds after 2024-01-01 00:00:00.
 import pandas as pd
 from pyspark.sql import functions as F
 from pyspark.sql.streaming.state import GroupStateTimeout
+from pyspark.sql.streaming.stateful_processor import StatefulProcessor
 
 KTV = "k STRING, ts TIMESTAMP, v INT"
 
@@ -254,6 +255,40 @@ SESSION_STEPS = [
 ]
 
 
+# transformWithState: Spark runs it on the RocksDB provider only.
+ROCKSDB = {"spark.sql.streaming.stateStore.providerClass":
+           "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"}
+
+
+class RunningCountProcessor(StatefulProcessor):
+    """Counts a key's rows (value state) and its distinct v (map state); at 4 rows it emits
+    "done" and forgets the key."""
+
+    def init(self, handle):
+        self.count = handle.getValueState("count", "count BIGINT")
+        self.per_value = handle.getMapState("perValue", "v INT", "n BIGINT")
+
+    def handleInputRows(self, key, rows, timerValues):
+        count = self.count.get()[0] if self.count.exists() else 0
+        for pdf in rows:
+            count += len(pdf)
+            for v in pdf["v"]:
+                v = int(v)
+                seen = self.per_value.getValue((v,))[0] if self.per_value.containsKey((v,)) else 0
+                self.per_value.updateValue((v,), (seen + 1,))
+        distinct = len(list(self.per_value.keys()))
+        if count >= 4:
+            self.count.clear()
+            self.per_value.clear()
+            yield count_row(key, count, "done %d" % distinct)
+        else:
+            self.count.update((count,))
+            yield count_row(key, count, "counting %d" % distinct)
+
+    def close(self):
+        pass
+
+
 SCENARIOS = [
     # ---- tumbling and sliding windows -------------------------------------------------------
     {"name": "tumbling_count_append", "schema": KTV, "steps": ADVANCING, "mode": "append",
@@ -431,6 +466,11 @@ SCENARIOS = [
          [["a", None, 4], ["b", None, 5], ["a", t(50), 6]],
          [["a", t(20), 7], ["b", None, 8]],
      ]},
+    {"name": "transform_with_state_running_count_update", "schema": KTV, "conf": ROCKSDB,
+     "steps": GROUP_STEPS + [[["a", t(10), 1], ["a", t(11), 1], ["b", t(12), 2]]],
+     "mode": "update",
+     "query": lambda df: df.groupBy("k").transformWithStateInPandas(
+         RunningCountProcessor(), COUNT_OUTPUT, "Update", "None")},
     # ---- filters Spark pushes below withWatermark ------------------------------------------
     {"name": "filter_after_watermark_append", "schema": KTV, "mode": "append",
      "input_rows_comparable": False,

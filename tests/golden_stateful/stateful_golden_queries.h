@@ -183,6 +183,62 @@ inline arrow::Result<std::shared_ptr<arrow::RecordBatch>> EventTimeSession(
   return nullptr;
 }
 
+inline plan::StateRow OneLong(const std::string& name, int64_t value) {
+  return std::make_shared<arrow::StructScalar>(
+      arrow::ScalarVector{std::make_shared<arrow::Int64Scalar>(value)},
+      std::make_shared<arrow::StructType>(arrow::FieldVector{arrow::field(name, arrow::int64())}));
+}
+
+inline plan::StateRow OneInt(const std::string& name, int32_t value) {
+  return std::make_shared<arrow::StructScalar>(
+      arrow::ScalarVector{std::make_shared<arrow::Int32Scalar>(value)},
+      std::make_shared<arrow::StructType>(arrow::FieldVector{arrow::field(name, arrow::int32())}));
+}
+
+inline int64_t LongIn(const plan::StateRow& row) {
+  return row == nullptr ? 0 : std::static_pointer_cast<arrow::Int64Scalar>(row->value[0])->value;
+}
+
+// RunningCountProcessor of scenarios.py.
+class RunningCountProcessor final : public plan::StatefulProcessor {
+ public:
+  arrow::Status init(plan::StatefulProcessorHandle& handle, plan::TimeMode) override {
+    ARROW_ASSIGN_OR_RAISE(count_, handle.getValueState(
+                                      "count", arrow::schema({arrow::field("count", arrow::int64())})));
+    ARROW_ASSIGN_OR_RAISE(per_value_,
+                          handle.getMapState("perValue",
+                                             arrow::schema({arrow::field("v", arrow::int32())}),
+                                             arrow::schema({arrow::field("n", arrow::int64())})));
+    return arrow::Status::OK();
+  }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> handleInputRows(
+      const plan::StateRow& key, const std::shared_ptr<arrow::RecordBatch>& rows,
+      const plan::TimerValues&) override {
+    ARROW_ASSIGN_OR_RAISE(auto stored, count_->get());
+    const int64_t count = LongIn(stored) + rows->num_rows();
+    const auto& values = static_cast<const arrow::Int32Array&>(*rows->GetColumnByName("v"));
+    for (int64_t i = 0; i < values.length(); ++i) {
+      auto v = OneInt("v", values.Value(i));
+      ARROW_ASSIGN_OR_RAISE(auto seen, per_value_->getValue(v));
+      ARROW_RETURN_NOT_OK(per_value_->updateValue(v, OneLong("n", LongIn(seen) + 1)));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto entries, per_value_->iterator());
+    const std::string distinct = std::to_string(entries.size());
+    if (count >= 4) {
+      ARROW_RETURN_NOT_OK(count_->clear());
+      ARROW_RETURN_NOT_OK(per_value_->clear());
+      return CountRow(key, count, "done " + distinct);
+    }
+    ARROW_RETURN_NOT_OK(count_->update(OneLong("count", count)));
+    return CountRow(key, count, "counting " + distinct);
+  }
+
+ private:
+  std::shared_ptr<plan::ValueState> count_;
+  std::shared_ptr<plan::MapState> per_value_;
+};
+
 }  // namespace detail
 
 /// Scenario name -> its query, the C++ twin of the PySpark query of scenarios.py.
@@ -411,6 +467,11 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
        [](const DataFrame& df) {
          return df.groupBy({Col("k")}).flatMapGroupsWithState(RunningCount, CountOutput(),
                                                               CountStateSchema(), "update");
+       }},
+      {"transform_with_state_running_count_update",
+       [](const DataFrame& df) {
+         return df.groupBy({Col("k")}).transformWithState(
+             std::make_shared<RunningCountProcessor>(), CountOutput(), "update");
        }},
       // ---- filters Spark pushes below withWatermark
       {"filter_after_watermark_append",

@@ -175,9 +175,13 @@ std::string CompareProgress(const execution::StreamingQueryProgress& progress,
     if (i >= progress.state_operators.size()) break;
     const auto& actual = progress.state_operators[i];
     const std::string where = "stateOperators[" + std::to_string(i++) + "].";
-    // PySpark's applyInPandasWithState is the flatMapGroupsWithState the C++ twins call.
+    // PySpark's applyInPandasWithState and transformWithStateInPandas are the
+    // flatMapGroupsWithState and transformWithState the C++ twins call.
     std::string expected_name = Text(op["operatorName"]);
     if (expected_name == "applyInPandasWithState") expected_name = "flatMapGroupsWithState";
+    if (expected_name == "transformWithStateInPandasExec") {
+      expected_name = "transformWithStateExec";
+    }
     mismatch(where + "operatorName", expected_name, actual.operator_name);
     for (auto [key, value] : std::vector<std::pair<std::string, int64_t>>{
              {"numRowsTotal", actual.num_rows_total},
