@@ -289,6 +289,36 @@ class RunningCountProcessor(StatefulProcessor):
         pass
 
 
+class EventTimeSessionProcessor(StatefulProcessor):
+    """Counts a key's rows until its event-time timer, 10 s after its latest row, expires;
+    then emits the count and forgets the key."""
+
+    def init(self, handle):
+        self.handle = handle
+        self.count = handle.getValueState("count", "count BIGINT")
+
+    def handleInputRows(self, key, rows, timerValues):
+        count = self.count.get()[0] if self.count.exists() else 0
+        latest = None
+        for pdf in rows:
+            count += len(pdf)
+            newest = pdf["ts"].max()
+            latest = newest if latest is None or newest > latest else latest
+        self.count.update((count,))
+        for timer in list(self.handle.listTimers()):
+            self.handle.deleteTimer(timer)
+        self.handle.registerTimer(int(latest.timestamp() * 1000) + 10000)
+        return iter([])
+
+    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+        count = self.count.get()[0]
+        self.count.clear()
+        yield count_row(key, count, "expired at %d" % (expiredTimerInfo.getExpiryTimeInMs() // 1000))
+
+    def close(self):
+        pass
+
+
 SCENARIOS = [
     # ---- tumbling and sliding windows -------------------------------------------------------
     {"name": "tumbling_count_append", "schema": KTV, "steps": ADVANCING, "mode": "append",
@@ -471,6 +501,10 @@ SCENARIOS = [
      "mode": "update",
      "query": lambda df: df.groupBy("k").transformWithStateInPandas(
          RunningCountProcessor(), COUNT_OUTPUT, "Update", "None")},
+    {"name": "transform_with_state_event_time_timers", "schema": KTV, "conf": ROCKSDB,
+     "steps": SESSION_STEPS, "mode": "append",
+     "query": lambda df: wm(df).groupBy("k").transformWithStateInPandas(
+         EventTimeSessionProcessor(), COUNT_OUTPUT, "Append", "EventTime")},
     # ---- filters Spark pushes below withWatermark ------------------------------------------
     {"name": "filter_after_watermark_append", "schema": KTV, "mode": "append",
      "input_rows_comparable": False,

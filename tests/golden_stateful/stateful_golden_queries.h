@@ -239,6 +239,45 @@ class RunningCountProcessor final : public plan::StatefulProcessor {
   std::shared_ptr<plan::MapState> per_value_;
 };
 
+// EventTimeSessionProcessor of scenarios.py.
+class EventTimeSessionProcessor final : public plan::StatefulProcessor {
+ public:
+  arrow::Status init(plan::StatefulProcessorHandle& handle, plan::TimeMode) override {
+    handle_ = &handle;
+    ARROW_ASSIGN_OR_RAISE(count_, handle.getValueState(
+                                      "count", arrow::schema({arrow::field("count", arrow::int64())})));
+    return arrow::Status::OK();
+  }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> handleInputRows(
+      const plan::StateRow&, const std::shared_ptr<arrow::RecordBatch>& rows,
+      const plan::TimerValues&) override {
+    ARROW_ASSIGN_OR_RAISE(auto stored, count_->get());
+    ARROW_RETURN_NOT_OK(count_->update(OneLong("count", LongIn(stored) + rows->num_rows())));
+    const auto& times = static_cast<const arrow::TimestampArray&>(*rows->GetColumnByName("ts"));
+    int64_t latest_ms = 0;
+    for (int64_t i = 0; i < times.length(); ++i) {
+      latest_ms = std::max(latest_ms, times.Value(i) / 1000);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto timers, handle_->listTimers());
+    for (int64_t timer : timers) ARROW_RETURN_NOT_OK(handle_->deleteTimer(timer));
+    ARROW_RETURN_NOT_OK(handle_->registerTimer(latest_ms + 10'000));
+    return nullptr;
+  }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> handleExpiredTimer(
+      const plan::StateRow& key, const plan::TimerValues&,
+      const plan::ExpiredTimerInfo& info) override {
+    ARROW_ASSIGN_OR_RAISE(auto stored, count_->get());
+    ARROW_RETURN_NOT_OK(count_->clear());
+    return CountRow(key, LongIn(stored), "expired at " + std::to_string(info.expiry_time_ms / 1000));
+  }
+
+ private:
+  plan::StatefulProcessorHandle* handle_ = nullptr;
+  std::shared_ptr<plan::ValueState> count_;
+};
+
 }  // namespace detail
 
 /// Scenario name -> its query, the C++ twin of the PySpark query of scenarios.py.
@@ -472,6 +511,11 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
        [](const DataFrame& df) {
          return df.groupBy({Col("k")}).transformWithState(
              std::make_shared<RunningCountProcessor>(), CountOutput(), "update");
+       }},
+      {"transform_with_state_event_time_timers",
+       [](const DataFrame& df) {
+         return Wm(df).groupBy({Col("k")}).transformWithState(
+             std::make_shared<EventTimeSessionProcessor>(), CountOutput(), "append", "EventTime");
        }},
       // ---- filters Spark pushes below withWatermark
       {"filter_after_watermark_append",

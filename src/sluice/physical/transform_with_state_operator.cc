@@ -385,7 +385,7 @@ class HandleImpl final : public plan::StatefulProcessorHandle {
   }
 
   arrow::Status registerTimer(int64_t expiry_time_ms) override {
-    ++scope_->updated;
+    // Timers are not state rows: Spark counts only the variables' updates.
     return scope_->Store(kTimersStore).Put(TimerKey(expiry_time_ms), std::string_view("\0", 1));
   }
 
