@@ -84,6 +84,14 @@ void RegisterStreaming(nb::module_& m);
 void RegisterDelta(nb::module_& m);
 /// The GroupState handle of applyInPandasWithState's calls.
 void RegisterGroupState(nb::module_& m);
+/// The handle and state variables of transformWithStateInPandas's processors.
+void RegisterStatefulProcessor(nb::module_& m);
+
+/// GroupedData.transform_with_state: transformWithState with a Python bridge object (init,
+/// handle_input_rows, handle_expired_timer, close).
+DataFrame TransformWithState(const GroupedData& grouped, nb::object bridge,
+                             nb::handle output_schema, const std::string& output_mode,
+                             const std::string& time_mode);
 
 /// GroupedData.apply_with_state: flatMapGroupsWithState with a Python callable
 /// `callback(key_table, rows_table, state_handle)` returning a pyarrow Table or None.

@@ -57,7 +57,8 @@ void RegisterDataFrame(nb::module_& m) {
       .def("avg", Aggregate(&GroupedData::avg))
       .def("min", Aggregate(&GroupedData::min))
       .def("max", Aggregate(&GroupedData::max))
-      .def("apply_with_state", &ApplyWithState);
+      .def("apply_with_state", &ApplyWithState)
+      .def("transform_with_state", &TransformWithState);
 
   nb::class_<DataFrame>(m, "DataFrame")
       .def("schema",

@@ -14,4 +14,5 @@ NB_MODULE(_native, m) {
   sluice::python::RegisterStreaming(m);
   sluice::python::RegisterDelta(m);
   sluice::python::RegisterGroupState(m);
+  sluice::python::RegisterStatefulProcessor(m);
 }

@@ -366,3 +366,90 @@ def test_group_state_checks_its_use(spark, landing, tmp_path):
     assert "'null' is not a valid state value" in problems[1]
     assert "The state has 2 fields" in problems[2]
     assert "processing time timeout" in problems[3]
+
+
+def test_transform_with_state_in_pandas_runs_a_processor(spark, tmp_path):
+    import pandas as pd
+    from sluice.sql.streaming.stateful_processor import StatefulProcessor
+
+    class Tally(StatefulProcessor):
+        def init(self, handle):
+            self.count = handle.getValueState("count", "count BIGINT")
+            self.seen = handle.getListState("seen", "v INT")
+            self.per_value = handle.getMapState("perValue", "v INT", "n BIGINT")
+
+        def handleInputRows(self, key, rows, timerValues):
+            count = self.count.get()[0] if self.count.exists() else 0
+            for pdf in rows:
+                count += len(pdf)
+                for v in pdf["v"]:
+                    v = int(v)
+                    self.seen.appendValue((v,))
+                    n = self.per_value.getValue((v,))
+                    self.per_value.updateValue((v,), ((n[0] if n else 0) + 1,))
+            self.count.update((count,))
+            yield pd.DataFrame({"k": [key[0]], "rows": [count],
+                                "seen": [len(list(self.seen.get()))],
+                                "distinct": [len(list(self.per_value.keys()))]})
+
+    events = tmp_path / "events"
+    write_json_files(events, [[{"k": "a", "v": 1}, {"k": "a", "v": 2}, {"k": "b", "v": 1}],
+                              [{"k": "a", "v": 2}]])
+    query = (spark.readStream.schema("k STRING, v INT").option("maxFilesPerTrigger", 1)
+             .json(str(events)).groupBy("k")
+             .transformWithStateInPandas(Tally(), "k STRING, rows LONG, seen LONG, distinct LONG",
+                                         "Update", "None")
+             .writeStream.format("memory").queryName("tallies").outputMode("update")
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    rows = sorted(tuple(r) for r in spark.sql("SELECT * FROM tallies").collect())
+    assert rows == [("a", 2, 2, 2), ("a", 3, 3, 2), ("b", 1, 1, 1)]
+
+
+def test_transform_with_state_in_pandas_timers_in_event_time(spark, tmp_path):
+    import pandas as pd
+    from sluice.sql.streaming.stateful_processor import StatefulProcessor
+
+    class Sessions(StatefulProcessor):
+        def init(self, handle):
+            self.handle = handle
+            self.count = handle.getValueState("count", "count BIGINT")
+
+        def handleInputRows(self, key, rows, timerValues):
+            count = self.count.get()[0] if self.count.exists() else 0
+            latest = None
+            for pdf in rows:
+                count += len(pdf)
+                latest = pdf["ts"].max()
+            self.count.update((count,))
+            for timer in list(self.handle.listTimers()):
+                self.handle.deleteTimer(timer)
+            self.handle.registerTimer(int(latest.timestamp() * 1000) + 10000)
+            return iter([])
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+            count = self.count.get()[0]
+            self.count.clear()
+            yield pd.DataFrame({"user": [key[0]], "clicks": [count]})
+
+    def ts(seconds):
+        return "2024-01-01 00:%02d:%02d" % (seconds // 60, seconds % 60)
+
+    events = tmp_path / "events"
+    write_json_files(events, [
+        [{"user": "a", "ts": ts(10)}, {"user": "a", "ts": ts(12)}, {"user": "b", "ts": ts(15)}],
+        [{"user": "c", "ts": ts(40)}],
+        [{"user": "e", "ts": ts(100)}],
+    ])
+    query = (spark.readStream.schema("user STRING, ts TIMESTAMP")
+             .option("maxFilesPerTrigger", 1).json(str(events))
+             .withWatermark("ts", "10 seconds").groupBy("user")
+             .transformWithStateInPandas(Sessions(), "user STRING, clicks LONG", "Append",
+                                         "EventTime")
+             .writeStream.format("memory").queryName("tws_sessions")
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    rows = sorted(tuple(r) for r in spark.sql("SELECT * FROM tws_sessions").collect())
+    assert rows == [("a", 2), ("b", 1), ("c", 1)]

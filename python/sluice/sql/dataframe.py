@@ -357,3 +357,23 @@ class GroupedData:
 
         return DataFrame(self._jgd.apply_with_state(call, output_schema, state_schema,
                                                     outputMode, timeoutConf), self._session)
+
+    def transformWithStateInPandas(self, statefulProcessor: Any,
+                                   outputStructType: Union[StructType, str], outputMode: str,
+                                   timeMode: str, initialState: Any = None,
+                                   eventTimeColumnName: str = "") -> DataFrame:
+        """Runs ``statefulProcessor`` (a sluice.sql.streaming.stateful_processor
+        StatefulProcessor) per key: its state variables, timers ("None", "ProcessingTime" or
+        "EventTime") and output rows of ``outputStructType``."""
+        from sluice.errors import PySparkValueError
+        from sluice.sql.streaming.stateful_processor import _Bridge
+        from sluice.sql.types import _parse_datatype_string, to_arrow_schema
+        if initialState is not None:
+            raise PySparkValueError("transformWithStateInPandas does not take an initial "
+                                    "state yet", "UNSUPPORTED_FEATURE")
+        if isinstance(outputStructType, str):
+            outputStructType = _parse_datatype_string(outputStructType)
+        output_schema = to_arrow_schema(outputStructType)
+        bridge = _Bridge(statefulProcessor, output_schema)
+        return DataFrame(self._jgd.transform_with_state(bridge, output_schema, outputMode,
+                                                        timeMode), self._session)
