@@ -1,5 +1,7 @@
-// A query listener that remembers when each batch of a benchmarked stream finished.
+// Query listeners that remember when each batch of a benchmarked stream finished.
 #pragma once
+
+#include <sys/resource.h>
 
 #include <chrono>
 #include <mutex>
@@ -24,6 +26,44 @@ class BatchTimes final : public execution::StreamingQueryListener {
  private:
   std::mutex mutex_;
   std::vector<std::chrono::steady_clock::time_point> times_;
+};
+
+/// CPU seconds the process has used so far, user and system, over all its threads.
+inline double ProcessCpuSeconds() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& time) {
+    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// What each batch left behind when it finished: the wall clock, the process's CPU time, its
+/// input rows and the rows its stateful operators keep. Thread-safe.
+class BatchReadings final : public execution::StreamingQueryListener {
+ public:
+  struct Reading {
+    std::chrono::steady_clock::time_point wall;
+    double cpu_seconds;
+    int64_t input_rows;
+    int64_t state_rows;
+  };
+
+  void onQueryProgress(const execution::QueryProgressEvent& event) override {
+    Reading reading{std::chrono::steady_clock::now(), ProcessCpuSeconds(),
+                    event.progress.num_input_rows(), 0};
+    for (const auto& op : event.progress.state_operators) reading.state_rows += op.num_rows_total;
+    std::lock_guard<std::mutex> lock(mutex_);
+    readings_.push_back(reading);
+  }
+  std::vector<Reading> readings() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return readings_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Reading> readings_;
 };
 
 }  // namespace sluice::bench

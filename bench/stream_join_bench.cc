@@ -11,8 +11,6 @@
 // StreamJoinOuterState: the same events through a left outer join bounded by a time range
 // instead; reports the state rows after the 5th and the last batch, which stay flat because the
 // watermark evicts as much as each batch adds.
-#include <sys/resource.h>
-
 #include <chrono>
 #include <filesystem>
 #include <mutex>
@@ -21,11 +19,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include "batch_times.h"
+
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/data_stream_writer.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/session.h"
-#include "sluice/execution/query_listener.h"
 #include "sluice/formats/partitioned_writer.h"
 
 namespace {
@@ -39,42 +38,6 @@ constexpr int64_t kEventsPerBatch = 400'000;
 // A window of 10 s spans two batches: each batch's rows meet the rows kept from the last one.
 constexpr int64_t kMillisPerBatch = 5'000;
 
-double ProcessCpuSeconds() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& time) {
-    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-/// When each batch finished, by the wall clock and the process's CPU time, and the join's
-/// state rows after it. Thread-safe.
-class BatchClock final : public sluice::execution::StreamingQueryListener {
- public:
-  struct Reading {
-    std::chrono::steady_clock::time_point wall;
-    double cpu_seconds;
-    int64_t input_rows;
-    int64_t state_rows;
-  };
-
-  void onQueryProgress(const sluice::execution::QueryProgressEvent& event) override {
-    Reading reading{std::chrono::steady_clock::now(), ProcessCpuSeconds(),
-                    event.progress.num_input_rows(), 0};
-    for (const auto& op : event.progress.state_operators) reading.state_rows += op.num_rows_total;
-    std::lock_guard<std::mutex> lock(mutex_);
-    readings_.push_back(reading);
-  }
-  std::vector<Reading> readings() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return readings_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<Reading> readings_;
-};
 
 DataFrame Events(const std::shared_ptr<sluice::SparkSession>& spark) {
   return spark->readStream()
@@ -103,10 +66,10 @@ DataFrame Auctions(const DataFrame& events) {
 }
 
 /// Runs `df` to a noop sink until `batches` batches finished; the readings of each.
-std::vector<BatchClock::Reading> Run(const std::shared_ptr<sluice::SparkSession>& spark,
+std::vector<sluice::bench::BatchReadings::Reading> Run(const std::shared_ptr<sluice::SparkSession>& spark,
                                      const DataFrame& df, size_t batches) {
   fs::path checkpoint = fs::current_path() / ("bench-checkpoint-" + sluice::formats::RandomUuid());
-  auto times = std::make_shared<BatchClock>();
+  auto times = std::make_shared<sluice::bench::BatchReadings>();
   spark->streams()->addListener(times);
   auto query = df.writeStream()
                    .format("noop")

@@ -4,8 +4,6 @@
 // and writes 1M state entries and its delta file holds all of them. Reports events/s over the
 // batches after the first, by the wall clock and per CPU-second of the whole process (every
 // thread), for a few shuffle partition counts (the number of state stores).
-#include <sys/resource.h>
-
 #include <chrono>
 #include <filesystem>
 #include <mutex>
@@ -14,12 +12,13 @@
 
 #include <benchmark/benchmark.h>
 
+#include "batch_times.h"
+
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/data_stream_writer.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
 #include "sluice/api/session.h"
-#include "sluice/execution/query_listener.h"
 #include "sluice/formats/partitioned_writer.h"
 
 namespace {
@@ -31,38 +30,6 @@ constexpr int64_t kEventsPerBatch = 10'000'000;
 constexpr int64_t kDistinctKeys = 1'000'000;
 constexpr int kBatches = 4;
 
-/// CPU seconds the process has used so far, user and system, over all its threads.
-double ProcessCpuSeconds() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& time) {
-    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-/// When each batch finished, by the wall clock and by the process's CPU time. Thread-safe.
-class BatchClock final : public sluice::execution::StreamingQueryListener {
- public:
-  struct Reading {
-    std::chrono::steady_clock::time_point wall;
-    double cpu_seconds;
-  };
-
-  void onQueryProgress(const sluice::execution::QueryProgressEvent&) override {
-    Reading reading{std::chrono::steady_clock::now(), ProcessCpuSeconds()};
-    std::lock_guard<std::mutex> lock(mutex_);
-    readings_.push_back(reading);
-  }
-  std::vector<Reading> readings() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return readings_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<Reading> readings_;
-};
 
 void WindowedAggregation(benchmark::State& state) {
   auto spark = sluice::SparkSession::builder().getOrCreate().ValueOrDie();
@@ -78,7 +45,7 @@ void WindowedAggregation(benchmark::State& state) {
   for (auto _ : state) {
     fs::path checkpoint =
         fs::current_path() / ("bench-checkpoint-" + sluice::formats::RandomUuid());
-    auto times = std::make_shared<BatchClock>();
+    auto times = std::make_shared<sluice::bench::BatchReadings>();
     spark->streams()->addListener(times);
     auto query = df.writeStream()
                      .format("noop")

@@ -27,16 +27,6 @@
 
 namespace sluice::testing {
 
-/// Kills a query at `point` of batch `batch_id`, once: the restarted query (which may be
-/// given the same hook) runs through.
-inline execution::CrashHook KillOnceAt(execution::CrashPoint point, int64_t batch_id) {
-  auto fired = std::make_shared<bool>(false);
-  return [=](execution::CrashPoint at, int64_t batch) {
-    if (*fired || at != point || batch != batch_id) return false;
-    *fired = true;
-    return true;
-  };
-}
 
 /// The rows sorted, so that multisets compare with ==.
 inline std::vector<std::string> SortedRows(std::vector<std::string> rows) {

@@ -197,15 +197,6 @@ TEST_F(GroupsWithStateTest, ProcessingTimeTimeoutsFireWithoutNewData) {
              "update");
 }
 
-/// Kills the query at `point` of batch `batch_id`, once.
-execution::CrashHook KillOnceAt(execution::CrashPoint point, int64_t batch_id) {
-  auto fired = std::make_shared<bool>(false);
-  return [=](execution::CrashPoint at, int64_t batch) {
-    if (*fired || at != point || batch != batch_id) return false;
-    *fired = true;
-    return true;
-  };
-}
 
 class GroupsWithStateCrashTest
     : public GroupsWithStateTest,

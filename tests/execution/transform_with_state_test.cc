@@ -181,15 +181,6 @@ TEST_F(TransformWithStateTest, EventTimeTimersExpireOnceTheWatermarkPassesThem) 
               AddData(input, {"[\"e\"]", "[100]"}), CheckNewAnswer({"[\"c\",2,55,90]"})});
 }
 
-/// Kills the query at `point` of batch `batch_id`, once.
-execution::CrashHook KillOnceAt(execution::CrashPoint point, int64_t batch_id) {
-  auto fired = std::make_shared<bool>(false);
-  return [=](execution::CrashPoint at, int64_t batch) {
-    if (*fired || at != point || batch != batch_id) return false;
-    *fired = true;
-    return true;
-  };
-}
 
 class TransformWithStateCrashTest
     : public TransformWithStateTest,

@@ -125,6 +125,15 @@ void StreamTest::TestStream(const DataFrame& df, const std::vector<StreamAction>
   if (query_) (void)query_->stop();
 }
 
+execution::CrashHook KillOnceAt(execution::CrashPoint point, int64_t batch_id) {
+  auto fired = std::make_shared<bool>(false);
+  return [=](execution::CrashPoint at, int64_t batch) {
+    if (*fired || at != point || batch != batch_id) return false;
+    *fired = true;
+    return true;
+  };
+}
+
 std::string CrashPointTestName(const ::testing::TestParamInfo<execution::CrashPoint>& info) {
   std::string name = execution::CrashPointName(info.param);
   for (char& c : name) {

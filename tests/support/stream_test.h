@@ -80,6 +80,10 @@ class StreamTest : public SessionTest {
   std::vector<std::string> LastBatchRows();
 };
 
+/// Kills a query at `point` of batch `batch_id`, once: the restarted query (which may be
+/// given the same hook) runs through.
+execution::CrashHook KillOnceAt(execution::CrashPoint point, int64_t batch_id);
+
 /// A gtest parameter name for a crash point: its name with "_" for anything but letters and
 /// digits ("after the commit" -> "after_the_commit").
 std::string CrashPointTestName(const ::testing::TestParamInfo<execution::CrashPoint>& info);

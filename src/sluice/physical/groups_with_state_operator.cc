@@ -1,3 +1,4 @@
+#include "sluice/physical/buffered_stream.h"
 #include "sluice/physical/groups_with_state_operator.h"
 
 #include <set>
@@ -30,7 +31,7 @@ struct KeptState {
   int64_t timeout_ms = kNoTimestamp;
 };
 
-class GroupsWithStateStream final : public BatchStream {
+class GroupsWithStateStream final : public BufferedStream {
  public:
   GroupsWithStateStream(const plan::FlatMapGroupsWithState& node, BatchStreamPtr input,
                         const ExecContext& context)
@@ -42,17 +43,8 @@ class GroupsWithStateStream final : public BatchStream {
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
 
-  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-    if (!ran_) {
-      ran_ = true;
-      ARROW_RETURN_NOT_OK(Run());
-    }
-    if (next_output_ >= output_.size()) return nullptr;
-    return std::move(output_[next_output_++]);
-  }
-
  private:
-  arrow::Status Run() {
+  arrow::Status Run() override {
     ARROW_RETURN_NOT_OK(Prepare());
     ARROW_ASSIGN_OR_RAISE(auto table, CollectTable(*input_));
     ARROW_ASSIGN_OR_RAISE(auto rows, table->CombineChunksToBatch(context_.eval.pool));
@@ -232,7 +224,7 @@ class GroupsWithStateStream final : public BatchStream {
         auto checked,
         CheckedOutput(rows, *node_.output_schema(), schema_,
                       node_.is_map() ? "mapGroupsWithState" : "flatMapGroupsWithState"));
-    if (checked != nullptr) output_.push_back(std::move(checked));
+    if (checked != nullptr) Output(std::move(checked));
     return arrow::Status::OK();
   }
 
@@ -276,9 +268,6 @@ class GroupsWithStateStream final : public BatchStream {
   /// The keys called with rows in this batch: they do not time out in it.
   std::set<std::string> called_;
 
-  bool ran_ = false;
-  std::vector<std::shared_ptr<arrow::RecordBatch>> output_;
-  size_t next_output_ = 0;
   int64_t dropped_late_ = 0;
   int64_t updated_ = 0;
   int64_t removed_ = 0;

@@ -1,3 +1,4 @@
+#include "sluice/physical/buffered_stream.h"
 #include "sluice/physical/streaming_join.h"
 
 #include <algorithm>
@@ -234,7 +235,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Indices(const std::vector<int64_t>&
   return builder.Finish();
 }
 
-class StreamingJoinStream final : public BatchStream {
+class StreamingJoinStream final : public BufferedStream {
  public:
   StreamingJoinStream(const plan::Join& join, BatchStreamPtr left, BatchStreamPtr right,
                       const ExecContext& context)
@@ -249,17 +250,8 @@ class StreamingJoinStream final : public BatchStream {
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
 
-  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-    if (!ran_) {
-      ran_ = true;
-      ARROW_RETURN_NOT_OK(Run());
-    }
-    if (next_output_ >= output_.size()) return nullptr;
-    return std::move(output_[next_output_++]);
-  }
-
  private:
-  arrow::Status Run() {
+  arrow::Status Run() override {
     ARROW_RETURN_NOT_OK(Prepare());
     ARROW_RETURN_NOT_OK(OpenStores());
     for (int side : {kLeft, kRight}) {
@@ -360,11 +352,11 @@ class StreamingJoinStream final : public BatchStream {
   arrow::Status EmitOuter(int side, const arrow::ArrayVector& columns, int64_t rows) {
     if (rows == 0) return arrow::Status::OK();
     if (type_ == JoinType::kLeftSemi) {
-      output_.push_back(arrow::RecordBatch::Make(schema_, rows, columns));
+      Output(arrow::RecordBatch::Make(schema_, rows, columns));
       return arrow::Status::OK();
     }
     ARROW_ASSIGN_OR_RAISE(auto padded, WithNullOtherSide(side, columns, rows));
-    output_.push_back(arrow::RecordBatch::Make(schema_, rows, padded->columns()));
+    Output(arrow::RecordBatch::Make(schema_, rows, padded->columns()));
     return arrow::Status::OK();
   }
 
@@ -547,17 +539,17 @@ class StreamingJoinStream final : public BatchStream {
       ARROW_ASSIGN_OR_RAISE(auto indices, Indices(matching_pairs));
       ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(pairs, indices));
       auto batch = taken.record_batch();
-      output_.push_back(
+      Output(
           arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns()));
     }
     if (!semi_left_rows.empty()) {
       ARROW_ASSIGN_OR_RAISE(auto columns, TakeRows(*rows, semi_left_rows));
-      output_.push_back(arrow::RecordBatch::Make(
+      Output(arrow::RecordBatch::Make(
           schema_, static_cast<int64_t>(semi_left_rows.size()), std::move(columns)));
     }
     if (semi_kept_rows.size() > 0) {
       ARROW_ASSIGN_OR_RAISE(auto columns, Decode(kLeft, semi_kept_rows));
-      output_.push_back(
+      Output(
           arrow::RecordBatch::Make(schema_, semi_kept_rows.size(), std::move(columns)));
     }
     for (const auto& [where, value] : flag_updates) {
@@ -807,9 +799,6 @@ class StreamingJoinStream final : public BatchStream {
   std::vector<expr::BoundExprPtr> pair_filters_;
   std::vector<SideStores> stores_[2];
 
-  bool ran_ = false;
-  std::vector<std::shared_ptr<arrow::RecordBatch>> output_;
-  size_t next_output_ = 0;
 
   int64_t dropped_late_ = 0;
   int64_t updated_ = 0;

@@ -1,3 +1,4 @@
+#include "sluice/physical/buffered_stream.h"
 #include "sluice/physical/transform_with_state_operator.h"
 
 #include <algorithm>
@@ -460,7 +461,7 @@ class HandleImpl final : public plan::StatefulProcessorHandle {
   std::map<std::string, RowCodec> ttl_variables_;
 };
 
-class TransformWithStateStream final : public BatchStream {
+class TransformWithStateStream final : public BufferedStream {
  public:
   TransformWithStateStream(const plan::TransformWithState& node, BatchStreamPtr input,
                            const ExecContext& context)
@@ -472,17 +473,8 @@ class TransformWithStateStream final : public BatchStream {
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
 
-  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-    if (!ran_) {
-      ran_ = true;
-      ARROW_RETURN_NOT_OK(Run());
-    }
-    if (next_output_ >= output_.size()) return nullptr;
-    return std::move(output_[next_output_++]);
-  }
-
  private:
-  arrow::Status Run() {
+  arrow::Status Run() override {
     std::vector<std::shared_ptr<arrow::DataType>> key_types;
     for (const auto& key : node_.grouping()) key_types.push_back(key.expr->type());
     ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
@@ -668,7 +660,7 @@ class TransformWithStateStream final : public BatchStream {
   arrow::Status Emit(const std::shared_ptr<arrow::RecordBatch>& rows) {
     ARROW_ASSIGN_OR_RAISE(auto checked, CheckedOutput(rows, *node_.output_schema(), schema_,
                                                       "transformWithState"));
-    if (checked != nullptr) output_.push_back(std::move(checked));
+    if (checked != nullptr) Output(std::move(checked));
     return arrow::Status::OK();
   }
 
@@ -709,9 +701,6 @@ class TransformWithStateStream final : public BatchStream {
   std::shared_ptr<const types::RowEncoder> key_encoder_;
   CallScope scope_;
 
-  bool ran_ = false;
-  std::vector<std::shared_ptr<arrow::RecordBatch>> output_;
-  size_t next_output_ = 0;
   int64_t dropped_late_ = 0;
   int64_t update_ms_ = 0;
 };
