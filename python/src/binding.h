@@ -88,10 +88,11 @@ void RegisterGroupState(nb::module_& m);
 void RegisterStatefulProcessor(nb::module_& m);
 
 /// GroupedData.transform_with_state: transformWithState with a Python bridge object (init,
-/// handle_input_rows, handle_expired_timer, close).
+/// handle_initial_state, handle_input_rows, handle_expired_timer, close) and an optional
+/// initial state.
 DataFrame TransformWithState(const GroupedData& grouped, nb::object bridge,
                              nb::handle output_schema, const std::string& output_mode,
-                             const std::string& time_mode);
+                             const std::string& time_mode, const GroupedData* initial_state);
 
 /// GroupedData.apply_with_state: flatMapGroupsWithState with a Python callable
 /// `callback(key_table, rows_table, state_handle)` returning a pyarrow Table or None.

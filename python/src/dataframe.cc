@@ -58,7 +58,9 @@ void RegisterDataFrame(nb::module_& m) {
       .def("min", Aggregate(&GroupedData::min))
       .def("max", Aggregate(&GroupedData::max))
       .def("apply_with_state", &ApplyWithState)
-      .def("transform_with_state", &TransformWithState);
+      .def("transform_with_state", &TransformWithState, nb::arg("bridge"),
+           nb::arg("output_schema"), nb::arg("output_mode"), nb::arg("time_mode"),
+           nb::arg("initial_state").none());
 
   nb::class_<DataFrame>(m, "DataFrame")
       .def("schema",

@@ -102,6 +102,19 @@ class PythonProcessor final : public plan::StatefulProcessor {
     });
   }
 
+  arrow::Status handleInitialState(const StateRow& key,
+                                   const std::shared_ptr<arrow::RecordBatch>& rows,
+                                   const plan::TimerValues& times) override {
+    ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(rows->schema(), {rows}));
+    return Call([&] {
+             bridge_.get().attr("handle_initial_state")(RowTable(key), ExportTable(table),
+                                                        times.current_processing_time_ms,
+                                                        times.current_watermark_ms);
+             return arrow::Result<std::shared_ptr<arrow::RecordBatch>>(nullptr);
+           })
+        .status();
+  }
+
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> handleExpiredTimer(
       const StateRow& key, const plan::TimerValues& times,
       const plan::ExpiredTimerInfo& info) override {
@@ -229,9 +242,13 @@ void RegisterStatefulProcessor(nb::module_& m) {
 
 DataFrame TransformWithState(const GroupedData& grouped, nb::object bridge,
                              nb::handle output_schema, const std::string& output_mode,
-                             const std::string& time_mode) {
-  auto df = grouped.transformWithState(std::make_shared<PythonProcessor>(std::move(bridge)),
-                                       ImportSchema(output_schema), output_mode, time_mode);
+                             const std::string& time_mode, const GroupedData* initial_state) {
+  auto processor = std::make_shared<PythonProcessor>(std::move(bridge));
+  auto df = initial_state == nullptr
+                ? grouped.transformWithState(processor, ImportSchema(output_schema),
+                                             output_mode, time_mode)
+                : grouped.transformWithState(processor, ImportSchema(output_schema),
+                                             output_mode, time_mode, *initial_state);
   ThrowIfError(df.status());
   return df;
 }

@@ -453,3 +453,34 @@ def test_transform_with_state_in_pandas_timers_in_event_time(spark, tmp_path):
     query.awaitTermination()
     rows = sorted(tuple(r) for r in spark.sql("SELECT * FROM tws_sessions").collect())
     assert rows == [("a", 2), ("b", 1), ("c", 1)]
+
+
+def test_transform_with_state_in_pandas_takes_an_initial_state(spark, tmp_path):
+    import pandas as pd
+    from sluice.sql.streaming.stateful_processor import StatefulProcessor
+
+    class Count(StatefulProcessor):
+        def init(self, handle):
+            self.count = handle.getValueState("count", "count BIGINT")
+
+        def handleInitialState(self, key, initialState, timerValues):
+            self.count.update((int(initialState["n"].sum()),))
+
+        def handleInputRows(self, key, rows, timerValues):
+            count = self.count.get()[0] if self.count.exists() else 0
+            count += sum(len(pdf) for pdf in rows)
+            self.count.update((count,))
+            yield pd.DataFrame({"k": [key[0]], "count": [count]})
+
+    events = tmp_path / "events"
+    write_json_files(events, [[{"k": "a"}, {"k": "c"}]])
+    initial = spark.createDataFrame([("a", 10), ("b", 20)], "key STRING, n LONG")
+    query = (spark.readStream.schema("k STRING").json(str(events)).groupBy("k")
+             .transformWithStateInPandas(Count(), "k STRING, count LONG", "Update", "None",
+                                         initialState=initial.groupBy("key"))
+             .writeStream.format("memory").queryName("seeded").outputMode("update")
+             .option("checkpointLocation", str(tmp_path / "ckpt"))
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    assert sorted(tuple(r) for r in spark.sql("SELECT * FROM seeded").collect()) == \
+        [("a", 11), ("c", 1)]

@@ -259,6 +259,50 @@ TEST_F(TransformWithStateTest, ProcessingTimeTimersAndTimeToLive) {
              "update");
 }
 
+// Counts rows per key, starting from the counts of an initial state.
+class CountFromInitialState final : public plan::StatefulProcessor {
+ public:
+  arrow::Status init(plan::StatefulProcessorHandle& handle, plan::TimeMode) override {
+    ARROW_ASSIGN_OR_RAISE(count_, handle.getValueState("count", LongSchema("count")));
+    return arrow::Status::OK();
+  }
+
+  arrow::Status handleInitialState(const StateRow&, const std::shared_ptr<arrow::RecordBatch>& rows,
+                                   const plan::TimerValues&) override {
+    const auto& counts = static_cast<const arrow::Int64Array&>(*rows->GetColumnByName("n"));
+    int64_t total = 0;
+    for (int64_t i = 0; i < counts.length(); ++i) total += counts.Value(i);
+    return count_->update(LongRow("count", total));
+  }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> handleInputRows(
+      const StateRow& key, const std::shared_ptr<arrow::RecordBatch>& rows,
+      const plan::TimerValues&) override {
+    ARROW_ASSIGN_OR_RAISE(auto count, count_->get());
+    const int64_t total = LongOf(count) + rows->num_rows();
+    ARROW_RETURN_NOT_OK(count_->update(LongRow("count", total)));
+    return Out(KeyOf(key), total, 0, 0);
+  }
+
+ private:
+  std::shared_ptr<plan::ValueState> count_;
+};
+
+TEST_F(TransformWithStateTest, AnInitialStateSeedsTheFirstBatchOnly) {
+  auto input = MemoryStream("k STRING");
+  auto initial =
+      spark_->sql("SELECT * FROM VALUES ('a', 10L), ('b', 20L), ('b', 1L) AS t(key, n)");
+  auto counts = spark_->readStream().load(input).groupBy({F::col("k")}).transformWithState(
+      std::make_shared<CountFromInitialState>(), OutputSchema(), "update", "None",
+      initial.groupBy({F::col("key")}));
+  TestStream(counts,
+             {AddData(input, {"[\"a\", \"c\"]"}),
+              CheckLastBatch({"[\"a\",11,0,0]", "[\"c\",1,0,0]"}), StopStream(),
+              StartStream(), AddData(input, {"[\"a\", \"b\"]"}),
+              CheckLastBatch({"[\"a\",12,0,0]", "[\"b\",22,0,0]"})},
+             "update");
+}
+
 TEST_F(TransformWithStateTest, RunsOncePerKeyInABatchQuery) {
   auto rows = spark_->sql("SELECT * FROM VALUES ('a', 1), ('a', 2), ('b', 3) AS t(k, v)")
                   .groupBy({F::col("k")})

@@ -364,16 +364,14 @@ class GroupedData:
                                    eventTimeColumnName: str = "") -> DataFrame:
         """Runs ``statefulProcessor`` (a sluice.sql.streaming.stateful_processor
         StatefulProcessor) per key: its state variables, timers ("None", "ProcessingTime" or
-        "EventTime") and output rows of ``outputStructType``."""
-        from sluice.errors import PySparkValueError
+        "EventTime") and output rows of ``outputStructType``; ``initialState``, a grouped batch
+        DataFrame, seeds the state in the first batch."""
         from sluice.sql.streaming.stateful_processor import _Bridge
         from sluice.sql.types import _parse_datatype_string, to_arrow_schema
-        if initialState is not None:
-            raise PySparkValueError("transformWithStateInPandas does not take an initial "
-                                    "state yet", "UNSUPPORTED_FEATURE")
         if isinstance(outputStructType, str):
             outputStructType = _parse_datatype_string(outputStructType)
         output_schema = to_arrow_schema(outputStructType)
         bridge = _Bridge(statefulProcessor, output_schema)
+        initial = initialState._jgd if initialState is not None else None
         return DataFrame(self._jgd.transform_with_state(bridge, output_schema, outputMode,
-                                                        timeMode), self._session)
+                                                        timeMode, initial), self._session)

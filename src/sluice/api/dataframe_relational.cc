@@ -203,15 +203,37 @@ DataFrame GroupedData::mapGroupsWithState(MapGroupsWithStateFunction function,
 DataFrame GroupedData::transformWithState(std::shared_ptr<plan::StatefulProcessor> processor,
                                           std::shared_ptr<arrow::Schema> output_schema,
                                           const std::string& output_mode,
+                                          const std::string& time_mode,
+                                          const GroupedData& initial_state) const {
+  if (!initial_state.input_.ok()) return initial_state.input_;
+  return TransformWithStateOf(std::move(processor), std::move(output_schema), output_mode,
+                              time_mode, initial_state.input_.plan(),
+                              ExprsOf(initial_state.keys_));
+}
+
+DataFrame GroupedData::transformWithState(std::shared_ptr<plan::StatefulProcessor> processor,
+                                          std::shared_ptr<arrow::Schema> output_schema,
+                                          const std::string& output_mode,
                                           const std::string& time_mode) const {
+  return TransformWithStateOf(std::move(processor), std::move(output_schema), output_mode,
+                              time_mode, nullptr, {});
+}
+
+DataFrame GroupedData::TransformWithStateOf(std::shared_ptr<plan::StatefulProcessor> processor,
+                                            std::shared_ptr<arrow::Schema> output_schema,
+                                            const std::string& output_mode,
+                                            const std::string& time_mode,
+                                            plan::PlanPtr initial_state,
+                                            const std::vector<expr::ExprPtr>& initial_keys) const {
   if (!input_.ok()) return input_;
   auto mode = plan::ParseOutputMode(output_mode);
   if (!mode.ok()) return DataFrame(input_.session(), mode.status());
   auto parsed_time_mode = plan::ParseTimeMode(time_mode);
   if (!parsed_time_mode.ok()) return DataFrame(input_.session(), parsed_time_mode.status());
-  auto node = plan::TransformWithState::Make(input_.plan(), ExprsOf(keys_), std::move(processor),
-                                             std::move(output_schema), *mode, *parsed_time_mode,
-                                             input_.session()->analysis_context());
+  auto node = plan::TransformWithState::Make(
+      input_.plan(), ExprsOf(keys_), std::move(processor), std::move(output_schema), *mode,
+      *parsed_time_mode, input_.session()->analysis_context(), std::move(initial_state),
+      initial_keys);
   if (!node.ok()) return DataFrame(input_.session(), node.status());
   return DataFrame(input_.session(), plan::PlanPtr(*std::move(node)));
 }

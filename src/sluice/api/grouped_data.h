@@ -66,8 +66,19 @@ class GroupedData {
                                std::shared_ptr<arrow::Schema> output_schema,
                                const std::string& output_mode,
                                const std::string& time_mode = "None") const;
+  /// transformWithState with an initial state: a batch DataFrame grouped by keys of the same
+  /// types, whose rows reach handleInitialState in the query's first batch.
+  DataFrame transformWithState(std::shared_ptr<plan::StatefulProcessor> processor,
+                               std::shared_ptr<arrow::Schema> output_schema,
+                               const std::string& output_mode, const std::string& time_mode,
+                               const GroupedData& initial_state) const;
 
  private:
+  DataFrame TransformWithStateOf(std::shared_ptr<plan::StatefulProcessor> processor,
+                                 std::shared_ptr<arrow::Schema> output_schema,
+                                 const std::string& output_mode, const std::string& time_mode,
+                                 plan::PlanPtr initial_state,
+                                 const std::vector<expr::ExprPtr>& initial_keys) const;
   DataFrame Shorthand(const std::string& function, const std::vector<std::string>& columns) const;
 
   DataFrame input_;

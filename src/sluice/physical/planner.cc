@@ -134,8 +134,12 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
     }
     case plan::PlanKind::kTransformWithState: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
+      BatchStreamPtr initial_state;
+      if (node.children().size() > 1) {
+        ARROW_ASSIGN_OR_RAISE(initial_state, child(1));
+      }
       return MakeTransformWithState(static_cast<const plan::TransformWithState&>(node),
-                                    std::move(input), context);
+                                    std::move(input), std::move(initial_state), context);
     }
     case plan::PlanKind::kSubqueryAlias:
       return child(0);

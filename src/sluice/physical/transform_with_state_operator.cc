@@ -464,9 +464,10 @@ class HandleImpl final : public plan::StatefulProcessorHandle {
 class TransformWithStateStream final : public BufferedStream {
  public:
   TransformWithStateStream(const plan::TransformWithState& node, BatchStreamPtr input,
-                           const ExecContext& context)
+                           BatchStreamPtr initial_state, const ExecContext& context)
       : node_(node),
         input_(std::move(input)),
+        initial_state_(std::move(initial_state)),
         context_(context),
         stateful_(context.stateful),
         schema_(expr::ToSchema(node.output())) {}
@@ -487,6 +488,9 @@ class TransformWithStateStream final : public BufferedStream {
     HandleImpl handle(&scope_, node_.key_type()->fields(),
                       [this](const state::StateStoreSchema& store) { return Record(store); });
     ARROW_RETURN_NOT_OK(node_.processor()->init(handle, node_.time_mode()));
+    if (initial_state_ != nullptr && (stateful_ == nullptr || stateful_->batch_id == 0)) {
+      ARROW_RETURN_NOT_OK(HandleInitialState());
+    }
 
     ARROW_ASSIGN_OR_RAISE(auto table, CollectTable(*input_));
     ARROW_ASSIGN_OR_RAISE(auto rows, table->CombineChunksToBatch(context_.eval.pool));
@@ -560,6 +564,32 @@ class TransformWithStateStream final : public BufferedStream {
             node_.processor()->handleInputRows(std::static_pointer_cast<arrow::StructScalar>(key),
                                                taken.record_batch(), Times()));
         ARROW_RETURN_NOT_OK(Emit(emitted));
+      }
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status HandleInitialState() {
+    ARROW_ASSIGN_OR_RAISE(auto table, CollectTable(*initial_state_));
+    ARROW_ASSIGN_OR_RAISE(auto rows, table->CombineChunksToBatch(context_.eval.pool));
+    if (rows->num_rows() == 0) return arrow::Status::OK();
+    ARROW_ASSIGN_OR_RAISE(auto keyed,
+                          GroupRowsByKey(node_.initial_grouping(), node_.key_type(),
+                                         *key_encoder_, *rows,
+                                         stateful_ != nullptr ? num_partitions_ : 0,
+                                         context_.eval));
+    for (size_t p = 0; p < keyed.keys_of_partition.size(); ++p) {
+      for (int32_t id : keyed.keys_of_partition[p]) {
+        const std::vector<int64_t>& members = keyed.rows_of_key[id];
+        scope_.partition = static_cast<int>(p);
+        scope_.key = std::string(keyed.encoded.row(members.front()));
+        ARROW_ASSIGN_OR_RAISE(auto key, keyed.keys->GetScalar(members.front()));
+        arrow::Int64Builder indices;
+        ARROW_RETURN_NOT_OK(indices.AppendValues(members));
+        ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
+        ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(rows, index_array));
+        ARROW_RETURN_NOT_OK(node_.processor()->handleInitialState(
+            std::static_pointer_cast<arrow::StructScalar>(key), taken.record_batch(), Times()));
       }
     }
     return arrow::Status::OK();
@@ -692,6 +722,7 @@ class TransformWithStateStream final : public BufferedStream {
 
   const plan::TransformWithState& node_;
   BatchStreamPtr input_;
+  BatchStreamPtr initial_state_;
   const ExecContext& context_;
   const StatefulContext* stateful_;
   std::shared_ptr<arrow::Schema> schema_;
@@ -721,8 +752,9 @@ state::StateOperatorInfo TransformWithStateInfo(const plan::TransformWithState& 
 }
 
 BatchStreamPtr MakeTransformWithState(const plan::TransformWithState& node, BatchStreamPtr input,
-                                      const ExecContext& context) {
-  return std::make_unique<TransformWithStateStream>(node, std::move(input), context);
+                                      BatchStreamPtr initial_state, const ExecContext& context) {
+  return std::make_unique<TransformWithStateStream>(node, std::move(input),
+                                                    std::move(initial_state), context);
 }
 
 }  // namespace sluice::physical

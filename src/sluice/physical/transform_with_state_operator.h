@@ -19,7 +19,9 @@ state::StateOperatorInfo TransformWithStateInfo(const plan::TransformWithState& 
 /// a store named after it (value: the row; list: a list of rows; map: one entry per user key),
 /// each row with its expiry when the variable has a time to live. Without `context.stateful`
 /// (a batch query), each key is called once, with state that lives for the query only.
+/// `initial_state` (null without one) is read in the query's first batch, each key's rows
+/// handed to handleInitialState before any input is handled.
 BatchStreamPtr MakeTransformWithState(const plan::TransformWithState& node, BatchStreamPtr input,
-                                      const ExecContext& context);
+                                      BatchStreamPtr initial_state, const ExecContext& context);
 
 }  // namespace sluice::physical

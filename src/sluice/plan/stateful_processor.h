@@ -111,6 +111,13 @@ class StatefulProcessor {
   virtual arrow::Result<std::shared_ptr<arrow::RecordBatch>> handleInputRows(
       const StateRow& key, const std::shared_ptr<arrow::RecordBatch>& rows,
       const TimerValues& timer_values) = 0;
+  /// The first batch of a query given an initial state: the key's rows of it, before any
+  /// input of the key is handled.
+  virtual arrow::Status handleInitialState(const StateRow& key,
+                                           const std::shared_ptr<arrow::RecordBatch>& rows,
+                                           const TimerValues& timer_values) {
+    return arrow::Status::OK();
+  }
   /// A timer of the key expired (the timer is gone once this returns).
   virtual arrow::Result<std::shared_ptr<arrow::RecordBatch>> handleExpiredTimer(
       const StateRow& key, const TimerValues& timer_values, const ExpiredTimerInfo& info) {

@@ -23,12 +23,18 @@ namespace sluice::plan {
 /// return, with `output_schema`.
 class TransformWithState final : public LogicalPlan {
  public:
+  /// `initial_state` (a batch plan, grouped by `initial_grouping` of the grouping's types) is
+  /// optional: when given, its rows reach handleInitialState in the query's first batch.
   static arrow::Result<std::shared_ptr<const TransformWithState>> Make(
       PlanPtr child, const std::vector<expr::ExprPtr>& grouping,
       std::shared_ptr<StatefulProcessor> processor, std::shared_ptr<arrow::Schema> output_schema,
-      OutputMode output_mode, TimeMode time_mode, const AnalysisContext& context);
+      OutputMode output_mode, TimeMode time_mode, const AnalysisContext& context,
+      PlanPtr initial_state = nullptr, const std::vector<expr::ExprPtr>& initial_grouping = {});
 
   const std::vector<expr::NamedExpr>& grouping() const { return grouping_; }
+  /// The initial state's grouping, bound against children()[1] (when there is one).
+  const std::vector<expr::NamedExpr>& initial_grouping() const { return initial_grouping_; }
+  bool has_initial_state() const { return children().size() > 1; }
   const std::shared_ptr<StatefulProcessor>& processor() const { return processor_; }
   const std::shared_ptr<arrow::Schema>& output_schema() const { return output_schema_; }
   OutputMode output_mode() const { return output_mode_; }
@@ -37,13 +43,15 @@ class TransformWithState final : public LogicalPlan {
   const std::shared_ptr<arrow::StructType>& key_type() const { return key_type_; }
   std::string Describe() const override;
 
-  TransformWithState(PlanPtr child, std::vector<expr::NamedExpr> grouping,
+  TransformWithState(std::vector<PlanPtr> children, std::vector<expr::NamedExpr> grouping,
+                     std::vector<expr::NamedExpr> initial_grouping,
                      std::shared_ptr<StatefulProcessor> processor,
                      std::shared_ptr<arrow::Schema> output_schema, OutputMode output_mode,
                      TimeMode time_mode, expr::AttributeList output);
 
  private:
   std::vector<expr::NamedExpr> grouping_;
+  std::vector<expr::NamedExpr> initial_grouping_;
   std::shared_ptr<StatefulProcessor> processor_;
   std::shared_ptr<arrow::Schema> output_schema_;
   OutputMode output_mode_;

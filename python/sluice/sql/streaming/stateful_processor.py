@@ -171,8 +171,10 @@ class StatefulProcessorHandle:
 
 class StatefulProcessor(ABC):
     """The user's logic: init() declares the state variables (each micro-batch), then
-    handleInputRows(key, rows, timerValues) yields pandas DataFrames for each key with rows,
-    and handleExpiredTimer(key, timerValues, expiredTimerInfo) for each timer due."""
+    handleInitialState(key, initialState, timerValues) runs in the first batch for each key of
+    an initial state, handleInputRows(key, rows, timerValues) yields pandas DataFrames for
+    each key with rows, and handleExpiredTimer(key, timerValues, expiredTimerInfo) for each
+    timer due."""
 
     @abstractmethod
     def init(self, handle: StatefulProcessorHandle) -> None:
@@ -185,6 +187,9 @@ class StatefulProcessor(ABC):
     def handleExpiredTimer(self, key: Any, timerValues: TimerValues,
                            expiredTimerInfo: ExpiredTimerInfo) -> Any:
         return iter([])
+
+    def handleInitialState(self, key: Any, initialState: Any, timerValues: TimerValues) -> None:
+        """The key's rows of the initial state (a pandas DataFrame), in the first batch."""
 
     def close(self) -> None:
         ...
@@ -212,6 +217,11 @@ class _Bridge:
         pdf = import_table(rows).to_pandas()
         return self._output(self._processor.handleInputRows(
             _tuples(key)[0], iter([pdf]), TimerValues(processing_ms, watermark_ms)))
+
+    def handle_initial_state(self, key: Any, rows: Any, processing_ms: int,
+                             watermark_ms: Optional[int]) -> None:
+        self._processor.handleInitialState(_tuples(key)[0], import_table(rows).to_pandas(),
+                                           TimerValues(processing_ms, watermark_ms))
 
     def handle_expired_timer(self, key: Any, processing_ms: int, watermark_ms: Optional[int],
                              expiry_ms: int) -> Optional[pa.Table]:
