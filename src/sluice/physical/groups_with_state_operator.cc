@@ -91,26 +91,17 @@ class GroupsWithStateStream final : public BufferedStream {
     ARROW_ASSIGN_OR_RAISE(auto keyed,
                           GroupRowsByKey(node_.grouping(), node_.key_type(), *key_encoder_,
                                          *rows, num_partitions_, context_.eval));
-    for (size_t p = 0; p < keyed.keys_of_partition.size(); ++p) {
-      for (int32_t id : keyed.keys_of_partition[p]) {
-        const std::vector<int64_t>& members = keyed.rows_of_key[id];
-        const std::string_view key = keyed.encoded.row(members.front());
-        ARROW_ASSIGN_OR_RAISE(auto key_scalar, keyed.keys->GetScalar(members.front()));
-        arrow::Int64Builder indices;
-        ARROW_RETURN_NOT_OK(indices.AppendValues(members));
-        ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
-        ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(rows, index_array));
-        KeptState kept;
-        if (stateful_ != nullptr) {
-          ARROW_ASSIGN_OR_RAISE(kept, Load(*stores_[p], key));
-          called_.insert(std::string(key));
-        }
-        ARROW_RETURN_NOT_OK(Call(static_cast<int>(p), key,
-                                 std::static_pointer_cast<arrow::StructScalar>(key_scalar),
-                                 taken.record_batch(), kept, /*timed_out=*/false));
-      }
-    }
-    return arrow::Status::OK();
+    return ForEachKey(keyed, rows,
+                      [&](int p, std::string_view key,
+                          const std::shared_ptr<arrow::StructScalar>& key_row,
+                          const std::shared_ptr<arrow::RecordBatch>& key_rows) -> arrow::Status {
+                        KeptState kept;
+                        if (stateful_ != nullptr) {
+                          ARROW_ASSIGN_OR_RAISE(kept, Load(*stores_[p], key));
+                          called_.insert(std::string(key));
+                        }
+                        return Call(p, key, key_row, key_rows, kept, /*timed_out=*/false);
+                      });
   }
 
   /// Calls each key whose timeout passed and that had no rows in this batch.

@@ -43,6 +43,27 @@ arrow::Result<KeyedRows> GroupRowsByKey(const std::vector<expr::NamedExpr>& grou
   return keyed;
 }
 
+arrow::Status ForEachKey(
+    const KeyedRows& keyed, const std::shared_ptr<arrow::RecordBatch>& rows,
+    const std::function<arrow::Status(int, std::string_view,
+                                      const std::shared_ptr<arrow::StructScalar>&,
+                                      const std::shared_ptr<arrow::RecordBatch>&)>& visit) {
+  for (size_t p = 0; p < keyed.keys_of_partition.size(); ++p) {
+    for (int32_t id : keyed.keys_of_partition[p]) {
+      const std::vector<int64_t>& members = keyed.rows_of_key[id];
+      ARROW_ASSIGN_OR_RAISE(auto key, keyed.keys->GetScalar(members.front()));
+      arrow::Int64Builder indices;
+      ARROW_RETURN_NOT_OK(indices.AppendValues(members));
+      ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
+      ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(rows, index_array));
+      ARROW_RETURN_NOT_OK(visit(static_cast<int>(p), keyed.encoded.row(members.front()),
+                                std::static_pointer_cast<arrow::StructScalar>(key),
+                                taken.record_batch()));
+    }
+  }
+  return arrow::Status::OK();
+}
+
 arrow::Result<std::shared_ptr<arrow::RecordBatch>> DropLateRows(
     const std::shared_ptr<arrow::RecordBatch>& rows, const expr::AttributeList& input,
     int64_t late_watermark_ms, int64_t* dropped) {

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <arrow/record_batch.h>
+#include <arrow/scalar.h>
 #include <arrow/result.h>
 
 #include "sluice/expr/attribute.h"
@@ -38,6 +40,15 @@ arrow::Result<KeyedRows> GroupRowsByKey(const std::vector<expr::NamedExpr>& grou
                                         const types::RowEncoder& encoder,
                                         const arrow::RecordBatch& rows, int num_partitions,
                                         const expr::EvalContext& eval);
+
+/// Calls `visit(partition, encoded key, key, the key's rows)` for each key of `keyed` (made
+/// from `rows`), partition by partition, keys in order of first sight; stops at an error.
+arrow::Status ForEachKey(
+    const KeyedRows& keyed, const std::shared_ptr<arrow::RecordBatch>& rows,
+    const std::function<arrow::Status(int partition, std::string_view key,
+                                      const std::shared_ptr<arrow::StructScalar>& key_row,
+                                      const std::shared_ptr<arrow::RecordBatch>& key_rows)>&
+        visit);
 
 /// `rows` without those whose event time (the first column of `input` with a watermark; a
 /// window's end) is at or below `late_watermark_ms`; adds their number to `dropped`.

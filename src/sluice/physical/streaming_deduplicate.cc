@@ -40,7 +40,7 @@ std::optional<int> EventTimeColumn(const plan::Aggregate& aggregate) {
 
 // The value kept with each key, in the row codec's layout of the value schema (see
 // DeduplicateStateInfo): within the watermark, a bigint, when the key expires in microseconds
-// (null when its row had no event time); otherwise Spark's placeholder, one null of type void.
+// (null when its row had no event time); otherwise the value Spark keeps, one null of type void.
 constexpr std::string_view kNullValue("\0", 1);
 
 std::string EncodeExpiry(int64_t micros) {

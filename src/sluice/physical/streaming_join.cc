@@ -2,7 +2,6 @@
 #include "sluice/physical/streaming_join.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <map>
 #include <set>
@@ -14,9 +13,9 @@
 #include <arrow/util/parallel.h>
 
 #include "sluice/physical/state_key_encoding.h"
+#include "sluice/physical/state_row_bytes.h"
 #include "sluice/physical/stateful_context.h"
 #include "sluice/plan/join_state_eviction.h"
-#include "sluice/state/arena_hash_table.h"
 #include "sluice/types/row_codec.h"
 
 namespace sluice::physical {
@@ -33,134 +32,6 @@ constexpr int kRight = 1;
 std::string StoreName(int side, bool values) {
   return std::string(side == kLeft ? "left" : "right") +
          (values ? "-keyWithIndexToValue" : "-keyToNumValues");
-}
-
-// Counts and indexes are stored as the row codec writes a non-null bigint: a present flag,
-// then 8 little-endian bytes; the matched flag of a kept row as a non-null boolean.
-void AppendLong(int64_t value, std::string* out) {
-  char bytes[1 + sizeof(value)];
-  bytes[0] = 1;
-  std::memcpy(bytes + 1, &value, sizeof(value));
-  out->append(bytes, sizeof(bytes));
-}
-
-int64_t ReadLong(std::string_view bytes) {
-  int64_t value = 0;
-  if (bytes.size() == 1 + sizeof(value)) std::memcpy(&value, bytes.data() + 1, sizeof(value));
-  return value;
-}
-
-std::string EncodeLong(int64_t value) {
-  std::string out;
-  AppendLong(value, &out);
-  return out;
-}
-
-std::string IndexedKey(std::string_view key, int64_t index) {
-  std::string out(key);
-  AppendLong(index, &out);
-  return out;
-}
-
-/// Appends IndexedKey(key, index) to `out` as one row, without a temporary string.
-void AppendIndexedKey(std::string_view key, int64_t index, EncodedRows* out) {
-  out->bytes.append(key);
-  AppendLong(index, &out->bytes);
-  out->offsets.push_back(static_cast<uint32_t>(out->bytes.size()));
-}
-
-constexpr size_t kFlagBytes = 2;  // the matched flag after a kept row: present, 0 or 1
-
-std::string_view RowOf(std::string_view value) { return value.substr(0, value.size() - kFlagBytes); }
-bool MatchedOf(std::string_view value) { return value.size() >= kFlagBytes && value.back() == 1; }
-
-/// A kept row's value: the row and its matched flag.
-std::string WithFlag(std::string_view row, bool matched) {
-  std::string out(row);
-  out.push_back(1);
-  out.push_back(matched ? 1 : 0);
-  return out;
-}
-
-/// Appends a kept row's value, the row and its matched flag, to `out` as one row.
-void AppendKeptRow(std::string_view row, bool matched, EncodedRows* out) {
-  out->bytes.append(row);
-  out->bytes.push_back(1);
-  out->bytes.push_back(matched ? 1 : 0);
-  out->offsets.push_back(static_cast<uint32_t>(out->bytes.size()));
-}
-
-std::vector<std::string_view> Views(const EncodedRows& rows) {
-  std::vector<std::string_view> views;
-  views.reserve(rows.size());
-  for (int64_t r = 0; r < rows.size(); ++r) views.push_back(rows.row(r));
-  return views;
-}
-
-/// The distinct keys of a batch, numbered densely in order of first sight: an open-addressing
-/// index over views of the keys, far cheaper than a node-based map for the keys of a batch.
-class KeyIndex {
- public:
-  explicit KeyIndex(size_t expected)
-      : slots_(std::bit_ceil(std::max<size_t>(2 * expected, 16)), -1), mask_(slots_.size() - 1) {}
-
-  /// The number of `key`, numbering it if new. The bytes of `key` must outlive the index.
-  int32_t Insert(std::string_view key) {
-    size_t slot = state::ArenaHashTable::Hash(key) & mask_;
-    while (slots_[slot] >= 0) {
-      if (keys_[slots_[slot]] == key) return slots_[slot];
-      slot = (slot + 1) & mask_;
-    }
-    slots_[slot] = static_cast<int32_t>(keys_.size());
-    keys_.push_back(key);
-    if (keys_.size() * 2 > slots_.size()) Grow();
-    return static_cast<int32_t>(keys_.size() - 1);
-  }
-
-  /// The number of `key`, or -1 when it was never inserted.
-  int32_t Find(std::string_view key) const {
-    size_t slot = state::ArenaHashTable::Hash(key) & mask_;
-    while (slots_[slot] >= 0) {
-      if (keys_[slots_[slot]] == key) return slots_[slot];
-      slot = (slot + 1) & mask_;
-    }
-    return -1;
-  }
-
-  /// The keys by number.
-  const std::vector<std::string_view>& keys() const { return keys_; }
-
- private:
-  void Grow() {
-    slots_.assign(slots_.size() * 2, -1);
-    mask_ = slots_.size() - 1;
-    for (size_t id = 0; id < keys_.size(); ++id) {
-      size_t slot = state::ArenaHashTable::Hash(keys_[id]) & mask_;
-      while (slots_[slot] >= 0) slot = (slot + 1) & mask_;
-      slots_[slot] = static_cast<int32_t>(id);
-    }
-  }
-
-  std::vector<int32_t> slots_;
-  size_t mask_;
-  std::vector<std::string_view> keys_;
-};
-
-/// The event time of each row, in microseconds, from a timestamp column or a window struct
-/// (its end); nullopt where null.
-struct EventTimes {
-  std::shared_ptr<arrow::Array> times;
-  std::optional<int64_t> operator[](int64_t i) const {
-    if (times == nullptr || times->IsNull(i)) return std::nullopt;
-    return times->data()->GetValues<int64_t>(1)[i];
-  }
-};
-
-EventTimes EventTimesOf(const std::shared_ptr<arrow::Array>& column) {
-  if (column->type_id() != arrow::Type::STRUCT) return {column};
-  const auto& window = static_cast<const arrow::StructArray&>(*column);
-  // The end of each window, null where the window is null.
-  return {window.GetFlattenedField(1).ValueOr(window.field(1))};
 }
 
 /// What one side of the join is, fixed for the query.

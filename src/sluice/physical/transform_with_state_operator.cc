@@ -14,6 +14,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/physical/keyed_rows.h"
+#include "sluice/physical/state_row_bytes.h"
 #include "sluice/physical/stateful_context.h"
 #include "sluice/state/operator_metadata.h"
 #include "sluice/types/row_codec.h"
@@ -61,23 +62,6 @@ class TransientStore final : public state::StateStore {
  private:
   std::map<std::string, std::string> entries_;
 };
-
-void AppendLong(int64_t value, std::string* out) {
-  char bytes[1 + sizeof(value)];
-  bytes[0] = 1;
-  std::memcpy(bytes + 1, &value, sizeof(value));
-  out->append(bytes, sizeof(bytes));
-}
-
-int64_t ReadLong(std::string_view bytes) {
-  int64_t value = 0;
-  if (bytes.size() >= 1 + sizeof(value)) {
-    std::memcpy(&value, bytes.data() + bytes.size() - sizeof(value), sizeof(value));
-  }
-  return value;
-}
-
-constexpr size_t kLongBytes = 1 + sizeof(int64_t);
 
 /// What the variables and the handle of a batch share: the stores, the key of the call being
 /// made, and the batch's times.
@@ -549,24 +533,16 @@ class TransformWithStateStream final : public BufferedStream {
                                                      *key_encoder_, *rows,
                                                      stateful_ != nullptr ? num_partitions_ : 0,
                                                      context_.eval));
-    for (size_t p = 0; p < keyed.keys_of_partition.size(); ++p) {
-      for (int32_t id : keyed.keys_of_partition[p]) {
-        const std::vector<int64_t>& members = keyed.rows_of_key[id];
-        scope_.partition = static_cast<int>(p);
-        scope_.key = std::string(keyed.encoded.row(members.front()));
-        ARROW_ASSIGN_OR_RAISE(auto key, keyed.keys->GetScalar(members.front()));
-        arrow::Int64Builder indices;
-        ARROW_RETURN_NOT_OK(indices.AppendValues(members));
-        ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
-        ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(rows, index_array));
-        ARROW_ASSIGN_OR_RAISE(
-            auto emitted,
-            node_.processor()->handleInputRows(std::static_pointer_cast<arrow::StructScalar>(key),
-                                               taken.record_batch(), Times()));
-        ARROW_RETURN_NOT_OK(Emit(emitted));
-      }
-    }
-    return arrow::Status::OK();
+    return ForEachKey(keyed, rows,
+                      [&](int p, std::string_view key,
+                          const std::shared_ptr<arrow::StructScalar>& key_row,
+                          const std::shared_ptr<arrow::RecordBatch>& key_rows) -> arrow::Status {
+                        scope_.partition = p;
+                        scope_.key = std::string(key);
+                        ARROW_ASSIGN_OR_RAISE(auto emitted, node_.processor()->handleInputRows(
+                                                                key_row, key_rows, Times()));
+                        return Emit(emitted);
+                      });
   }
 
   arrow::Status HandleInitialState() {
@@ -578,21 +554,14 @@ class TransformWithStateStream final : public BufferedStream {
                                          *key_encoder_, *rows,
                                          stateful_ != nullptr ? num_partitions_ : 0,
                                          context_.eval));
-    for (size_t p = 0; p < keyed.keys_of_partition.size(); ++p) {
-      for (int32_t id : keyed.keys_of_partition[p]) {
-        const std::vector<int64_t>& members = keyed.rows_of_key[id];
-        scope_.partition = static_cast<int>(p);
-        scope_.key = std::string(keyed.encoded.row(members.front()));
-        ARROW_ASSIGN_OR_RAISE(auto key, keyed.keys->GetScalar(members.front()));
-        arrow::Int64Builder indices;
-        ARROW_RETURN_NOT_OK(indices.AppendValues(members));
-        ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
-        ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(rows, index_array));
-        ARROW_RETURN_NOT_OK(node_.processor()->handleInitialState(
-            std::static_pointer_cast<arrow::StructScalar>(key), taken.record_batch(), Times()));
-      }
-    }
-    return arrow::Status::OK();
+    return ForEachKey(keyed, rows,
+                      [&](int p, std::string_view key,
+                          const std::shared_ptr<arrow::StructScalar>& key_row,
+                          const std::shared_ptr<arrow::RecordBatch>& key_rows) {
+                        scope_.partition = p;
+                        scope_.key = std::string(key);
+                        return node_.processor()->handleInitialState(key_row, key_rows, Times());
+                      });
   }
 
   /// Calls each timer due, earliest first, and removes it.
