@@ -50,8 +50,13 @@ std::string EncodeExpiry(int64_t micros) {
 }
 
 std::optional<int64_t> DecodeExpiry(std::string_view value) {
-  if (value.size() != 1 + sizeof(int64_t) || value[0] != 1) return std::nullopt;
   int64_t micros;
+  // Checkpoints written before the row codec's layout kept the 8 bytes alone.
+  if (value.size() == sizeof(micros)) {
+    std::memcpy(&micros, value.data(), sizeof(micros));
+    return micros;
+  }
+  if (value.size() != 1 + sizeof(micros) || value[0] != 1) return std::nullopt;
   std::memcpy(&micros, value.data() + 1, sizeof(micros));
   return micros;
 }
