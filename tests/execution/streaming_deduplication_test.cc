@@ -1,10 +1,14 @@
 // dropDuplicates and dropDuplicatesWithinWatermark on streams: each key's first row emitted
 // once across batches and restarts, late rows dropped, keys evicted by the watermark. The
 // inputs and expected rows are those of Spark's StreamingDeduplicationSuite.
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/functions.h"
+#include "sluice/checkpoint/atomic_file.h"
+#include "sluice/state/state_file_format.h"
 #include "support/stream_test.h"
 
 namespace sluice::testing {
@@ -95,6 +99,38 @@ TEST_F(StreamingDeduplicationTest, WithinWatermarkForgetsAKeyOnceItsEventTimePlu
                   CheckNewAnswer({"[\"b\",22]", "[\"c\",21]"}), AssertStateRows(2, 0),
                   AddData(input, {"[\"a\"]", "[21]"}), CheckNewAnswer({"[\"a\",21]"}),
                   AssertStateRows(3, 1)});
+}
+
+// A checkpoint written before the expiry was kept in the row codec's layout held its 8 bytes
+// alone: rewrite the state so, and the key must still expire after a restart.
+TEST_F(StreamingDeduplicationTest, WithinWatermarkReadsTheExpiryOfEarlierCheckpoints) {
+  ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "1").ok());
+  auto input = MemoryStream("k STRING, t INT");
+  auto df = spark_->readStream()
+                .load(input)
+                .withColumn("eventTime", F::timestamp_seconds(F::col("t")))
+                .withWatermark("eventTime", "2 seconds")
+                .dropDuplicatesWithinWatermark({"k"})
+                .select({F::col("k"), F::col("eventTime").cast("long")});
+  auto to_old_layout = AssertOnQuery("old layout", [this](StreamingQuery&) {
+    const std::string path = checkpoint_ + "/state/0/0/1.delta";
+    auto contents = checkpoint::ReadWholeFile(path);
+    ASSERT_TRUE(contents.ok()) << contents.status().ToString();
+    state::StateFileWriter writer(state::StateFileKind::kDelta, 1);
+    ASSERT_TRUE(state::ReadStateFile(*contents, path, "dedup", state::StateFileKind::kDelta, 1,
+                                     [&](std::string_view key,
+                                         std::optional<std::string_view> value) {
+                                       ASSERT_TRUE(value && value->size() == 9);
+                                       writer.Put(key, value->substr(1));
+                                     })
+                    .ok());
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << writer.Finish();
+  });
+  TestStream(df, {AddData(input, {"[\"a\"]", "[17]"}), CheckNewAnswer({"[\"a\",17]"}),
+                  StopStream(), to_old_layout, StartStream(),
+                  // Watermark 20 s: "a" (expiring at 19 s) is forgotten.
+                  AddData(input, {"[\"b\"]", "[22]"}), CheckNewAnswer({"[\"b\",22]"}),
+                  AddData(input, {"[\"a\"]", "[21]"}), CheckNewAnswer({"[\"a\",21]"})});
 }
 
 TEST_F(StreamingDeduplicationTest, WithinWatermarkNeedsAWatermark) {
