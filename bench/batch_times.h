@@ -4,8 +4,16 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <filesystem>
+#include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
+
+#include "sluice/api/data_stream_writer.h"
+#include "sluice/api/dataframe.h"
+#include "sluice/api/session.h"
+#include "sluice/formats/partitioned_writer.h"
 
 #include "sluice/execution/query_listener.h"
 
@@ -65,5 +73,27 @@ class BatchReadings final : public execution::StreamingQueryListener {
   std::mutex mutex_;
   std::vector<Reading> readings_;
 };
+
+/// Runs `df` to a noop sink, with a fresh checkpoint in the working folder (removed after),
+/// until `batches` batches finished or the query stopped; the readings of each batch.
+inline std::vector<BatchReadings::Reading> RunToNoopSink(
+    const std::shared_ptr<SparkSession>& spark, const DataFrame& df, size_t batches) {
+  namespace fs = std::filesystem;
+  fs::path checkpoint = fs::current_path() / ("bench-checkpoint-" + formats::RandomUuid());
+  auto readings = std::make_shared<BatchReadings>();
+  spark->streams()->addListener(readings);
+  auto query = df.writeStream()
+                   .format("noop")
+                   .option("checkpointLocation", checkpoint.string())
+                   .start()
+                   .ValueOrDie();
+  while (readings->readings().size() < batches && query->isActive()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  (void)query->stop();
+  spark->streams()->removeListener(readings);
+  fs::remove_all(checkpoint);
+  return readings->readings();
+}
 
 }  // namespace sluice::bench

@@ -12,9 +12,6 @@
 // instead; reports the state rows after the 5th and the last batch, which stay flat because the
 // watermark evicts as much as each batch adds.
 #include <chrono>
-#include <filesystem>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -22,15 +19,12 @@
 #include "batch_times.h"
 
 #include "sluice/api/data_stream_reader.h"
-#include "sluice/api/data_stream_writer.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/session.h"
-#include "sluice/formats/partitioned_writer.h"
 
 namespace {
 
 namespace F = sluice::functions;
-namespace fs = std::filesystem;
 using sluice::Column;
 using sluice::DataFrame;
 
@@ -65,26 +59,6 @@ DataFrame Auctions(const DataFrame& events) {
       .withWatermark("a_time", "10 seconds");
 }
 
-/// Runs `df` to a noop sink until `batches` batches finished; the readings of each.
-std::vector<sluice::bench::BatchReadings::Reading> Run(const std::shared_ptr<sluice::SparkSession>& spark,
-                                     const DataFrame& df, size_t batches) {
-  fs::path checkpoint = fs::current_path() / ("bench-checkpoint-" + sluice::formats::RandomUuid());
-  auto times = std::make_shared<sluice::bench::BatchReadings>();
-  spark->streams()->addListener(times);
-  auto query = df.writeStream()
-                   .format("noop")
-                   .option("checkpointLocation", checkpoint.string())
-                   .start()
-                   .ValueOrDie();
-  while (times->readings().size() < batches && query->isActive()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  (void)query->stop();
-  spark->streams()->removeListener(times);
-  fs::remove_all(checkpoint);
-  return times->readings();
-}
-
 /// Argument 0: the default (in-memory) state store; 1: RocksDB.
 void UseProvider(const std::shared_ptr<sluice::SparkSession>& spark, int64_t provider) {
   (void)spark->conf().set(
@@ -108,7 +82,7 @@ void StreamJoinQ8(benchmark::State& state) {
       auctions, (persons["id"] == auctions["seller"]) && (persons["p_window"] == auctions["a_window"]));
   constexpr size_t kBatches = 8;
   for (auto _ : state) {
-    auto seen = Run(spark, joined, kBatches);
+    auto seen = sluice::bench::RunToNoopSink(spark, joined, kBatches);
     if (seen.size() < kBatches) {
       state.SkipWithError("the query stopped early");
       break;
@@ -137,7 +111,7 @@ void StreamJoinOuterState(benchmark::State& state) {
       "left_outer");
   constexpr size_t kBatches = 30;
   for (auto _ : state) {
-    auto seen = Run(spark, joined, kBatches);
+    auto seen = sluice::bench::RunToNoopSink(spark, joined, kBatches);
     if (seen.size() < kBatches) {
       state.SkipWithError("the query stopped early");
       break;

@@ -5,9 +5,6 @@
 // batches after the first, by the wall clock and per CPU-second of the whole process (every
 // thread), for a few shuffle partition counts (the number of state stores).
 #include <chrono>
-#include <filesystem>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -15,16 +12,13 @@
 #include "batch_times.h"
 
 #include "sluice/api/data_stream_reader.h"
-#include "sluice/api/data_stream_writer.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
 #include "sluice/api/session.h"
-#include "sluice/formats/partitioned_writer.h"
 
 namespace {
 
 namespace F = sluice::functions;
-namespace fs = std::filesystem;
 
 constexpr int64_t kEventsPerBatch = 10'000'000;
 constexpr int64_t kDistinctKeys = 1'000'000;
@@ -43,22 +37,7 @@ void WindowedAggregation(benchmark::State& state) {
                           (F::col("value") % F::lit(kDistinctKeys)).alias("key")})
                 .agg({F::count(F::lit(1)).alias("events"), F::sum(F::col("value")).alias("total")});
   for (auto _ : state) {
-    fs::path checkpoint =
-        fs::current_path() / ("bench-checkpoint-" + sluice::formats::RandomUuid());
-    auto times = std::make_shared<sluice::bench::BatchReadings>();
-    spark->streams()->addListener(times);
-    auto query = df.writeStream()
-                     .format("noop")
-                     .option("checkpointLocation", checkpoint.string())
-                     .start()
-                     .ValueOrDie();
-    while (times->readings().size() < kBatches && query->isActive()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    (void)query->stop();
-    spark->streams()->removeListener(times);
-    fs::remove_all(checkpoint);
-    auto seen = times->readings();
+    auto seen = sluice::bench::RunToNoopSink(spark, df, kBatches);
     if (seen.size() < kBatches) {
       state.SkipWithError("the query stopped early");
       break;
