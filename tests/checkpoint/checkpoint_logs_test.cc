@@ -54,7 +54,11 @@ TEST_F(CheckpointLogsTest, OffsetsMatchSparkByteForByte) {
   seq.metadata.batch_timestamp_ms = 1796060373596;
   seq.metadata.conf = execution::PinnedConfOf(config);
   seq.offsets = {std::string("{\"logOffset\":0}")};
-  EXPECT_EQ(SerializeOffsetSeq(seq), kSparkOffsets);
+  // Spark's settings in Spark's order, then Sluice's own (which Spark ignores).
+  std::string expected = kSparkOffsets;
+  expected.insert(expected.find("}}"),
+                  ",\"sluice.sql.streaming.statePartitioningVersion\":\"2\"");
+  EXPECT_EQ(SerializeOffsetSeq(seq), expected);
   auto parsed = ParseOffsetSeq(kSparkOffsets, "offsets/0");
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   EXPECT_EQ(SerializeOffsetSeq(*parsed), kSparkOffsets);
@@ -63,6 +67,28 @@ TEST_F(CheckpointLogsTest, OffsetsMatchSparkByteForByte) {
   parsed = ParseOffsetSeq(SerializeOffsetSeq(seq), "offsets/0");
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->offsets[1], std::nullopt);
+}
+
+TEST_F(CheckpointLogsTest, ACheckpointWithoutThePartitioningVersionKeepsTheFirstOne) {
+  // Checkpoints written before Sluice pinned how it partitions state spread keys by the hash
+  // of their encoded bytes (version 1); they must keep doing so, whatever the session says.
+  auto written_before = ParseOffsetSeq(kSparkOffsets, "offsets/0");
+  ASSERT_TRUE(written_before.ok());
+  SessionConfig config;
+  ASSERT_TRUE(config.Set(execution::kStatePartitioningKey, "2").ok());
+  ASSERT_TRUE(execution::RestorePinnedConf(written_before->metadata.conf, &config).ok());
+  auto settings = execution::StreamingSettings::FromConfig(config);
+  ASSERT_TRUE(settings.ok());
+  EXPECT_EQ(settings->state_partitioning_version, 1);
+
+  SessionConfig fresh;
+  ASSERT_TRUE(execution::RestorePinnedConf(execution::PinnedConfOf(fresh), &fresh).ok());
+  EXPECT_EQ(execution::StreamingSettings::FromConfig(fresh)->state_partitioning_version, 2);
+
+  ASSERT_TRUE(fresh.Set(execution::kStatePartitioningKey, "3").ok());
+  auto refused = execution::StreamingSettings::FromConfig(fresh);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("statePartitioningVersion"), std::string::npos);
 }
 
 TEST_F(CheckpointLogsTest, CommitsAndMetadataMatchSpark) {

@@ -2,12 +2,16 @@
 // restarts, timers in event and processing time, time to live, crashes at every step of the
 // batch loop, and the same processor in a batch query. The cases follow Spark's
 // TransformWithStateSuite.
+#include <cstdio>
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 #include <arrow/builder.h>
 #include <arrow/scalar.h>
 
 #include "sluice/api/data_stream_reader.h"
+#include "sluice/api/dataframe_reader.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
 #include "support/stream_test.h"
@@ -241,14 +245,25 @@ class Remember final : public plan::StatefulProcessor {
   std::shared_ptr<plan::ValueState> last_;
 };
 
-TEST_F(TransformWithStateTest, ProcessingTimeTimersAndTimeToLive) {
-  auto input = MemoryStream("k STRING, v INT");
-  auto clock = std::make_shared<ManualClock>(1'000);
+/// Remember over `input`, keyed by k.
+DataFrame Remembered(SparkSession& spark, const std::shared_ptr<sources::MemoryStream>& input,
+                     const std::string& time_mode) {
+  return spark.readStream().load(input).groupBy({F::col("k")}).transformWithState(
+      std::make_shared<Remember>(), OutputSchema(), "update", time_mode);
+}
+
+/// A processing-time trigger every second of a manual clock that starts at 1 s.
+StartOptions EverySecondOfAManualClock() {
   StartOptions options;
   options.trigger = Trigger::ProcessingTime(1'000);
-  options.clock = clock;
-  auto remembered = spark_->readStream().load(input).groupBy({F::col("k")}).transformWithState(
-      std::make_shared<Remember>(), OutputSchema(), "update", "ProcessingTime");
+  options.clock = std::make_shared<ManualClock>(1'000);
+  return options;
+}
+
+TEST_F(TransformWithStateTest, ProcessingTimeTimersAndTimeToLive) {
+  auto input = MemoryStream("k STRING, v INT");
+  const StartOptions options = EverySecondOfAManualClock();
+  auto remembered = Remembered(*spark_, input, "ProcessingTime");
   TestStream(remembered,
              {StartStream(options), AddData(input, {"[\"a\"]", "[7]"}), AdvanceClock(1'000),
               CheckNewAnswer({"[\"a\",-1,0,0]"}),
@@ -256,6 +271,86 @@ TEST_F(TransformWithStateTest, ProcessingTimeTimersAndTimeToLive) {
               AdvanceClock(3'000), CheckNewAnswer({"[\"a\",7,1,0]"}),
               AdvanceClock(3'000), AddData(input, {"[\"a\"]", "[8]"}), AdvanceClock(1'000),
               CheckNewAnswer({"[\"a\",-1,0,0]"})},
+             "update");
+}
+
+TEST_F(TransformWithStateTest, StateReadersReadItsVariablesAndTimers) {
+  auto input = MemoryStream("k STRING, v INT");
+  const StartOptions options = EverySecondOfAManualClock();
+  auto remembered = Remembered(*spark_, input, "ProcessingTime");
+  TestStream(remembered,
+             {StartStream(options), AddData(input, {"[\"a\"]", "[7]"}), AdvanceClock(1'000),
+              CheckNewAnswer({"[\"a\",-1,0,0]"})},
+             "update");
+  auto read = [&](std::vector<std::pair<std::string, std::string>> settings) {
+    DataFrameReader reader = spark_->read();
+    reader.format("statestore");
+    for (const auto& [key, value] : settings) reader.option(key, value);
+    return reader.load(checkpoint_).collect();
+  };
+
+  // Spark's operator properties: the modes and the variables, the timers last.
+  DataFrameReader metadata = spark_->read();
+  metadata.format("state-metadata");
+  auto described = metadata.load(checkpoint_).drop({"maxBatchId"}).collect();
+  ASSERT_TRUE(described.ok()) << described.status().ToString();
+  EXPECT_EQ(RowsOf(**described),
+            (std::vector<std::string>{
+                R"([0,"transformWithStateExec","default",3,0,"{"timeMode":"ProcessingTime",)"
+                R"("outputMode":"Update","stateVariables":[{"stateName":"last",)"
+                R"("stateVariableType":"ValueState","ttlEnabled":true},)"
+                R"({"stateName":"$procTimers_keyToTimestamp","stateVariableType":"TimerState",)"
+                R"("ttlEnabled":false}]}"])"}));
+
+  // A value with a time to live is the row and its expiry.
+  auto value = read({{"stateVarName", "last"}});
+  ASSERT_TRUE(value.ok()) << value.status().ToString();
+  EXPECT_EQ((*value)->schema()->ToString(),
+            "key: struct<k: string>\n"
+            "value: struct<value: struct<v: int64>, ttlExpirationMs: int64 not null>\n"
+            "partition_id: int32 not null");
+  auto timers = read({{"readRegisteredTimers", "true"}});
+  ASSERT_TRUE(timers.ok()) << timers.status().ToString();
+  EXPECT_EQ((*timers)->schema()->ToString(),
+            "key: struct<k: string>\nexpiration_timestamp_ms: int64\n"
+            "partition_id: int32 not null");
+  // The timer was set 3 s after the batch's time, the expiry 5 s after it (whether the batch
+  // ran at 1 s or 2 s of the manual clock).
+  ASSERT_EQ((*value)->num_rows(), 1);
+  ASSERT_EQ((*timers)->num_rows(), 1);
+  const std::string value_row = RowsOf(**value)[0];
+  const std::string timer_row = RowsOf(**timers)[0];
+  long long v = 0, expiry = 0, timer = 0;
+  ASSERT_EQ(std::sscanf(value_row.c_str(), R"([["a"],[[%lld], %lld],2])", &v, &expiry), 2)
+      << value_row;
+  ASSERT_EQ(std::sscanf(timer_row.c_str(), R"([["a"],%lld,2])", &timer), 1) << timer_row;
+  EXPECT_EQ(v, 7);
+  EXPECT_EQ(expiry - timer, 2'000) << value_row << " " << timer_row;
+
+  for (const auto& [settings, error_class, mentions] :
+       std::vector<std::tuple<std::vector<std::pair<std::string, std::string>>, std::string,
+                              std::string>>{
+           {{}, "STDS_REQUIRED_OPTION_UNSPECIFIED", "'stateVarName' must be specified"},
+           {{{"stateVarName", "nothing"}},
+            "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE",
+            "State variable nothing is not defined"},
+           {{{"stateVarName", "last"}, {"readRegisteredTimers", "true"}},
+            "STDS_CONFLICT_OPTIONS",
+            "readRegisteredTimers"}}) {
+    auto refused = read(settings);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_TRUE(HasErrorClass(refused.status(), error_class)) << refused.status().ToString();
+    EXPECT_NE(refused.status().message().find(mentions), std::string::npos)
+        << refused.status().ToString();
+  }
+}
+
+TEST_F(TransformWithStateTest, TimeToLiveNeedsProcessingTime) {
+  auto input = MemoryStream("k STRING, v INT");
+  auto remembered = Remembered(*spark_, input, "None");
+  TestStream(remembered,
+             {AddData(input, {"[\"a\"]", "[7]"}),
+              ExpectFailure("STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL")},
              "update");
 }
 

@@ -32,7 +32,7 @@ Expected file (expected/<name>.json):
     its JSON reader dropped by a filter pushed into it, which a memory source cannot do.
     "stateReads" (for a scenario with read_state): what each state data source read of the
     checkpoint returned once the query stopped: {"format", "options", "columns", "rows"},
-    without the partition_id column.
+    partition_id included.
 """
 
 import argparse
@@ -283,12 +283,10 @@ def run_query(spark, scenario, schema, source_dir, checkpoint, result):
 
 
 def read_state(spark, checkpoint, read, name):
-    """What a state data source read of the stopped query's checkpoint returns. partition_id
-    is left out: Spark spreads keys over partitions by its own hash of the key row."""
+    """What a state data source read of the stopped query's checkpoint returns, partition_id
+    included (Spark's hash partitioning of the key row)."""
     options = {k: v for k, v in read.items() if k != "format"}
     df = spark.read.format(read.get("format", "statestore")).options(**options).load(checkpoint)
-    if "partition_id" in df.columns:
-        df = df.drop("partition_id")
     rows_schema, rows = golden.collect(df)
     encoded = [golden.encode_row(row, rows_schema, name) for row in rows]
     encoded.sort(key=lambda row: json.dumps(row, ensure_ascii=False))

@@ -261,12 +261,13 @@ ROCKSDB = {"spark.sql.streaming.stateStore.providerClass":
 
 
 class RunningCountProcessor(StatefulProcessor):
-    """Counts a key's rows (value state) and its distinct v (map state); at 4 rows it emits
-    "done" and forgets the key."""
+    """Counts a key's rows (value state), its distinct v (map state) and keeps the v seen (list
+    state); at 4 rows it emits "done" and forgets the key."""
 
     def init(self, handle):
         self.count = handle.getValueState("count", "count BIGINT")
         self.per_value = handle.getMapState("perValue", "v INT", "n BIGINT")
+        self.seen = handle.getListState("seen", "v INT")
 
     def handleInputRows(self, key, rows, timerValues):
         count = self.count.get()[0] if self.count.exists() else 0
@@ -276,10 +277,12 @@ class RunningCountProcessor(StatefulProcessor):
                 v = int(v)
                 seen = self.per_value.getValue((v,))[0] if self.per_value.containsKey((v,)) else 0
                 self.per_value.updateValue((v,), (seen + 1,))
+                self.seen.appendValue((v,))
         distinct = len(list(self.per_value.keys()))
         if count >= 4:
             self.count.clear()
             self.per_value.clear()
+            self.seen.clear()
             yield count_row(key, count, "done %d" % distinct)
         else:
             self.count.update((count,))
@@ -500,11 +503,16 @@ SCENARIOS = [
      "steps": GROUP_STEPS + [[["a", t(10), 1], ["a", t(11), 1], ["b", t(12), 2]]],
      "mode": "update",
      "query": lambda df: df.groupBy("k").transformWithStateInPandas(
-         RunningCountProcessor(), COUNT_OUTPUT, "Update", "None")},
+         RunningCountProcessor(), COUNT_OUTPUT, "Update", "None"),
+     "read_state": [{"stateVarName": "count"}, {"stateVarName": "perValue"},
+                    {"stateVarName": "perValue", "flattenCollectionTypes": "false"},
+                    {"stateVarName": "seen"},
+                    {"stateVarName": "seen", "flattenCollectionTypes": "false"}]},
     {"name": "transform_with_state_event_time_timers", "schema": KTV, "conf": ROCKSDB,
      "steps": SESSION_STEPS, "mode": "append",
      "query": lambda df: wm(df).groupBy("k").transformWithStateInPandas(
-         EventTimeSessionProcessor(), COUNT_OUTPUT, "Append", "EventTime")},
+         EventTimeSessionProcessor(), COUNT_OUTPUT, "Append", "EventTime"),
+     "read_state": [{"readRegisteredTimers": "true"}, {"stateVarName": "count"}]},
     # ---- filters Spark pushes below withWatermark ------------------------------------------
     {"name": "filter_after_watermark_append", "schema": KTV, "mode": "append",
      "input_rows_comparable": False,

@@ -209,6 +209,8 @@ class RunningCountProcessor final : public plan::StatefulProcessor {
                           handle.getMapState("perValue",
                                              arrow::schema({arrow::field("v", arrow::int32())}),
                                              arrow::schema({arrow::field("n", arrow::int64())})));
+    ARROW_ASSIGN_OR_RAISE(seen_, handle.getListState(
+                                     "seen", arrow::schema({arrow::field("v", arrow::int32())})));
     return arrow::Status::OK();
   }
 
@@ -222,12 +224,14 @@ class RunningCountProcessor final : public plan::StatefulProcessor {
       auto v = OneInt("v", values.Value(i));
       ARROW_ASSIGN_OR_RAISE(auto seen, per_value_->getValue(v));
       ARROW_RETURN_NOT_OK(per_value_->updateValue(v, OneLong("n", LongIn(seen) + 1)));
+      ARROW_RETURN_NOT_OK(seen_->appendValue(v));
     }
     ARROW_ASSIGN_OR_RAISE(auto entries, per_value_->iterator());
     const std::string distinct = std::to_string(entries.size());
     if (count >= 4) {
       ARROW_RETURN_NOT_OK(count_->clear());
       ARROW_RETURN_NOT_OK(per_value_->clear());
+      ARROW_RETURN_NOT_OK(seen_->clear());
       return CountRow(key, count, "done " + distinct);
     }
     ARROW_RETURN_NOT_OK(count_->update(OneLong("count", count)));
@@ -237,6 +241,7 @@ class RunningCountProcessor final : public plan::StatefulProcessor {
  private:
   std::shared_ptr<plan::ValueState> count_;
   std::shared_ptr<plan::MapState> per_value_;
+  std::shared_ptr<plan::ListState> seen_;
 };
 
 // EventTimeSessionProcessor of scenarios.py.

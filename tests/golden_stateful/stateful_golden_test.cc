@@ -274,8 +274,7 @@ class StatefulGoldenTest : public testing::SessionTest,
   }
 
   /// Reads the stopped query's checkpoint as each of spec["stateReads"] read Spark's, and
-  /// compares what came back (partition_id left out, as Spark's hash partitioning of keys is
-  /// its own).
+  /// compares what came back, partition_id included.
   std::string CompareStateReads(simdjson::dom::element spec) {
     simdjson::dom::array reads;
     if (spec["stateReads"].get(reads) != simdjson::SUCCESS) return "";
@@ -295,10 +294,6 @@ class StatefulGoldenTest : public testing::SessionTest,
       const std::string where = "stateReads[" + std::to_string(index++) + "] " +
                                 Text(read["format"]) + described;
       DataFrame df = reader.load(scratch_ / "checkpoint");
-      const auto columns = df.columns();
-      if (std::find(columns.begin(), columns.end(), "partition_id") != columns.end()) {
-        df = df.drop({"partition_id"});
-      }
       auto table = df.collect();
       if (!table.ok()) {
         problems += where + ": " + table.status().ToString() + "\n";

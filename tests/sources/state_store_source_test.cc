@@ -1,6 +1,10 @@
 // The state data sources on checkpoints written by real queries: the rows of a store at any
 // retained batch and the changes batch by batch, with either provider, and clear errors for
 // bad options. Their answers for the same queries as Spark's are in tests/golden_stateful.
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include <gtest/gtest.h>
 
 #include "sluice/api/data_stream_reader.h"
@@ -110,10 +114,48 @@ TEST_P(StateStoreSourceTest, RefusesBadOptionsNamingThem) {
               "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE", "not a stream-stream join");
   ExpectError(State().option("joinSide", "middle").load(checkpoint_),
               "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE", "left,right,none");
+  ExpectError(State().option("stateVarName", "count").load(checkpoint_),
+              "STDS_INVALID_OPTION_VALUE.WITH_MESSAGE", "only a transformWithState operator");
   ExpectError(State().option("storeName", "other").load(checkpoint_),
               "STDS_FAILED_TO_READ_STATE_SCHEMA", "its stores are default");
   ExpectError(State().option("operatorId", int64_t{4}).load(checkpoint_),
               "STDS_FAILED_TO_READ_OPERATOR_METADATA", "state/4/_metadata/metadata");
+}
+
+TEST_P(StateStoreSourceTest, ACheckpointKeepsHowItsStateWasPartitioned) {
+  // A checkpoint written before Sluice pinned its state partitioning (offsets without
+  // sluice.sql.streaming.statePartitioningVersion) spread keys by the hash of their encoded
+  // bytes; restarted, it must find each key where it left it.
+  ASSERT_TRUE(spark_->conf().set("sluice.sql.streaming.statePartitioningVersion", "1").ok());
+  auto input = MemoryStream("k STRING");
+  auto counts = spark_->readStream().load(input).groupBy({F::col("k")}).count();
+  auto forget_pinned_partitioning = [this](StreamingQuery&) {
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(checkpoint_) / "offsets")) {
+      if (entry.path().filename().string().front() == '.') continue;
+      std::ifstream in(entry.path());
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::string pinned = ",\"sluice.sql.streaming.statePartitioningVersion\":\"1\"";
+      const size_t at = text.find(pinned);
+      ASSERT_NE(at, std::string::npos) << text;
+      text.erase(at, pinned.size());
+      std::ofstream(entry.path(), std::ios::trunc) << text;
+    }
+    ASSERT_TRUE(spark_->conf().set("sluice.sql.streaming.statePartitioningVersion", "2").ok());
+  };
+  TestStream(counts,
+             {AddData(input, {R"(["a", "b", "c", "d", "e", "f"])"}),
+              CheckLastBatch({R"(["a",1])", R"(["b",1])", R"(["c",1])", R"(["d",1])",
+                              R"(["e",1])", R"(["f",1])"}),
+              AssertOnQuery("offsets as an older Sluice wrote them", forget_pinned_partitioning),
+              StopStream(), StartStream(),
+              AddData(input, {R"(["a", "b", "c", "d", "e", "f"])"}),
+              CheckLastBatch({R"(["a",2])", R"(["b",2])", R"(["c",2])", R"(["d",2])",
+                              R"(["e",2])", R"(["f",2])"})},
+             "update");
+  // New batches keep the checkpoint's partitioning, unpinned as before.
+  std::ifstream last(std::filesystem::path(checkpoint_) / "offsets" / "1");
+  std::string text((std::istreambuf_iterator<char>(last)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.find("statePartitioningVersion"), std::string::npos) << text;
 }
 
 INSTANTIATE_TEST_SUITE_P(Providers, StateStoreSourceTest,

@@ -336,6 +336,8 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
   stateful.batch_id = batch_id_;
   stateful.output_mode = spec_.output_mode;
   stateful.num_partitions = settings_.shuffle_partitions;
+  stateful.partitioning =
+      static_cast<physical::StatePartitioning>(settings_.state_partitioning_version);
   stateful.late_events_watermark_ms = previous_batch_watermark_ms_;
   stateful.eviction_watermark_ms = batch_watermark_ms_;
   stateful.has_watermark = !watermark_operators_.empty();

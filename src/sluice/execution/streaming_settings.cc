@@ -70,7 +70,13 @@ constexpr PinnedKey kPinnedKeys[] = {
     {"spark.sql.streaming.join.stateFormatVersion", "2"},
     {"spark.sql.streaming.stateStore.compression.codec", "lz4"},
     {"spark.sql.optimizer.pruneFiltersCanPruneStreamingSubplan", "false"},
+    // Sluice's own, after Spark's (Spark restores the keys it knows and ignores the others).
+    {kStatePartitioningKey, "2"},
 };
+
+/// What a checkpoint that does not pin kStatePartitioningKey (written before it existed) ran
+/// with.
+constexpr const char* kUnpinnedStatePartitioning = "1";
 
 }  // namespace
 
@@ -131,6 +137,13 @@ arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConf
                           "'max'.");
   }
   settings.max_watermark_policy = policy == "max";
+  ARROW_ASSIGN_OR_RAISE(int64_t partitioning, IntSetting(config, kStatePartitioningKey, 2, 1));
+  if (partitioning > 2) {
+    return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
+                      "The value '" + std::to_string(partitioning) + "' in the config \"" +
+                          kStatePartitioningKey + "\" is invalid. It must be 1 or 2.");
+  }
+  settings.state_partitioning_version = static_cast<int32_t>(partitioning);
   return settings;
 }
 
@@ -144,7 +157,14 @@ checkpoint::PinnedConf PinnedConfOf(const SessionConfig& config) {
 }
 
 arrow::Status RestorePinnedConf(const checkpoint::PinnedConf& pinned, SessionConfig* config) {
-  for (const auto& [key, value] : pinned) ARROW_RETURN_NOT_OK(config->Set(key, value));
+  bool pins_partitioning = false;
+  for (const auto& [key, value] : pinned) {
+    ARROW_RETURN_NOT_OK(config->Set(key, value));
+    pins_partitioning |= key == kStatePartitioningKey;
+  }
+  if (!pins_partitioning) {
+    ARROW_RETURN_NOT_OK(config->Set(kStatePartitioningKey, kUnpinnedStatePartitioning));
+  }
   return arrow::Status::OK();
 }
 

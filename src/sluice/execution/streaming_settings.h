@@ -13,6 +13,12 @@
 
 namespace sluice::execution {
 
+/// How a checkpoint spreads state keys over store partitions (physical::StatePartitioning):
+/// 2, Spark's hash partitioning, for new checkpoints; a checkpoint that does not pin it was
+/// written with 1.
+inline constexpr const char* kStatePartitioningKey =
+    "sluice.sql.streaming.statePartitioningVersion";
+
 /// Typed streaming settings with Spark's defaults. A value.
 struct StreamingSettings {
   /// spark.sql.streaming.minBatchesToRetain
@@ -43,6 +49,8 @@ struct StreamingSettings {
   /// spark.sql.streaming.stateStore.*: the provider class (pinned by the checkpoint),
   /// minDeltasForSnapshot, the RocksDB provider's settings; and minBatchesToRetain.
   state::StateStoreConf state_store;
+  /// kStatePartitioningKey (pinned by the checkpoint).
+  int32_t state_partitioning_version = 2;
   /// spark.sql.streaming.checkpointLocation: the parent of per-query checkpoints; empty: none.
   std::string checkpoint_root;
 
@@ -55,7 +63,8 @@ struct StreamingSettings {
 checkpoint::PinnedConf PinnedConfOf(const SessionConfig& config);
 
 /// Applies pinned settings read from a checkpoint over `config` (a restarted query keeps the
-/// values its checkpoint was started with).
+/// values its checkpoint was started with); a setting added later gets the value that
+/// checkpoints written before it ran with.
 arrow::Status RestorePinnedConf(const checkpoint::PinnedConf& pinned, SessionConfig* config);
 
 }  // namespace sluice::execution

@@ -67,6 +67,7 @@ class GroupsWithStateStream final : public BufferedStream {
     if (stateful_ == nullptr) return arrow::Status::OK();
     operator_id_ = stateful_->operator_ids->at(&node_);
     num_partitions_ = stateful_->num_partitions;
+    partitioner_.emplace(key_types_, num_partitions_, stateful_->partitioning);
     stores_.resize(num_partitions_);
     return arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
       state::StateStoreId id;
@@ -90,7 +91,8 @@ class GroupsWithStateStream final : public BufferedStream {
     if (rows->num_rows() == 0) return arrow::Status::OK();
     ARROW_ASSIGN_OR_RAISE(auto keyed,
                           GroupRowsByKey(node_.grouping(), node_.key_type(), *key_encoder_,
-                                         *rows, num_partitions_, context_.eval));
+                                         *rows, partitioner_ ? &*partitioner_ : nullptr,
+                                         context_.eval));
     return ForEachKey(keyed, rows,
                       [&](int p, std::string_view key,
                           const std::shared_ptr<arrow::StructScalar>& key_row,
@@ -251,6 +253,7 @@ class GroupsWithStateStream final : public BufferedStream {
 
   int64_t operator_id_ = 0;
   int num_partitions_ = 0;
+  std::optional<StatePartitioner> partitioner_;  // none in a batch query
   std::vector<std::shared_ptr<arrow::DataType>> key_types_;
   std::vector<std::shared_ptr<arrow::DataType>> value_types_;
   std::shared_ptr<const types::RowEncoder> key_encoder_;

@@ -15,11 +15,12 @@ namespace sluice::physical {
 arrow::Result<KeyedRows> GroupRowsByKey(const std::vector<expr::NamedExpr>& grouping,
                                         const std::shared_ptr<arrow::StructType>& key_type,
                                         const types::RowEncoder& encoder,
-                                        const arrow::RecordBatch& rows, int num_partitions,
+                                        const arrow::RecordBatch& rows,
+                                        const StatePartitioner* partitioner,
                                         const expr::EvalContext& eval) {
   const int64_t n = rows.num_rows();
   KeyedRows keyed;
-  keyed.keys_of_partition.resize(std::max(num_partitions, 1));
+  keyed.keys_of_partition.resize(partitioner ? partitioner->num_partitions() : 1);
   arrow::ArrayVector keys;
   for (const auto& key : grouping) {
     ARROW_ASSIGN_OR_RAISE(auto array, expr::EvaluateToArray(*key.expr, rows, eval));
@@ -34,8 +35,7 @@ arrow::Result<KeyedRows> GroupRowsByKey(const std::vector<expr::NamedExpr>& grou
         ids.emplace(keyed.encoded.row(i), static_cast<int32_t>(keyed.rows_of_key.size()));
     if (inserted) {
       keyed.rows_of_key.emplace_back();
-      const int32_t p =
-          num_partitions > 0 ? PartitionOfKey(keyed.encoded.row(i), num_partitions) : 0;
+      const int32_t p = partitioner ? partitioner->PartitionOf(keyed.encoded.row(i)) : 0;
       keyed.keys_of_partition[p].push_back(it->second);
     }
     keyed.rows_of_key[it->second].push_back(i);

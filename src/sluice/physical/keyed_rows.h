@@ -34,11 +34,13 @@ struct KeyedRows {
 };
 
 /// Groups `rows` by the values of `grouping` (a struct of type `key_type`), encoded with
-/// `encoder` (made for keys) and spread over `num_partitions` store partitions.
+/// `encoder` (made for keys) and spread over the store partitions of `partitioner` (null: all
+/// in partition 0).
 arrow::Result<KeyedRows> GroupRowsByKey(const std::vector<expr::NamedExpr>& grouping,
                                         const std::shared_ptr<arrow::StructType>& key_type,
                                         const types::RowEncoder& encoder,
-                                        const arrow::RecordBatch& rows, int num_partitions,
+                                        const arrow::RecordBatch& rows,
+                                        const StatePartitioner* partitioner,
                                         const expr::EvalContext& eval);
 
 /// Calls `visit(partition, encoded key, key, the key's rows)` for each key of `keyed` (made

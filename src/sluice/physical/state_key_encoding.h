@@ -3,10 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <arrow/type_fwd.h>
 
 namespace sluice::physical {
 
@@ -25,10 +28,39 @@ struct EncodedRows {
   }
 };
 
-/// The store partition (0 .. num_partitions-1) of an encoded key. Fixed by this code, never by
-/// the standard library: a key must land in the same partition's store in every run of every
-/// build.
-int32_t PartitionOfKey(std::string_view key, int32_t num_partitions);
+/// How a checkpoint spreads state keys over its store partitions; pinned in the offset log
+/// (sluice.sql.streaming.statePartitioningVersion), as a key must land in the same partition
+/// in every run of every build.
+enum class StatePartitioning : int32_t {
+  /// Checkpoints written before kSpark: Murmur3 of the key's encoded bytes.
+  kEncodedBytes = 1,
+  /// Spark's HashPartitioning: pmod(Murmur3 hash of the key's columns with seed 42, as Spark's
+  /// hash() computes it, num_partitions). A key lands in the partition Spark puts it in, so
+  /// the state readers' partition_id and the state folders match Spark's.
+  kSpark = 2,
+};
+
+/// The store partition (0 .. num_partitions-1) of keys encoded by a key encoder of `key_types`
+/// (row_codec.h's layout). Immutable; safe to share between threads.
+class StatePartitioner {
+ public:
+  /// `key_order`, when given, says which of Spark's key columns each encoded column is:
+  /// encoded column i is Spark's key column key_order[i] (an aggregation encodes its
+  /// event-time key first, but Spark hashes the keys in the order they were written).
+  StatePartitioner(std::vector<std::shared_ptr<arrow::DataType>> key_types,
+                   int32_t num_partitions, StatePartitioning partitioning,
+                   const std::vector<int>& key_order = {});
+
+  int32_t num_partitions() const { return num_partitions_; }
+  int32_t PartitionOf(std::string_view key) const;
+
+ private:
+  std::vector<std::shared_ptr<arrow::DataType>> key_types_;
+  int32_t num_partitions_;
+  StatePartitioning partitioning_;
+  /// The encoded columns in the order Spark hashes them; empty: the encoded order.
+  std::vector<int> hash_order_;
+};
 
 /// The event time, in microseconds, of an encoded key whose first column is the event time
 /// (row_codec.h's layout): a timestamp, or, when `is_window`, a window struct<start, end>

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "sluice/physical/state_key_encoding.h"
 #include "sluice/plan/output_mode.h"
 #include "sluice/state/state_provider_cache.h"
 
@@ -51,6 +52,8 @@ struct StatefulContext {
   /// The query's pinned spark.sql.shuffle.partitions: every operator's state is split into
   /// this many stores by the hash of the key.
   int32_t num_partitions = 1;
+  /// How keys are spread over those stores (pinned by the checkpoint).
+  StatePartitioning partitioning = StatePartitioning::kSpark;
   /// Input rows whose event time is at or below this watermark are late and dropped.
   int64_t late_events_watermark_ms = 0;
   /// State whose event time is at or below this watermark is final: emitted (append) and

@@ -83,7 +83,7 @@ class StreamingAggregateStream final : public BatchStream {
           continue;
         }
       }
-      groups_of[PartitionOfKey(key, num_partitions_)].push_back(static_cast<uint32_t>(g));
+      groups_of[partitioner_->PartitionOf(key)].push_back(static_cast<uint32_t>(g));
     }
 
     // Each partition's store: the kept states of the batch's keys.
@@ -221,6 +221,7 @@ class StreamingAggregateStream final : public BatchStream {
     for (int k : key_order_) key_types.push_back(grouping[k].expr->type());
     ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
     ARROW_ASSIGN_OR_RAISE(key_decoder_, types::RowDecoder::Make(key_types, context_.eval.pool));
+    partitioner_.emplace(key_types, num_partitions_, stateful_.partitioning, key_order_);
     std::vector<std::shared_ptr<arrow::DataType>> value_types;
     for (const auto& field : StateFields(plan_)) value_types.push_back(field->type());
     ARROW_ASSIGN_OR_RAISE(value_encoder_,
@@ -287,6 +288,7 @@ class StreamingAggregateStream final : public BatchStream {
   bool event_key_is_window_ = false;
   /// The grouping keys in the order they are encoded: the event-time key first.
   std::vector<int> key_order_;
+  std::optional<StatePartitioner> partitioner_;
   std::shared_ptr<const types::RowEncoder> key_encoder_;
   std::unique_ptr<types::RowDecoder> key_decoder_;
   std::shared_ptr<const types::RowEncoder> value_encoder_;

@@ -107,6 +107,7 @@ class StreamingDeduplicateStream final : public BatchStream {
     std::vector<std::shared_ptr<arrow::DataType>> key_types;
     for (int k : key_order_) key_types.push_back(plan_.grouping()[k].expr->type());
     ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
+    partitioner_.emplace(key_types, num_partitions_, stateful_.partitioning, key_order_);
     stores_.resize(num_partitions_);
     removed_.assign(num_partitions_, 0);
     return arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
@@ -151,7 +152,7 @@ class StreamingDeduplicateStream final : public BatchStream {
         ++dropped_late_;
         continue;
       }
-      rows_of[PartitionOfKey(encoded.row(i), num_partitions_)].push_back(i);
+      rows_of[partitioner_->PartitionOf(encoded.row(i))].push_back(i);
     }
     std::vector<uint8_t> keep(rows, 0);
     std::vector<int64_t> updated(num_partitions_, 0);
@@ -249,6 +250,7 @@ class StreamingDeduplicateStream final : public BatchStream {
   std::optional<int> event_time_column_;
   int64_t delay_micros_ = 0;
   std::vector<int> key_order_;
+  std::optional<StatePartitioner> partitioner_;
   std::shared_ptr<const types::RowEncoder> key_encoder_;
   std::vector<std::unique_ptr<state::StateStore>> stores_;
 

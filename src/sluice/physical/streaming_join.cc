@@ -147,6 +147,7 @@ class StreamingJoinStream final : public BufferedStream {
     std::vector<std::shared_ptr<arrow::DataType>> key_types;
     for (const auto& key : join_.left_keys()) key_types.push_back(key->type());
     ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
+    partitioner_.emplace(key_types, num_partitions_, stateful_.partitioning);
     key_types_ = key_types;
     for (int side : {kLeft, kRight}) {
       SideSpec& spec = sides_[side];
@@ -309,7 +310,7 @@ class StreamingJoinStream final : public BufferedStream {
     std::vector<int32_t> partition_of(n, 0);
     for (int64_t i = 0; i < n; ++i) {
       if (!keep[i]) continue;
-      partition_of[i] = PartitionOfKey(encoded_keys.row(i), num_partitions_);
+      partition_of[i] = partitioner_->PartitionOf(encoded_keys.row(i));
       rows_of[partition_of[i]].push_back(i);
     }
 
@@ -664,6 +665,7 @@ class StreamingJoinStream final : public BufferedStream {
   int64_t operator_id_ = 0;
   int num_partitions_ = 1;
   int num_left_ = 0;
+  std::optional<StatePartitioner> partitioner_;
   std::shared_ptr<const types::RowEncoder> key_encoder_;
   std::vector<std::shared_ptr<arrow::DataType>> key_types_;
   SideSpec sides_[2];

@@ -145,7 +145,7 @@ class StreamingSessionAggregateStream final : public BatchStream {
     const size_t num_keys = key_of.size();
     std::vector<std::vector<uint32_t>> keys_of_partition(num_partitions_);
     for (uint32_t k = 0; k < num_keys; ++k) {
-      keys_of_partition[PartitionOfKey(key_of[k], num_partitions_)].push_back(k);
+      keys_of_partition[partitioner_->PartitionOf(key_of[k])].push_back(k);
     }
 
     // The sessions each key keeps in state.
@@ -327,6 +327,8 @@ class StreamingSessionAggregateStream final : public BatchStream {
       ARROW_ASSIGN_OR_RAISE(key_decoder_,
                             types::RowDecoder::Make(key_types, context_.eval.pool));
     }
+    // Spark partitions a session aggregation by its other keys: a key's sessions merge.
+    partitioner_.emplace(key_types, num_partitions_, stateful_.partitioning);
     session_type_ = plan_.grouping()[session_key_].expr->type();
     const auto& time_type = session_type_->field(0)->type();
     std::vector<std::shared_ptr<arrow::DataType>> value_types{time_type, time_type};
@@ -426,6 +428,7 @@ class StreamingSessionAggregateStream final : public BatchStream {
   int num_partitions_ = 1;
   int session_key_ = -1;
   std::vector<int> other_keys_;
+  std::optional<StatePartitioner> partitioner_;
   std::shared_ptr<arrow::DataType> session_type_;
   std::shared_ptr<const types::RowEncoder> key_encoder_;
   std::unique_ptr<types::RowDecoder> key_decoder_;

@@ -13,6 +13,7 @@
 #include <arrow/util/parallel.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/common/json_writer.h"
 #include "sluice/physical/keyed_rows.h"
 #include "sluice/physical/state_row_bytes.h"
 #include "sluice/physical/stateful_context.h"
@@ -143,6 +144,63 @@ class RowCodec {
   std::shared_ptr<const types::RowEncoder> encoder_;
 };
 
+/// A state variable as init() declared it.
+struct DeclaredVariable {
+  std::string name;
+  std::string kind;  // value, list or map
+  bool ttl = false;
+  /// Its store: the grouping key (and a map's user key), then the value and its expiry.
+  state::StateStoreSchema schema;
+};
+
+/// Spark's name of a time mode in TTL errors and operator properties.
+const char* TimeModeName(TimeMode mode) {
+  switch (mode) {
+    case TimeMode::kNone: return "NoTime";
+    case TimeMode::kProcessingTime: return "ProcessingTime";
+    case TimeMode::kEventTime: return "EventTime";
+  }
+  return "NoTime";
+}
+
+/// Spark's operatorProperties of a transformWithState operator: its modes and its variables
+/// (declaration order, then the timers when the time mode has them).
+std::string OperatorProperties(const plan::TransformWithState& node,
+                               const std::vector<DeclaredVariable>& variables) {
+  JsonWriter writer(JsonWriter::Layout::kCompact);
+  writer.StartObject();
+  writer.Key("timeMode");
+  writer.String(TimeModeName(node.time_mode()));
+  writer.Key("outputMode");
+  writer.String(plan::OutputModeName(node.output_mode()));
+  writer.Key("stateVariables");
+  writer.StartArray();
+  auto variable = [&](const std::string& name, const std::string& type, bool ttl) {
+    writer.StartObject();
+    writer.Key("stateName");
+    writer.String(name);
+    writer.Key("stateVariableType");
+    writer.String(type);
+    writer.Key("ttlEnabled");
+    writer.Bool(ttl);
+    writer.EndObject();
+  };
+  for (const auto& declared : variables) {
+    const std::string type = declared.kind == "value" ? "ValueState"
+                             : declared.kind == "list" ? "ListState"
+                                                       : "MapState";
+    variable(declared.name, type, declared.ttl);
+  }
+  if (node.time_mode() == TimeMode::kEventTime) {
+    variable("$eventTimers_keyToTimestamp", "TimerState", false);
+  } else if (node.time_mode() == TimeMode::kProcessingTime) {
+    variable("$procTimers_keyToTimestamp", "TimerState", false);
+  }
+  writer.EndArray();
+  writer.EndObject();
+  return std::move(writer).TakeText();
+}
+
 class ValueStateImpl final : public plan::ValueState {
  public:
   ValueStateImpl(CallScope* scope, std::string name, RowCodec codec)
@@ -192,6 +250,7 @@ class ListStateImpl final : public plan::ListState {
     }
     return values;
   }
+  // Spark counts a list's elements as its state rows.
   arrow::Status put(const std::vector<StateRow>& values) override {
     std::string list;
     ARROW_RETURN_NOT_OK(Append(values, &list));
@@ -205,7 +264,7 @@ class ListStateImpl final : public plan::ListState {
     return Store(list);
   }
   arrow::Status clear() override {
-    if (scope_->Store(name_).Get(scope_->key)) ++scope_->removed;
+    scope_->removed += static_cast<int64_t>(Elements().size());
     return scope_->Store(name_).Remove(scope_->key);
   }
 
@@ -227,6 +286,7 @@ class ListStateImpl final : public plan::ListState {
   }
 
   arrow::Status Append(const std::vector<StateRow>& values, std::string* list) const {
+    scope_->updated += static_cast<int64_t>(values.size());
     for (const auto& value : values) {
       ARROW_ASSIGN_OR_RAISE(auto bytes, codec_.Encode(value, scope_->now_ms));
       const auto length = static_cast<uint32_t>(bytes.size());
@@ -237,7 +297,6 @@ class ListStateImpl final : public plan::ListState {
   }
 
   arrow::Status Store(const std::string& list) {
-    ++scope_->updated;
     if (list.empty()) return scope_->Store(name_).Remove(scope_->key);
     return scope_->Store(name_).Put(scope_->key, list);
   }
@@ -341,9 +400,8 @@ class MapStateImpl final : public plan::MapState {
 /// schemas) and keeps the timers of the current key.
 class HandleImpl final : public plan::StatefulProcessorHandle {
  public:
-  HandleImpl(CallScope* scope, arrow::FieldVector key_fields,
-             std::function<arrow::Status(const state::StateStoreSchema&)> record)
-      : scope_(scope), key_fields_(std::move(key_fields)), record_(std::move(record)) {}
+  HandleImpl(CallScope* scope, arrow::FieldVector key_fields, TimeMode time_mode)
+      : scope_(scope), key_fields_(std::move(key_fields)), time_mode_(time_mode) {}
 
   arrow::Result<std::shared_ptr<plan::ValueState>> getValueState(
       const std::string& name, std::shared_ptr<arrow::Schema> schema,
@@ -393,6 +451,8 @@ class HandleImpl final : public plan::StatefulProcessorHandle {
   /// The variables declared with a time to live, for the removal of expired values.
   const std::map<std::string, RowCodec>& ttl_variables() const { return ttl_variables_; }
   const std::map<std::string, std::string>& kinds() const { return kinds_; }
+  /// The variables in the order init() declared them.
+  const std::vector<DeclaredVariable>& declared() const { return declared_; }
 
  private:
   std::string TimerKey(int64_t expiry_time_ms) const {
@@ -408,6 +468,12 @@ class HandleImpl final : public plan::StatefulProcessorHandle {
     if (schema == nullptr || name.empty() || name[0] == '$') {
       return SparkError("ILLEGAL_ARGUMENT",
                         "A state variable needs a schema and a name not starting with '$'.");
+    }
+    if (ttl_ms && time_mode_ != TimeMode::kProcessingTime) {
+      return SparkError("STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
+                        "Cannot use TTL for state=" + name + " in timeMode=" +
+                            std::string(TimeModeName(time_mode_)) +
+                            ", use TimeMode.ProcessingTime() instead.");
     }
     if (ttl_ms && *ttl_ms <= 0) {
       return SparkError("STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
@@ -429,19 +495,19 @@ class HandleImpl final : public plan::StatefulProcessorHandle {
       keys.push_back(
           arrow::field("userKey", std::make_shared<arrow::StructType>(key_schema->fields())));
     }
+    // (A list's entry is its elements one after another, each in this layout.)
     arrow::FieldVector values{arrow::field("value", codec.type())};
     if (ttl_ms) values.push_back(arrow::field(kTtlField, arrow::int64(), false));
-    // A list's entry is its elements one after another, which the row codec cannot describe.
-    if (kind != "list") {
-      ARROW_RETURN_NOT_OK(record_({name, arrow::schema(keys), arrow::schema(values)}));
-    }
+    declared_.push_back(
+        {name, kind, ttl_ms.has_value(), {name, arrow::schema(keys), arrow::schema(values)}});
     return codec;
   }
 
   CallScope* scope_;
   arrow::FieldVector key_fields_;
-  std::function<arrow::Status(const state::StateStoreSchema&)> record_;
+  TimeMode time_mode_;
   std::map<std::string, std::string> kinds_;
+  std::vector<DeclaredVariable> declared_;
   std::map<std::string, RowCodec> ttl_variables_;
 };
 
@@ -464,14 +530,17 @@ class TransformWithStateStream final : public BufferedStream {
     for (const auto& key : node_.grouping()) key_types.push_back(key.expr->type());
     ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
     num_partitions_ = stateful_ != nullptr ? stateful_->num_partitions : 1;
-    if (stateful_ != nullptr) operator_id_ = stateful_->operator_ids->at(&node_);
+    if (stateful_ != nullptr) {
+      operator_id_ = stateful_->operator_ids->at(&node_);
+      partitioner_.emplace(key_types, num_partitions_, stateful_->partitioning);
+    }
     scope_.now_ms = stateful_ != nullptr ? stateful_->batch_timestamp_ms
                                          : context_.eval.batch_timestamp_us / 1000;
     scope_.open = [this](const std::string& name) { return OpenStores(name); };
     ARROW_ASSIGN_OR_RAISE(scope_.stores[kTimersStore], OpenStores(kTimersStore));
-    HandleImpl handle(&scope_, node_.key_type()->fields(),
-                      [this](const state::StateStoreSchema& store) { return Record(store); });
+    HandleImpl handle(&scope_, node_.key_type()->fields(), node_.time_mode());
     ARROW_RETURN_NOT_OK(node_.processor()->init(handle, node_.time_mode()));
+    ARROW_RETURN_NOT_OK(Record(handle.declared()));
     if (initial_state_ != nullptr && (stateful_ == nullptr || stateful_->batch_id == 0)) {
       ARROW_RETURN_NOT_OK(HandleInitialState());
     }
@@ -510,11 +579,13 @@ class TransformWithStateStream final : public BufferedStream {
     return stores;
   }
 
-  /// Writes (first run) or checks (later runs) a variable's schema in the checkpoint.
-  arrow::Status Record(const state::StateStoreSchema& store) {
+  /// Writes (first run) or checks (later runs) the variables' schemas in the checkpoint, and
+  /// records them in the operator's metadata, as Spark's operator properties.
+  arrow::Status Record(const std::vector<DeclaredVariable>& variables) {
     if (stateful_ == nullptr) return arrow::Status::OK();
     state::StateOperatorInfo info = TransformWithStateInfo(node_, operator_id_, num_partitions_);
-    info.stores = {store};
+    for (const auto& variable : variables) info.stores.push_back(variable.schema);
+    info.properties_json = OperatorProperties(node_, variables);
     return state::WriteOrCheckOperatorMetadata(stateful_->providers->paths(), info);
   }
 
@@ -531,7 +602,7 @@ class TransformWithStateStream final : public BufferedStream {
     if (rows->num_rows() == 0) return arrow::Status::OK();
     ARROW_ASSIGN_OR_RAISE(auto keyed, GroupRowsByKey(node_.grouping(), node_.key_type(),
                                                      *key_encoder_, *rows,
-                                                     stateful_ != nullptr ? num_partitions_ : 0,
+                                                     partitioner_ ? &*partitioner_ : nullptr,
                                                      context_.eval));
     return ForEachKey(keyed, rows,
                       [&](int p, std::string_view key,
@@ -552,7 +623,7 @@ class TransformWithStateStream final : public BufferedStream {
     ARROW_ASSIGN_OR_RAISE(auto keyed,
                           GroupRowsByKey(node_.initial_grouping(), node_.key_type(),
                                          *key_encoder_, *rows,
-                                         stateful_ != nullptr ? num_partitions_ : 0,
+                                         partitioner_ ? &*partitioner_ : nullptr,
                                          context_.eval));
     return ForEachKey(keyed, rows,
                       [&](int p, std::string_view key,
@@ -698,6 +769,7 @@ class TransformWithStateStream final : public BufferedStream {
 
   int64_t operator_id_ = 0;
   int num_partitions_ = 1;
+  std::optional<StatePartitioner> partitioner_;  // none in a batch query
   std::shared_ptr<const types::RowEncoder> key_encoder_;
   CallScope scope_;
 

@@ -96,6 +96,10 @@ std::string OperatorMetadataJson(const StateOperatorInfo& info) {
     writer.EndObject();
   }
   writer.EndArray();
+  if (!info.properties_json.empty()) {
+    writer.Key("operatorPropertiesJson");
+    writer.String(info.properties_json);
+  }
   writer.EndObject();
   return std::move(writer).TakeText();
 }
@@ -211,6 +215,17 @@ arrow::Status WriteOrCheckOperatorMetadata(const checkpoint::CheckpointPaths& pa
         schema_path, EncodeStateSchemaFile(*store.key_schema, *store.value_schema),
         /*overwrite=*/true));
   }
+  if (!info.properties_json.empty()) {
+    // transformWithState learns its variables when its processor declares them: the metadata
+    // follows them (all schemas above are written or checked by now).
+    const std::string metadata = "v1\n" + OperatorMetadataJson(info);
+    auto written = checkpoint::ReadWholeFile(metadata_path);
+    if (!written.ok() || *written != metadata) {
+      fs::create_directories(folder + "/_metadata", error);
+      ARROW_RETURN_NOT_OK(
+          checkpoint::WriteFileAtomically(metadata_path, metadata, /*overwrite=*/true));
+    }
+  }
   return arrow::Status::OK();
 }
 
@@ -257,6 +272,8 @@ arrow::Result<StateOperatorInfo> ReadOperatorMetadata(const checkpoint::Checkpoi
     store.value_schema = schemas.value;
     info.stores.push_back(std::move(store));
   }
+  std::string_view properties;
+  if (!root["operatorPropertiesJson"].get(properties)) info.properties_json = properties;
   return info;
 }
 

@@ -3,6 +3,9 @@
 //   state/<op>/_metadata/metadata      "v1\n" + {"operatorInfo":{"operatorId":0,"operatorName":
 //                                      "stateStoreSave"},"stateStoreInfo":[{"storeName":
 //                                      "default","numColsPrefixKey":0,"numPartitions":5}]}
+//                                      and, for transformWithState, Spark's version 2 field
+//                                      "operatorPropertiesJson" (Spark itself writes that
+//                                      operator's metadata as version 2, in _metadata/v2/<batch>)
 //   state/<op>/0[/<store>]/_metadata/schema
 //                                      the state schema of each store (the folder of a store
 //                                      other than "default" is named after it), as Spark's StateSchemaCompatibility-
@@ -45,12 +48,17 @@ struct StateOperatorInfo {
   /// Spark's name: stateStoreSave, dedupe, dedupeWithinWatermark, symmetricHashJoin, ...
   std::string operator_name;
   int32_t num_partitions = 1;
-  /// Its stores: one "default" store for most operators, four for a stream-stream join.
+  /// Its stores: one "default" store for most operators, four for a stream-stream join, and
+  /// the timers and one per state variable for transformWithState.
   std::vector<StateStoreSchema> stores;
+  /// Spark's operatorPropertiesJson (transformWithState's modes and state variables); empty
+  /// for the operators that have none.
+  std::string properties_json;
 };
 
 /// On the operator's first run, writes its metadata and schema files; on later runs, reads
-/// the schema file and fails with STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE or
+/// the schema files (writing those of stores it did not have before, and the metadata again
+/// when its properties changed) and fails with STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE or
 /// STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE (naming the operator and both schemas) when the
 /// number or the types of the columns differ (names and nullability may change, as in
 /// Spark). A damaged schema file fails naming the file.

@@ -24,53 +24,6 @@ namespace {
 
 constexpr int32_t kSeed = 42;
 
-// BigInteger.toByteArray of a 128-bit two's complement value: big-endian, minimal length.
-int DecimalBigIntegerBytes(const arrow::Decimal128& value, uint8_t out[16]) {
-  const uint64_t high = static_cast<uint64_t>(value.high_bits());
-  const uint64_t low = value.low_bits();
-  for (int i = 0; i < 8; ++i) {
-    out[i] = static_cast<uint8_t>(high >> (56 - 8 * i));
-    out[8 + i] = static_cast<uint8_t>(low >> (56 - 8 * i));
-  }
-  int start = 0;
-  while (start < 15) {
-    const bool redundant = (out[start] == 0x00 && (out[start + 1] & 0x80) == 0) ||
-                           (out[start] == 0xFF && (out[start + 1] & 0x80) != 0);
-    if (!redundant) break;
-    ++start;
-  }
-  if (start > 0) std::memmove(out, out + start, 16 - start);
-  return 16 - start;
-}
-
-template <typename H>
-typename H::Hash HashDouble(double value, typename H::Hash seed) {
-  if (value == 0.0) return H::HashLong(0, seed);  // -0.0 hashes as 0.0.
-  if (std::isnan(value)) return H::HashLong(0x7ff8000000000000LL, seed);
-  int64_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return H::HashLong(bits, seed);
-}
-
-template <typename H>
-typename H::Hash HashFloat(float value, typename H::Hash seed) {
-  if (value == 0.0f) return H::HashInt(0, seed);
-  if (std::isnan(value)) return H::HashInt(0x7fc00000, seed);
-  int32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return H::HashInt(bits, seed);
-}
-
-template <typename H>
-typename H::Hash HashDecimal(const arrow::Decimal128Type& type, const uint8_t* bytes,
-                             typename H::Hash seed) {
-  arrow::Decimal128 value(bytes);
-  if (type.precision() <= 18) return H::HashLong(static_cast<int64_t>(value.low_bits()), seed);
-  uint8_t big_endian[16];
-  const int length = DecimalBigIntegerBytes(value, big_endian);
-  return H::HashBytes(big_endian, length, seed);
-}
-
 // Hashes value `i` of `array` into `seed`; a null value leaves the seed unchanged.
 template <typename H>
 typename H::Hash HashValue(const arrow::Array& array, int64_t i, typename H::Hash seed) {
@@ -94,10 +47,12 @@ typename H::Hash HashValue(const arrow::Array& array, int64_t i, typename H::Has
       return HashFloat<H>(static_cast<const arrow::FloatArray&>(array).Value(i), seed);
     case arrow::Type::DOUBLE:
       return HashDouble<H>(static_cast<const arrow::DoubleArray&>(array).Value(i), seed);
-    case arrow::Type::DECIMAL128:
-      return HashDecimal<H>(static_cast<const arrow::Decimal128Type&>(*array.type()),
-                            static_cast<const arrow::Decimal128Array&>(array).GetValue(i),
-                            seed);
+    case arrow::Type::DECIMAL128: {
+      const arrow::Decimal128 value(
+          static_cast<const arrow::Decimal128Array&>(array).GetValue(i));
+      return HashDecimal<H>(static_cast<const arrow::Decimal128Type&>(*array.type()).precision(),
+                            value.high_bits(), value.low_bits(), seed);
+    }
     case arrow::Type::STRING:
     case arrow::Type::BINARY: {
       auto view = static_cast<const arrow::BinaryArray&>(array).GetView(i);

@@ -142,4 +142,21 @@ uint64_t SparkXxHash64::HashBytes(const uint8_t* data, int64_t length, uint64_t 
   return Fmix64(hash);
 }
 
+int BigIntegerBytes(int64_t high_bits, uint64_t low, uint8_t out[16]) {
+  const auto high = static_cast<uint64_t>(high_bits);
+  for (int i = 0; i < 8; ++i) {
+    out[i] = static_cast<uint8_t>(high >> (56 - 8 * i));
+    out[8 + i] = static_cast<uint8_t>(low >> (56 - 8 * i));
+  }
+  int start = 0;
+  while (start < 15) {
+    const bool redundant = (out[start] == 0x00 && (out[start + 1] & 0x80) == 0) ||
+                           (out[start] == 0xFF && (out[start + 1] & 0x80) != 0);
+    if (!redundant) break;
+    ++start;
+  }
+  if (start > 0) std::memmove(out, out + start, 16 - start);
+  return 16 - start;
+}
+
 }  // namespace sluice::expr

@@ -1,6 +1,11 @@
 #include "sluice/sources/state/state_store_source.h"
 
+#include <cstring>
 #include <filesystem>
+#include <optional>
+#include <unordered_map>
+
+#include <simdjson.h>
 
 #include <arrow/array.h>
 #include <arrow/builder.h>
@@ -66,6 +71,11 @@ arrow::Result<state::StateStoreConf> StoreConfOf(const checkpoint::CheckpointPat
   return conf;
 }
 
+/// How a store's entries become rows. A transformWithState variable's store holds the grouping
+/// key (and a map's user key) and the value with its expiry when it has a time to live, or,
+/// for a list, the elements one after another, each a u32 length and the element.
+enum class StoreShape { kRows, kValueVariable, kListVariable, kMapVariable, kTimers };
+
 /// What a scan of the "statestore" source reads, settled when it is made.
 struct StateRead {
   checkpoint::CheckpointPaths paths{""};
@@ -81,6 +91,11 @@ struct StateRead {
   bool change_feed = false;
   int64_t change_start = 0;
   int64_t change_end = 0;
+  /// What the store holds: plain rows, or a transformWithState variable or its timers.
+  StoreShape shape = StoreShape::kRows;
+  /// flattenCollectionTypes: a list's elements and a map's entries one per row, or each key's
+  /// collection in one row.
+  bool flatten = true;
 };
 
 std::shared_ptr<arrow::StructType> StructOf(const arrow::Schema& schema, int drop_last) {
@@ -98,13 +113,47 @@ class StateStoreSource final : public plan::DataSource {
  public:
   explicit StateStoreSource(StateRead read) : read_(std::move(read)) {
     arrow::FieldVector fields;
-    const int drop = read_.join_side ? 1 : 0;
     if (read_.change_feed) {
       fields.push_back(arrow::field("batch_id", arrow::int64(), false));
       fields.push_back(arrow::field("change_type", arrow::utf8(), false));
     }
-    fields.push_back(arrow::field("key", StructOf(*read_.store.key_schema, drop)));
-    fields.push_back(arrow::field("value", StructOf(*read_.store.value_schema, drop)));
+    const auto& key_schema = *read_.store.key_schema;
+    const auto& value_schema = *read_.store.value_schema;
+    const int drop = read_.join_side ? 1 : 0;
+    // A variable's value: the user's row, or, with a time to live, the row and its expiry.
+    const auto variable_value = value_schema.num_fields() == 1
+                                    ? value_schema.field(0)->type()
+                                    : StructOf(value_schema, 0);
+    switch (read_.shape) {
+      case StoreShape::kRows:
+        fields.push_back(arrow::field("key", StructOf(key_schema, drop)));
+        fields.push_back(arrow::field("value", StructOf(value_schema, drop)));
+        break;
+      case StoreShape::kTimers:
+        fields.push_back(arrow::field("key", StructOf(key_schema, 1)));
+        fields.push_back(arrow::field("expiration_timestamp_ms", arrow::int64()));
+        break;
+      case StoreShape::kValueVariable:
+        fields.push_back(arrow::field("key", StructOf(key_schema, 0)));
+        fields.push_back(arrow::field("value", variable_value));
+        break;
+      case StoreShape::kListVariable:
+        fields.push_back(arrow::field("key", StructOf(key_schema, 0)));
+        fields.push_back(read_.flatten ? arrow::field("list_element", variable_value)
+                                       : arrow::field("list_value", arrow::list(variable_value)));
+        break;
+      case StoreShape::kMapVariable: {
+        const auto user_key = key_schema.field(key_schema.num_fields() - 1)->type();
+        fields.push_back(arrow::field("key", StructOf(key_schema, 1)));
+        if (read_.flatten) {
+          fields.push_back(arrow::field("user_map_key", user_key));
+          fields.push_back(arrow::field("user_map_value", variable_value));
+        } else {
+          fields.push_back(arrow::field("map_value", arrow::map(user_key, variable_value)));
+        }
+        break;
+      }
+    }
     fields.push_back(arrow::field("partition_id", arrow::int32(), false));
     schema_ = arrow::schema(fields);
   }
@@ -129,6 +178,8 @@ class StateStoreSource final : public plan::DataSource {
     std::unique_ptr<types::RowDecoder> keys;
     std::unique_ptr<types::RowDecoder> values;
     std::vector<int32_t> partitions;
+    /// A list variable not flattened: where each key's elements end among the values.
+    std::vector<int64_t> list_ends;
   };
 
   arrow::Result<Rows> NewRows() const {
@@ -174,10 +225,31 @@ class StateStoreSource final : public plan::DataSource {
       arrow::Status status;
       store->ForEach([&](std::string_view key, std::string_view value) {
         if (!status.ok()) return;
-        status = rows.keys->Append(key);
-        if (status.ok()) status = rows.values->Append(value);
-        rows.partitions.push_back(p);
-        ++key_rows;
+        if (read_.shape != StoreShape::kListVariable) {
+          status = rows.keys->Append(key);
+          if (status.ok()) status = rows.values->Append(value);
+          rows.partitions.push_back(p);
+          ++key_rows;
+          return;
+        }
+        auto elements = ListElements(value);
+        if (!elements.ok()) {
+          status = elements.status().WithMessage("The state of list variable ",
+                                                 read_.store.store_name, " in partition ", p,
+                                                 " is damaged: ", elements.status().message());
+          return;
+        }
+        // Flattened, a key's row per element; else one row per key and its elements.
+        const size_t key_copies = read_.flatten ? elements->size() : 1;
+        for (size_t i = 0; i < key_copies && status.ok(); ++i) {
+          status = rows.keys->Append(key);
+          rows.partitions.push_back(p);
+          ++key_rows;
+        }
+        for (std::string_view element : *elements) {
+          if (status.ok()) status = rows.values->Append(element);
+        }
+        rows.list_ends.push_back(rows.values->num_rows());
       });
       store->Abort();
       ARROW_RETURN_NOT_OK(status);
@@ -185,7 +257,125 @@ class StateStoreSource final : public plan::DataSource {
     ARROW_ASSIGN_OR_RAISE(auto keys, Struct(*rows.keys, *read_.store.key_schema));
     ARROW_ASSIGN_OR_RAISE(auto values, Struct(*rows.values, *read_.store.value_schema));
     ARROW_ASSIGN_OR_RAISE(auto partitions, Partitions(rows.partitions));
-    return arrow::Table::Make(schema_, {keys, values, partitions}, key_rows);
+    ARROW_ASSIGN_OR_RAISE(auto columns, Shaped(keys, values, rows.list_ends));
+    columns.push_back(partitions);
+    return arrow::Table::Make(schema_, columns, key_rows);
+  }
+
+  /// The elements of a list variable's entry.
+  static arrow::Result<std::vector<std::string_view>> ListElements(std::string_view list) {
+    std::vector<std::string_view> elements;
+    while (!list.empty()) {
+      uint32_t length = 0;
+      if (list.size() < sizeof(length)) return arrow::Status::Invalid("a truncated length");
+      std::memcpy(&length, list.data(), sizeof(length));
+      list.remove_prefix(sizeof(length));
+      if (list.size() < length) return arrow::Status::Invalid("a truncated element");
+      elements.push_back(list.substr(0, length));
+      list.remove_prefix(length);
+    }
+    return elements;
+  }
+
+  /// The output columns (but partition_id) of decoded keys and values in the store's shape.
+  /// `list_ends`: for a list not flattened, where each key's elements end among the values.
+  arrow::Result<arrow::ArrayVector> Shaped(const std::shared_ptr<arrow::Array>& keys,
+                                           const std::shared_ptr<arrow::Array>& values,
+                                           const std::vector<int64_t>& list_ends) const {
+    const auto& key_struct = static_cast<const arrow::StructArray&>(*keys);
+    const auto& value_struct = static_cast<const arrow::StructArray&>(*values);
+    // Null where the value is (a delete of the change feed).
+    std::shared_ptr<arrow::Array> variable_value = values;
+    if (value_struct.num_fields() == 1) {
+      ARROW_ASSIGN_OR_RAISE(variable_value, value_struct.GetFlattenedField(0));
+    }
+    const int last_key = key_struct.num_fields() - 1;
+    switch (read_.shape) {
+      case StoreShape::kRows:
+        return arrow::ArrayVector{keys, values};
+      case StoreShape::kValueVariable:
+        return arrow::ArrayVector{keys, variable_value};
+      case StoreShape::kTimers: {
+        ARROW_ASSIGN_OR_RAISE(auto grouping, KeyPrefix(key_struct));
+        return arrow::ArrayVector{grouping, key_struct.field(last_key)};
+      }
+      case StoreShape::kListVariable: {
+        if (read_.flatten) return arrow::ArrayVector{keys, variable_value};
+        arrow::Int32Builder offsets;
+        ARROW_RETURN_NOT_OK(offsets.Append(0));
+        for (int64_t end : list_ends) ARROW_RETURN_NOT_OK(offsets.Append(static_cast<int32_t>(end)));
+        ARROW_ASSIGN_OR_RAISE(auto offset_array, offsets.Finish());
+        ARROW_ASSIGN_OR_RAISE(auto lists,
+                              arrow::ListArray::FromArrays(*offset_array, *variable_value));
+        return arrow::ArrayVector{keys, lists};
+      }
+      case StoreShape::kMapVariable: {
+        ARROW_ASSIGN_OR_RAISE(auto grouping, KeyPrefix(key_struct));
+        auto user_keys = key_struct.field(last_key);
+        if (read_.flatten) return arrow::ArrayVector{grouping, user_keys, variable_value};
+        return MapsByKey(grouping, user_keys, variable_value);
+      }
+    }
+    return arrow::Status::Invalid("unknown store shape");
+  }
+
+  /// The struct of every key column but the last (the grouping key of a map entry or timer).
+  static arrow::Result<std::shared_ptr<arrow::Array>> KeyPrefix(const arrow::StructArray& keys) {
+    arrow::ArrayVector columns;
+    arrow::FieldVector fields;
+    for (int i = 0; i + 1 < keys.num_fields(); ++i) {
+      columns.push_back(keys.field(i));
+      fields.push_back(keys.type()->field(i));
+    }
+    if (columns.empty()) {
+      return std::make_shared<arrow::StructArray>(arrow::struct_(fields), keys.length(),
+                                                  columns);
+    }
+    return arrow::StructArray::Make(columns, fields);
+  }
+
+  /// One row per grouping key with its entries as a map (a map variable not flattened).
+  static arrow::Result<arrow::ArrayVector> MapsByKey(
+      const std::shared_ptr<arrow::Array>& grouping,
+      const std::shared_ptr<arrow::Array>& user_keys,
+      const std::shared_ptr<arrow::Array>& values) {
+    const auto& grouping_struct = static_cast<const arrow::StructArray&>(*grouping);
+    std::vector<std::shared_ptr<arrow::DataType>> types;
+    for (const auto& field : grouping_struct.type()->fields()) types.push_back(field->type());
+    ARROW_ASSIGN_OR_RAISE(auto encoder, types::RowEncoder::Make(types, /*for_keys=*/true));
+    // Entries of one key, keys in order of first sight.
+    std::vector<std::vector<int64_t>> entries_of;
+    std::vector<int64_t> first_row;
+    std::unordered_map<std::string, size_t> key_ids;
+    for (int64_t row = 0; row < grouping->length(); ++row) {
+      std::string encoded;
+      encoder->EncodeRow(grouping_struct.fields(), row, &encoded);
+      auto [it, inserted] = key_ids.emplace(std::move(encoded), entries_of.size());
+      if (inserted) {
+        entries_of.emplace_back();
+        first_row.push_back(row);
+      }
+      entries_of[it->second].push_back(row);
+    }
+    arrow::Int64Builder order, firsts;
+    arrow::Int32Builder offsets;
+    ARROW_RETURN_NOT_OK(offsets.Append(0));
+    int32_t end = 0;
+    for (size_t k = 0; k < entries_of.size(); ++k) {
+      ARROW_RETURN_NOT_OK(firsts.Append(first_row[k]));
+      ARROW_RETURN_NOT_OK(order.AppendValues(entries_of[k]));
+      end += static_cast<int32_t>(entries_of[k].size());
+      ARROW_RETURN_NOT_OK(offsets.Append(end));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto order_array, order.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto first_array, firsts.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto offset_array, offsets.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto map_keys, arrow::compute::Take(*user_keys, *order_array));
+    ARROW_ASSIGN_OR_RAISE(auto map_items, arrow::compute::Take(*values, *order_array));
+    ARROW_ASSIGN_OR_RAISE(auto maps,
+                          arrow::MapArray::FromArrays(offset_array, map_keys, map_items));
+    ARROW_ASSIGN_OR_RAISE(auto keys, arrow::compute::Take(*grouping, *first_array));
+    return arrow::ArrayVector{keys, maps};
   }
 
   /// The changes of each batch from the change files (deltas, or RocksDB changelogs).
@@ -251,7 +441,11 @@ class StateStoreSource final : public plan::DataSource {
     ARROW_ASSIGN_OR_RAISE(auto ids, batch_ids.Finish());
     ARROW_ASSIGN_OR_RAISE(auto types, change_types.Finish());
     ARROW_ASSIGN_OR_RAISE(auto partitions, Partitions(rows.partitions));
-    return arrow::Table::Make(schema_, {ids, types, keys, values, partitions}, length);
+    ARROW_ASSIGN_OR_RAISE(auto shaped, Shaped(keys, values, {}));
+    arrow::ArrayVector columns{ids, types};
+    columns.insert(columns.end(), shaped.begin(), shaped.end());
+    columns.push_back(partitions);
+    return arrow::Table::Make(schema_, columns, length);
   }
 
   StateRead read_;
@@ -286,6 +480,73 @@ arrow::Result<int64_t> NonNegative(const formats::OptionMap& options, const std:
                       "Invalid value for source option '" + key + "': cannot be negative.");
   }
   return value;
+}
+
+/// The kind ("ValueState", "ListState", "MapState") of transformWithState variable `name` in
+/// the operator's properties, or nullopt.
+arrow::Result<std::optional<std::string>> VariableKind(const std::string& properties,
+                                                       const std::string& name) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  simdjson::dom::array variables;
+  if (parser.parse(properties).get(root) || root["stateVariables"].get(variables)) {
+    return SparkError("STDS_FAILED_TO_READ_OPERATOR_METADATA",
+                      "Failed to read the operator metadata: its operatorPropertiesJson has no "
+                      "stateVariables.");
+  }
+  for (auto variable : variables) {
+    std::string_view state_name, type;
+    if (variable["stateName"].get(state_name) || variable["stateVariableType"].get(type)) {
+      continue;
+    }
+    if (state_name == name && type != "TimerState") return std::string(type);
+  }
+  return std::nullopt;
+}
+
+/// Settles which transformWithState store (a variable's or the timers') `read` reads, from
+/// the options stateVarName, readRegisteredTimers and flattenCollectionTypes; `wanted` gets
+/// its store. Other operators have no variables.
+arrow::Status ChooseVariable(const formats::OptionMap& options, int64_t operator_id,
+                             StateRead* read, std::string* wanted) {
+  const auto variable = OptionOf(options, "stateVarName");
+  ARROW_ASSIGN_OR_RAISE(const bool timers, BooleanOption(options, "readRegisteredTimers", false));
+  ARROW_ASSIGN_OR_RAISE(read->flatten, BooleanOption(options, "flattenCollectionTypes", true));
+  if (variable && timers) return Conflict("readRegisteredTimers", "stateVarName");
+  const bool transform_with_state = read->info.operator_name == "transformWithStateExec";
+  if (!transform_with_state) {
+    if (!variable && !timers) return arrow::Status::OK();
+    return InvalidOption(variable ? "stateVarName" : "readRegisteredTimers",
+                         "only a transformWithState operator has state variables and timers; "
+                         "operator " + std::to_string(operator_id) + " is " +
+                             read->info.operator_name + ".");
+  }
+  if (timers) {
+    read->shape = StoreShape::kTimers;
+    *wanted = "$timers";
+    return arrow::Status::OK();
+  }
+  if (!variable) {
+    return SparkError("STDS_REQUIRED_OPTION_UNSPECIFIED", "'stateVarName' must be specified.");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto kind, VariableKind(read->info.properties_json, *variable));
+  if (!kind) {
+    return InvalidOption("stateVarName", "State variable " + *variable +
+                                             " is not defined for the transformWithState "
+                                             "operator " + std::to_string(operator_id) + ".");
+  }
+  read->shape = *kind == "ValueState"  ? StoreShape::kValueVariable
+                : *kind == "ListState" ? StoreShape::kListVariable
+                                       : StoreShape::kMapVariable;
+  if (read->change_feed && read->shape == StoreShape::kListVariable) {
+    return InvalidOption("readChangeFeed", "the change feed of list state variable " +
+                                               *variable + " cannot be read: a list's entry "
+                                               "changes as a whole.");
+  }
+  // A change feed lists entries as they changed, one per row.
+  if (read->change_feed) read->flatten = true;
+  *wanted = *variable;
+  return arrow::Status::OK();
 }
 
 }  // namespace
@@ -335,6 +596,7 @@ arrow::Result<std::shared_ptr<const plan::DataSource>> MakeStateStoreSource(
   ARROW_ASSIGN_OR_RAISE(read.info, state::ReadOperatorMetadata(read.paths, operator_id));
 
   std::string wanted = store_name.value_or(state::StateStoreId::kDefaultStoreName);
+  ARROW_RETURN_NOT_OK(ChooseVariable(options, operator_id, &read, &wanted));
   if (join_side) {
     const std::string side = AsciiLower(*join_side);
     if (side != "left" && side != "right" && side != "none") {
@@ -381,10 +643,18 @@ arrow::Result<std::shared_ptr<const plan::DataSource>> MakeStateMetadataSource(
   arrow::Int32Builder partitions;
   for (int64_t id : operators) {
     ARROW_ASSIGN_OR_RAISE(auto info, state::ReadOperatorMetadata(paths, id));
-    for (const auto& store : info.stores) {
+    // An operator with properties (transformWithState) is one store to Spark, "default", whose
+    // variables the properties list.
+    std::vector<std::string> store_names;
+    if (info.properties_json.empty()) {
+      for (const auto& store : info.stores) store_names.push_back(store.store_name);
+    } else {
+      store_names.push_back(state::StateStoreId::kDefaultStoreName);
+    }
+    for (const auto& store_name : store_names) {
       ARROW_RETURN_NOT_OK(ids.Append(id));
       ARROW_RETURN_NOT_OK(names.Append(info.operator_name));
-      ARROW_RETURN_NOT_OK(stores.Append(store.store_name));
+      ARROW_RETURN_NOT_OK(stores.Append(store_name));
       ARROW_RETURN_NOT_OK(partitions.Append(info.num_partitions));
       // The batches whose state can still be read: those the commit log retains.
       if (committed.empty()) {
@@ -394,7 +664,8 @@ arrow::Result<std::shared_ptr<const plan::DataSource>> MakeStateMetadataSource(
         ARROW_RETURN_NOT_OK(min_batches.Append(committed.front()));
         ARROW_RETURN_NOT_OK(max_batches.Append(committed.back()));
       }
-      ARROW_RETURN_NOT_OK(properties.AppendNull());
+      ARROW_RETURN_NOT_OK(info.properties_json.empty() ? properties.AppendNull()
+                                                       : properties.Append(info.properties_json));
     }
   }
   auto schema = arrow::schema({arrow::field("operatorId", arrow::int64(), false),

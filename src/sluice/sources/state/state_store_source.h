@@ -7,9 +7,15 @@
 //       readChangeFeed, the changes batch by batch from changeStartBatchId to
 //       changeEndBatchId (default: the last committed): batch_id, change_type ("update" or
 //       "delete"), key, value (null for a delete), partition_id.
+//       A transformWithState operator is read by variable: stateVarName names it (a value
+//       state: key, value; a list: key, list_element, or key, list_value with
+//       flattenCollectionTypes false; a map: key, user_map_key, user_map_value, or key,
+//       map_value), or readRegisteredTimers reads its timers (key, expiration_timestamp_ms).
+//       A value with a time to live is struct<value, ttlExpirationMs>.
 //   read.format("state-metadata").load(checkpoint)   one row per store of each stateful
-//       operator: operatorId, operatorName, stateStoreName, numPartitions, minBatchId,
-//       maxBatchId, operatorProperties.
+//       operator (one for transformWithState): operatorId, operatorName, stateStoreName,
+//       numPartitions, minBatchId, maxBatchId, operatorProperties (transformWithState's modes
+//       and variables, as Spark's JSON).
 //
 // Any retained version can be read, also while the query runs; nothing in the checkpoint is
 // changed. The keys and values are decoded with the schemas the operator recorded.
