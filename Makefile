@@ -5,7 +5,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 CTEST_JOBS ?= 2
 
-.PHONY: all setup build test demo bench fuzz clean
+.PHONY: all setup build test demo bench bench-nexmark fuzz clean
 
 all: build
 
@@ -31,6 +31,12 @@ demo: build
 
 bench: build
 	$(BUILD_DIR)/bench/sluice_bench
+
+# The Nexmark queries, each in a process of its own (NEXMARK_ARGS: --events N, --queries q0,q1,
+# --sql, ...).
+NEXMARK_ARGS ?=
+bench-nexmark: build
+	$(BUILD_DIR)/bench/nexmark_runner $(NEXMARK_ARGS)
 
 # Fuzzes the SQL parser with libFuzzer for FUZZ_SECONDS (needs clang, installed if missing).
 FUZZ_SECONDS ?= 60

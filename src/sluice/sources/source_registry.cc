@@ -6,6 +6,7 @@
 #include "sluice/sources/delta/delta_table_source.h"
 #include "sluice/sources/file/file_stream_source.h"
 #include "sluice/sources/kafka/kafka_source_provider.h"
+#include "sluice/sources/nexmark/nexmark_source.h"
 #include "sluice/sources/rate/rate_per_micro_batch_source.h"
 #include "sluice/sources/rate/rate_source.h"
 #include "sluice/sources/socket/socket_source.h"
@@ -55,6 +56,7 @@ arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvi
   if (name == "rate") return MakeRateSourceProvider(request.options);
   if (name == "rate-micro-batch") return MakeRatePerMicroBatchSourceProvider(request.options);
   if (name == "socket") return MakeSocketSourceProvider(request.options);
+  if (name == "nexmark") return MakeNexmarkSourceProvider(request.options);
   if (name == "kafka") return kafka::MakeKafkaSourceProvider(request.options, request.schema);
   if (name == "delta") {
     ARROW_ASSIGN_OR_RAISE(auto path, DeltaPath(request));
@@ -64,7 +66,7 @@ arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeStreamSourceProvi
   return SparkError("DATA_SOURCE_NOT_FOUND",
                     "Failed to find the data source: " + request.format +
                         ". Streaming sources: json, csv, parquet, orc, text, rate, "
-                        "rate-micro-batch, socket, kafka, delta.");
+                        "rate-micro-batch, socket, kafka, delta, nexmark.");
 }
 
 bool IsNonFileBatchSource(std::string_view format) {

@@ -18,7 +18,7 @@ __all__ = ["DataStreamReader", "DataStreamWriter"]
 
 class DataStreamReader(ReaderSettings):
     """spark.readStream: format(...).schema(...).option(...).load(path). Formats: json, csv,
-    parquet, orc, text, rate, rate-micro-batch, socket, kafka, delta."""
+    parquet, orc, text, rate, rate-micro-batch, socket, kafka, delta, nexmark."""
 
     def load(self, path: Optional[str] = None, format: Optional[str] = None,
              schema: Union[StructType, str, None] = None, **options: Any) -> DataFrame:

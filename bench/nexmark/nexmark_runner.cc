@@ -1,0 +1,205 @@
+// The Nexmark runner (`make bench-nexmark`): runs each query over the "nexmark" source with
+// Trigger.AvailableNow into the noop sink, with a durable checkpoint every batch, and prints
+// for each: events, seconds, events/s, events/s per core used (events per CPU-second of the
+// whole process, generator included), peak resident memory, batches and checkpoint bytes.
+// Stateful queries run once per state store provider. Each run is a child process of its own,
+// so its peak memory is its own.
+//
+//   nexmark_runner [--events N] [--per-batch N] [--queries q0,q1,...] [--sql]
+//
+// --sql runs the queries' SQL texts instead of their DataFrame versions.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <arrow/compute/initialize.h>
+
+#include "nexmark_queries.h"
+
+#include "../batch_times.h"
+#include "sluice/api/data_stream_reader.h"
+#include "sluice/api/data_stream_writer.h"
+#include "sluice/api/session.h"
+#include "sluice/formats/partitioned_writer.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using sluice::bench::nexmark::Queries;
+using sluice::bench::nexmark::Query;
+
+constexpr const char* kProviders[][2] = {
+    {"memory", "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider"},
+    {"rocksdb", "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"},
+};
+
+struct Settings {
+  int64_t events = 10'000'000;
+  int64_t per_batch = 1'000'000;
+  std::vector<std::string> queries;
+  bool sql = false;
+};
+
+int64_t FolderBytes(const fs::path& folder) {
+  int64_t bytes = 0;
+  std::error_code error;
+  for (const auto& entry : fs::recursive_directory_iterator(folder, error)) {
+    if (entry.is_regular_file(error)) bytes += static_cast<int64_t>(entry.file_size(error));
+  }
+  return bytes;
+}
+
+/// One run, in this process: prints "RESULT <seconds> <cpu seconds> <peak rss kB> <batches>
+/// <checkpoint bytes>" or fails.
+int RunChild(const Settings& settings, const Query& query, const std::string& provider_class) {
+  auto spark = sluice::SparkSession::builder().getOrCreate().ValueOrDie();
+  (void)spark->conf().set("spark.sql.shuffle.partitions", "1");
+  (void)spark->conf().set("spark.sql.streaming.stateStore.providerClass", provider_class);
+  auto events = spark->readStream()
+                    .format("nexmark")
+                    .option("numEvents", settings.events)
+                    .option("maxEventsPerTrigger", settings.per_batch)
+                    .load();
+  sluice::DataFrame df = query.dataframe(events);
+  if (settings.sql) {
+    auto status = sluice::bench::nexmark::RegisterViews(events);
+    if (!status.ok()) {
+      std::cerr << query.name << ": " << status.ToString() << "\n";
+      return 1;
+    }
+    df = spark->sql(query.sql);
+  }
+  const fs::path checkpoint =
+      fs::temp_directory_path() / ("nexmark-checkpoint-" + sluice::formats::RandomUuid());
+  auto batches = std::make_shared<sluice::bench::BatchTimes>();
+  spark->streams()->addListener(batches);
+  const double cpu_before = sluice::bench::ProcessCpuSeconds();
+  const auto wall_before = std::chrono::steady_clock::now();
+  auto query_run = df.writeStream()
+                       .format("noop")
+                       .option("checkpointLocation", checkpoint.string())
+                       .trigger(sluice::Trigger::AvailableNow())
+                       .start();
+  arrow::Status status = query_run.ok() ? (*query_run)->awaitTermination() : query_run.status();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_before).count();
+  const double cpu = sluice::bench::ProcessCpuSeconds() - cpu_before;
+  spark->streams()->removeListener(batches);
+  if (!status.ok()) {
+    std::cerr << query.name << ": " << status.ToString() << "\n";
+    fs::remove_all(checkpoint);
+    return 1;
+  }
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  const int64_t checkpoint_bytes = FolderBytes(checkpoint);
+  fs::remove_all(checkpoint);
+  std::cout << "RESULT " << seconds << " " << cpu << " " << usage.ru_maxrss << " "
+            << batches->times().size() << " " << checkpoint_bytes << std::endl;
+  return 0;
+}
+
+/// Runs this program again as a child for one query and provider; its RESULT line's figures.
+std::optional<std::vector<double>> RunInChild(const std::string& self, const Settings& settings,
+                                              const std::string& query, int provider) {
+  std::string command = self + " --child " + query + " --provider " + std::to_string(provider) +
+                        " --events " + std::to_string(settings.events) + " --per-batch " +
+                        std::to_string(settings.per_batch) + (settings.sql ? " --sql" : "");
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string output;
+  char buffer[4096];
+  while (fgets(buffer, sizeof(buffer), pipe) != nullptr) output += buffer;
+  if (pclose(pipe) != 0) return std::nullopt;
+  const size_t at = output.rfind("RESULT ");
+  if (at == std::string::npos) return std::nullopt;
+  std::istringstream line(output.substr(at + 7));
+  std::vector<double> figures(5);
+  for (double& figure : figures) line >> figure;
+  return figures;
+}
+
+Settings Parse(int argc, char** argv, std::string* child_query, int* provider) {
+  Settings settings;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (arg == "--events") {
+      settings.events = std::stoll(next());
+    } else if (arg == "--per-batch") {
+      settings.per_batch = std::stoll(next());
+    } else if (arg == "--queries") {
+      std::stringstream list(next());
+      for (std::string name; std::getline(list, name, ',');) settings.queries.push_back(name);
+    } else if (arg == "--sql") {
+      settings.sql = true;
+    } else if (arg == "--child") {
+      *child_query = next();
+    } else if (arg == "--provider") {
+      *provider = std::stoi(next());
+    } else {
+      std::cerr << "unknown argument " << arg << "\n";
+      std::exit(2);
+    }
+  }
+  return settings;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!arrow::compute::Initialize().ok()) return 1;
+  std::string child_query;
+  int provider = 0;
+  Settings settings = Parse(argc, argv, &child_query, &provider);
+  if (!child_query.empty()) {
+    for (const auto& query : Queries()) {
+      if (query.name == child_query) return RunChild(settings, query, kProviders[provider][1]);
+    }
+    std::cerr << "no query " << child_query << "\n";
+    return 2;
+  }
+
+  const std::string self = fs::canonical("/proc/self/exe").string();
+  std::printf("Nexmark: %lld events, at most %lld per batch, %s, a durable checkpoint per "
+              "batch, noop sink\n",
+              static_cast<long long>(settings.events), static_cast<long long>(settings.per_batch),
+              settings.sql ? "SQL" : "DataFrame API");
+  std::printf("%-5s %-8s %10s %8s %12s %14s %9s %8s %12s\n", "query", "state", "events",
+              "seconds", "events/s", "events/s/core", "peak MB", "batches", "ckpt bytes");
+  int failures = 0;
+  for (const auto& query : Queries()) {
+    if (!settings.queries.empty() &&
+        std::find(settings.queries.begin(), settings.queries.end(), query.name) ==
+            settings.queries.end()) {
+      continue;
+    }
+    for (int p = 0; p < (query.stateful ? 2 : 1); ++p) {
+      auto figures = RunInChild(self, settings, query.name, p);
+      if (!figures) {
+        std::printf("%-5s %-8s failed\n", query.name.c_str(), kProviders[p][0]);
+        ++failures;
+        continue;
+      }
+      const double seconds = (*figures)[0], cpu = (*figures)[1];
+      const double events = static_cast<double>(settings.events);
+      std::printf("%-5s %-8s %10lld %8.2f %12.0f %14.0f %9.0f %8.0f %12.0f\n",
+                  query.name.c_str(), query.stateful ? kProviders[p][0] : "-",
+                  static_cast<long long>(settings.events), seconds, events / seconds,
+                  events / cpu, (*figures)[2] / 1024, (*figures)[3], (*figures)[4]);
+      std::fflush(stdout);
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
