@@ -473,6 +473,9 @@ void MicroBatchExecution::ReportIdle(int64_t trigger_start_ms) {
 void MicroBatchExecution::Close(bool clean_stop) {
   for (auto& source : sources_) source.source->Stop();
   if (!crashed_) spec_.sink->Stop();
+  // The state stores finish what they still write (a snapshot in the background) before the
+  // query counts as stopped: nothing writes into the checkpoint once awaitTermination returns.
+  state_providers_.reset();
   std::string root = checkpoint_->paths().root();
   checkpoint_.reset();
   if (clean_stop && spec_.temporary_checkpoint) {
