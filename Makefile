@@ -5,7 +5,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 CTEST_JOBS ?= 2
 
-.PHONY: all setup build test demo bench bench-nexmark fuzz clean
+.PHONY: all setup build test demo bench bench-nexmark bench-nexmark-spark fuzz clean
 
 all: build
 
@@ -37,6 +37,11 @@ bench: build
 NEXMARK_ARGS ?=
 bench-nexmark: build
 	$(BUILD_DIR)/bench/nexmark_runner $(NEXMARK_ARGS)
+
+# The same events and queries on Sluice and on PySpark (installed into its own venv), side by side.
+NEXMARK_EVENTS ?= 10000000
+bench-nexmark-spark: build
+	BUILD_DIR=$(BUILD_DIR) scripts/bench-nexmark-vs-spark.sh $(NEXMARK_EVENTS)
 
 # Fuzzes the SQL parser with libFuzzer for FUZZ_SECONDS (needs clang, installed if missing).
 FUZZ_SECONDS ?= 60

@@ -5,9 +5,13 @@
 // Stateful queries run once per state store provider. Each run is a child process of its own,
 // so its peak memory is its own.
 //
-//   nexmark_runner [--events N] [--per-batch N] [--queries q0,q1,...] [--sql]
+//   nexmark_runner [--events N] [--per-batch N] [--queries q0,q1,...] [--sql] [--files DIR]
+//   nexmark_runner --write-events DIR [--events N] [--per-batch N]
 //
-// --sql runs the queries' SQL texts instead of their DataFrame versions.
+// --sql runs the queries' SQL texts instead of their DataFrame versions. --write-events writes
+// the events to Parquet files in DIR (a file sink, one file per batch of --per-batch events),
+// so that another engine reads the very same events; --files reads them from there (the file
+// source, a file per micro-batch) instead of generating them.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,6 +36,7 @@
 #include "sluice/api/data_stream_writer.h"
 #include "sluice/api/session.h"
 #include "sluice/formats/partitioned_writer.h"
+#include "sluice/sources/nexmark/nexmark_generator.h"
 
 namespace {
 
@@ -49,7 +54,48 @@ struct Settings {
   int64_t per_batch = 1'000'000;
   std::vector<std::string> queries;
   bool sql = false;
+  std::string files;         // read the events from Parquet files here
+  std::string write_events;  // write the events to Parquet files here
 };
+
+/// The events: generated, or read from the Parquet files --write-events wrote.
+sluice::DataFrame Events(const std::shared_ptr<sluice::SparkSession>& spark,
+                         const Settings& settings) {
+  if (!settings.files.empty()) {
+    return spark->readStream()
+        .format("parquet")
+        .schema(sluice::sources::nexmark::NexmarkSchema())
+        .option("maxFilesPerTrigger", int64_t{1})
+        .load(settings.files);
+  }
+  return spark->readStream()
+      .format("nexmark")
+      .option("numEvents", settings.events)
+      .option("maxEventsPerTrigger", settings.per_batch)
+      .load();
+}
+
+/// Writes the events to Parquet files in settings.write_events.
+int WriteEvents(const Settings& settings) {
+  auto spark = sluice::SparkSession::builder().getOrCreate().ValueOrDie();
+  const fs::path folder = settings.write_events;
+  Settings generated = settings;
+  generated.files.clear();
+  auto query = Events(spark, generated)
+                   .writeStream()
+                   .format("parquet")
+                   .option("checkpointLocation", (folder / "_checkpoint").string())
+                   .trigger(sluice::Trigger::AvailableNow())
+                   .start(folder.string());
+  arrow::Status status = query.ok() ? (*query)->awaitTermination() : query.status();
+  if (!status.ok()) {
+    std::cerr << "writing the events: " << status.ToString() << "\n";
+    return 1;
+  }
+  std::printf("%lld events written to %s\n", static_cast<long long>(settings.events),
+              folder.string().c_str());
+  return 0;
+}
 
 int64_t FolderBytes(const fs::path& folder) {
   int64_t bytes = 0;
@@ -66,11 +112,7 @@ int RunChild(const Settings& settings, const Query& query, const std::string& pr
   auto spark = sluice::SparkSession::builder().getOrCreate().ValueOrDie();
   (void)spark->conf().set("spark.sql.shuffle.partitions", "1");
   (void)spark->conf().set("spark.sql.streaming.stateStore.providerClass", provider_class);
-  auto events = spark->readStream()
-                    .format("nexmark")
-                    .option("numEvents", settings.events)
-                    .option("maxEventsPerTrigger", settings.per_batch)
-                    .load();
+  sluice::DataFrame events = Events(spark, settings);
   sluice::DataFrame df = query.dataframe(events);
   if (settings.sql) {
     auto status = sluice::bench::nexmark::RegisterViews(events);
@@ -115,7 +157,8 @@ std::optional<std::vector<double>> RunInChild(const std::string& self, const Set
                                               const std::string& query, int provider) {
   std::string command = self + " --child " + query + " --provider " + std::to_string(provider) +
                         " --events " + std::to_string(settings.events) + " --per-batch " +
-                        std::to_string(settings.per_batch) + (settings.sql ? " --sql" : "");
+                        std::to_string(settings.per_batch) + (settings.sql ? " --sql" : "") +
+                        (settings.files.empty() ? "" : " --files " + settings.files);
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return std::nullopt;
   std::string output;
@@ -144,6 +187,10 @@ Settings Parse(int argc, char** argv, std::string* child_query, int* provider) {
       for (std::string name; std::getline(list, name, ',');) settings.queries.push_back(name);
     } else if (arg == "--sql") {
       settings.sql = true;
+    } else if (arg == "--files") {
+      settings.files = fs::absolute(next()).string();
+    } else if (arg == "--write-events") {
+      settings.write_events = next();
     } else if (arg == "--child") {
       *child_query = next();
     } else if (arg == "--provider") {
@@ -163,6 +210,7 @@ int main(int argc, char** argv) {
   std::string child_query;
   int provider = 0;
   Settings settings = Parse(argc, argv, &child_query, &provider);
+  if (!settings.write_events.empty()) return WriteEvents(settings);
   if (!child_query.empty()) {
     for (const auto& query : Queries()) {
       if (query.name == child_query) return RunChild(settings, query, kProviders[provider][1]);
@@ -172,10 +220,11 @@ int main(int argc, char** argv) {
   }
 
   const std::string self = fs::canonical("/proc/self/exe").string();
-  std::printf("Nexmark: %lld events, at most %lld per batch, %s, a durable checkpoint per "
+  std::printf("Nexmark: %lld events %s, at most %lld per batch, %s, a durable checkpoint per "
               "batch, noop sink\n",
-              static_cast<long long>(settings.events), static_cast<long long>(settings.per_batch),
-              settings.sql ? "SQL" : "DataFrame API");
+              static_cast<long long>(settings.events),
+              settings.files.empty() ? "generated" : ("read from " + settings.files).c_str(),
+              static_cast<long long>(settings.per_batch), settings.sql ? "SQL" : "DataFrame API");
   std::printf("%-5s %-8s %10s %8s %12s %14s %9s %8s %12s\n", "query", "state", "events",
               "seconds", "events/s", "events/s/core", "peak MB", "batches", "ckpt bytes");
   int failures = 0;

@@ -25,6 +25,7 @@
 #include "sluice/types/ddl_parser.h"
 #include "sluice/types/spark_type_names.h"
 #include "support/canonical_values.h"
+#include "support/golden_rows.h"
 #include "support/scratch_dir.h"
 #include "support/session_fixture.h"
 
@@ -94,62 +95,6 @@ arrow::Result<std::shared_ptr<arrow::Table>> StepTable(const std::shared_ptr<arr
     columns.push_back(column.make_array());
   }
   return arrow::Table::Make(schema, columns, static_cast<int64_t>(rows.size()));
-}
-
-// "" when `table` holds exactly the rows of `expected` (canonical JSON rows) in any order,
-// otherwise the rows that differ.
-std::string CompareRows(const arrow::Table& table, simdjson::dom::array expected) {
-  std::string problems;
-  auto combined = table.CombineChunks().ValueOrDie();
-  std::vector<bool> used(expected.size(), false);
-  for (int64_t r = 0; r < combined->num_rows(); ++r) {
-    bool found = false;
-    size_t index = 0;
-    for (auto row : expected) {
-      bool same = !used[index];
-      for (int k = 0; same && k < combined->num_columns(); ++k) {
-        same = testing::MatchesCanonical(*combined->column(k)->chunk(0), r, row.at(k).value(),
-                                         nullptr);
-      }
-      if (same) {
-        used[index] = found = true;
-        break;
-      }
-      ++index;
-    }
-    if (!found) {
-      std::string text = "[";
-      for (int k = 0; k < combined->num_columns(); ++k) {
-        if (k > 0) text += ",";
-        text += testing::CanonicalText(*combined->column(k)->chunk(0), r);
-      }
-      problems += "  unexpected row " + text + "]\n";
-    }
-  }
-  size_t index = 0;
-  for (auto row : expected) {
-    if (!used[index++]) problems += "  missing row " + simdjson::minify(row) + "\n";
-  }
-  return problems;
-}
-
-std::string CompareColumns(const arrow::Schema& schema, simdjson::dom::array expected) {
-  std::string problems;
-  if (static_cast<int>(expected.size()) != schema.num_fields()) {
-    return "expected " + std::to_string(expected.size()) + " columns, got " + schema.ToString() +
-           "\n";
-  }
-  int c = 0;
-  for (auto column : expected) {
-    const auto& field = schema.field(c++);
-    const std::string name = Text(column["name"]), type = Text(column["type"]);
-    const std::string actual_type = types::SimpleString(*field->type());
-    if (field->name() != name || actual_type != type) {
-      problems += "column " + std::to_string(c - 1) + ": expected `" + name + "` " + type +
-                  ", got `" + field->name() + "` " + actual_type + "\n";
-    }
-  }
-  return problems;
 }
 
 /// `input_rows_comparable`: false when Spark's numInputRows left out rows its JSON reader
@@ -299,8 +244,9 @@ class StatefulGoldenTest : public testing::SessionTest,
         problems += where + ": " + table.status().ToString() + "\n";
         continue;
       }
-      std::string found = CompareColumns(*(*table)->schema(), read["columns"].get_array()) +
-                          CompareRows(**table, read["rows"].get_array());
+      std::string found =
+          testing::CompareColumns(*(*table)->schema(), read["columns"].get_array()) +
+          testing::CompareRows(**table, read["rows"].get_array());
       if (!found.empty()) problems += where + ":\n" + found;
     }
     return problems;
@@ -358,9 +304,9 @@ std::string CompareBatches(const QueryRun& run, simdjson::dom::element spec) {
       continue;
     }
     if (problems.empty()) {
-      problems += CompareColumns(*rows->second->schema(), spec["columns"].get_array());
+      problems += testing::CompareColumns(*rows->second->schema(), spec["columns"].get_array());
     }
-    std::string batch_problems = CompareRows(*rows->second, batch["rows"].get_array());
+    std::string batch_problems = testing::CompareRows(*rows->second, batch["rows"].get_array());
     auto progress = run.progress.find(id);
     if (progress == run.progress.end()) {
       batch_problems += "  no progress report\n";

@@ -1,0 +1,148 @@
+"""The Nexmark queries of nexmark_queries.cc on Apache Spark Structured Streaming, for the
+side-by-side comparison (scripts/bench-nexmark-vs-spark.sh).
+
+Reads the events nexmark_runner --write-events wrote (Parquet, one file per micro-batch:
+maxFilesPerTrigger 1) with the file source, runs each query with Trigger.AvailableNow into the
+noop sink with a checkpoint, as the Sluice runner does, in local mode, and prints one line per
+query: "RESULT <query> <seconds> <JVM CPU seconds> <JVM peak resident kB> <batches>". The
+JVM's CPU time and peak memory are read from /proc; the JVM's start is not timed, and each
+query runs once untimed first, as a long-running job's code is compiled.
+
+    python spark_nexmark.py --files DIR [--queries q0,q1] [--cores N]
+
+Run with the PySpark of scripts/golden-spark-env.sh (the script above prepares it).
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from pyspark.sql import SparkSession, functions as F
+
+EVENT_SCHEMA = (
+    "event_type INT, "
+    "person STRUCT<id: BIGINT, name: STRING, emailAddress: STRING, creditCard: STRING, "
+    "city: STRING, state: STRING, dateTime: TIMESTAMP, extra: STRING>, "
+    "auction STRUCT<id: BIGINT, itemName: STRING, description: STRING, initialBid: BIGINT, "
+    "reserve: BIGINT, dateTime: TIMESTAMP, expires: TIMESTAMP, seller: BIGINT, "
+    "category: BIGINT, extra: STRING>, "
+    "bid STRUCT<auction: BIGINT, bidder: BIGINT, price: BIGINT, channel: STRING, url: STRING, "
+    "dateTime: TIMESTAMP, extra: STRING>, "
+    "dateTime TIMESTAMP")
+
+
+def person(events):
+    return (events.where("event_type = 0")
+            .select("person.id", "person.name", "person.emailAddress", "person.creditCard",
+                    "person.city", "person.state", "dateTime", "person.extra")
+            .withWatermark("dateTime", "4 seconds"))
+
+
+def auction(events):
+    return (events.where("event_type = 1")
+            .select("auction.id", "auction.itemName", "auction.description",
+                    "auction.initialBid", "auction.reserve", "dateTime", "auction.expires",
+                    "auction.seller", "auction.category", "auction.extra")
+            .withWatermark("dateTime", "4 seconds"))
+
+
+def bid(events):
+    return (events.where("event_type = 2")
+            .select("bid.auction", "bid.bidder", "bid.price", "bid.channel", "bid.url",
+                    "dateTime", "bid.extra")
+            .withWatermark("dateTime", "4 seconds"))
+
+
+def q0(events):
+    return bid(events).select("auction", "bidder", "price", "dateTime", "extra")
+
+
+def q1(events):
+    return bid(events).select("auction", "bidder", F.expr("0.908 * price").alias("price"),
+                              "dateTime", "extra")
+
+
+def q2(events):
+    return bid(events).where("auction % 123 = 0").select("auction", "price")
+
+
+def q3(events):
+    auctions = auction(events).where("category = 10").select(
+        F.col("id").alias("a_id"), "seller")
+    persons = person(events).where(F.col("state").isin("OR", "ID", "CA")).select(
+        F.col("id").alias("p_id"), "name", "city", "state")
+    return (auctions.join(persons, F.col("seller") == F.col("p_id"))
+            .select("name", "city", "state", F.col("a_id").alias("id")))
+
+
+def q8(events):
+    persons = person(events).select("id", "name",
+                                    F.window("dateTime", "10 seconds").alias("p_window"))
+    auctions = auction(events).select("seller",
+                                      F.window("dateTime", "10 seconds").alias("a_window"))
+    return (persons.join(auctions, (F.col("id") == F.col("seller")) &
+                         (F.col("p_window") == F.col("a_window")))
+            .select("id", "name", F.col("p_window.start").alias("starttime")))
+
+
+QUERIES = {"q0": q0, "q1": q1, "q2": q2, "q3": q3, "q8": q8}
+
+
+def jvm_cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+
+
+def jvm_peak_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def run(spark, name, files):
+    """Runs query `name` over the events in `files` to the end; its number of batches."""
+    events = spark.readStream.schema(EVENT_SCHEMA).option("maxFilesPerTrigger", 1).parquet(files)
+    checkpoint = tempfile.mkdtemp(prefix="spark-nexmark-")
+    query = (QUERIES[name](events).writeStream.format("noop")
+             .option("checkpointLocation", checkpoint)
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    shutil.rmtree(checkpoint, ignore_errors=True)
+    return len(query.recentProgress)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--files", required=True)
+    parser.add_argument("--queries", default=",".join(QUERIES))
+    parser.add_argument("--cores", type=int, default=os.cpu_count())
+    args = parser.parse_args()
+
+    spark = (SparkSession.builder.master(f"local[{args.cores}]")
+             .config("spark.sql.shuffle.partitions", 1)
+             .config("spark.sql.session.timeZone", "UTC")
+             .config("spark.ui.enabled", "false")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    pid = spark.sparkContext._gateway.proc.pid
+    # A long-running Spark job runs compiled code: warm the JVM up with each query once.
+    for name in args.queries.split(","):
+        run(spark, name, args.files)
+    for name in args.queries.split(","):
+        cpu_before = jvm_cpu_seconds(pid)
+        start = time.monotonic()
+        batches = run(spark, name, args.files)
+        seconds = time.monotonic() - start
+        cpu = jvm_cpu_seconds(pid) - cpu_before
+        print(f"RESULT {name} {seconds:.3f} {cpu:.3f} {jvm_peak_kb(pid)} {batches}", flush=True)
+    spark.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

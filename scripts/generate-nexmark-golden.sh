@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Regenerates tests/golden_nexmark/expected/ from Apache Spark: writes a small run of Nexmark
+# events with the built nexmark_runner (Sluice's generator) to Parquet, then has PySpark run the
+# benchmark's queries over them (tests/golden_nexmark/generate.py). Run by hand when the queries
+# or the generator change; CI never runs it.
+#
+# Needs a build (BUILD_DIR, default build), python3 and Java 17 or 21; PySpark comes from the
+# venv of scripts/golden-spark-env.sh.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${BUILD_DIR:-${repo_root}/build}"
+# shellcheck source=scripts/golden-spark-env.sh
+source "${repo_root}/scripts/golden-spark-env.sh"
+
+work="$(mktemp -d)"
+trap 'rm -rf "${work}"' EXIT
+
+# golden QUERIES EVENTS PER_BATCH: Spark's answers to QUERIES over EVENTS events in files of
+# PER_BATCH (the run the C++ test repeats, reading both figures from the expected files).
+golden() {
+  local events_dir="${work}/events-$2"
+  "${build_dir}/bench/nexmark_runner" --write-events "${events_dir}" --events "$2" \
+    --per-batch "$3"
+  "${venv}/bin/python" "${repo_root}/tests/golden_nexmark/generate.py" --files "${events_dir}" \
+    --events "$2" --per-batch "$3" --queries "$1"
+}
+# Every bid for the projections; enough events for the selections and joins to find rows.
+golden q0,q1 2000 500
+golden q2,q3,q8 50000 10000
