@@ -4,7 +4,7 @@
 # file source (a file per micro-batch), each query run with Trigger.AvailableNow into the noop
 # sink with a checkpoint; prints each engine's seconds and CPU seconds and the ratios.
 #
-# Usage: scripts/bench-nexmark-vs-spark.sh [EVENTS] [QUERIES]     (10000000, q0,q1,q2,q3,q8)
+# Usage: scripts/bench-nexmark-vs-spark.sh [EVENTS] [QUERIES]     (10000000, every query)
 #
 # Needs Java 17 or 21; PySpark comes from the venv of scripts/golden-spark-env.sh (created on
 # first use). BUILD_DIR (build) holds the built nexmark_runner; the events are kept in
@@ -14,7 +14,7 @@ set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_DIR:-${repo_root}/build}"
 events="${1:-10000000}"
-queries="${2:-q0,q1,q2,q3,q8}"
+queries="${2:-q0,q1,q2,q3,q8,q11,q14,q20,q21,q22}"
 runner="${build_dir}/bench/nexmark_runner"
 folder="${build_dir}/nexmark-events-${events}"
 

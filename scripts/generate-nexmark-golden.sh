@@ -16,15 +16,18 @@ source "${repo_root}/scripts/golden-spark-env.sh"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
-# golden QUERIES EVENTS PER_BATCH: Spark's answers to QUERIES over EVENTS events in files of
-# PER_BATCH (the run the C++ test repeats, reading both figures from the expected files).
+# golden QUERIES EVENTS PER_BATCH RATE: Spark's answers to QUERIES over EVENTS events at RATE
+# per second of event time, in files of PER_BATCH (the run the C++ test repeats, reading the
+# figures from the expected files).
 golden() {
-  local events_dir="${work}/events-$2"
+  local events_dir="${work}/events-$2-$4"
   "${build_dir}/bench/nexmark_runner" --write-events "${events_dir}" --events "$2" \
-    --per-batch "$3"
+    --per-batch "$3" --rate "$4"
   "${venv}/bin/python" "${repo_root}/tests/golden_nexmark/generate.py" --files "${events_dir}" \
-    --events "$2" --per-batch "$3" --queries "$1"
+    --events "$2" --per-batch "$3" --rate "$4" --queries "$1"
 }
-# Every bid for the projections; enough events for the selections and joins to find rows.
-golden q0,q1 2000 500
-golden q2,q3,q8 50000 10000
+# Few events where every bid gives a row; more where few do; for sessions, 200 s of event time,
+# so that sessions close under the watermark.
+golden q0,q1,q14,q20,q21,q22 2000 500 10000
+golden q2,q3,q8 50000 10000 10000
+golden q11 20000 4000 100

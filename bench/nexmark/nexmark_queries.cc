@@ -1,6 +1,7 @@
 #include "nexmark_queries.h"
 
 #include "sluice/api/functions.h"
+#include "sluice/api/grouped_data.h"
 
 namespace sluice::bench::nexmark {
 
@@ -87,6 +88,67 @@ DataFrame Q8(const DataFrame& events) {
       .select({F::col("id"), F::col("name"), F::col("p_window.start").alias("starttime")});
 }
 
+// q11: bids per bidder per session, sessions ending after 10 s without a bid.
+DataFrame Q11(const DataFrame& events) {
+  return Bid(events)
+      .groupBy({F::col("bidder"), F::session_window(F::col("dateTime"), "10 seconds")})
+      .agg({F::count(F::lit(1)).alias("bid_count")})
+      .select({F::col("bidder"), F::col("bid_count"),
+               F::col("session_window.start").alias("starttime"),
+               F::col("session_window.end").alias("endtime")});
+}
+
+// q14: a computation per bid (the suite's count_char UDF is the count of 'c' in extra).
+DataFrame Q14(const DataFrame& events) {
+  return Bid(events)
+      .where(F::expr("0.908 * price > 1000000 AND 0.908 * price < 50000000"))
+      .select({F::col("auction"), F::col("bidder"), F::expr("0.908 * price").alias("price"),
+               F::expr("CASE WHEN hour(dateTime) >= 8 AND hour(dateTime) <= 18 THEN 'dayTime' "
+                       "WHEN hour(dateTime) <= 6 OR hour(dateTime) >= 20 THEN 'nightTime' "
+                       "ELSE 'otherTime' END")
+                   .alias("bidTimeType"),
+               F::col("dateTime"), F::col("extra"),
+               F::expr("CAST(length(extra) - length(replace(extra, 'c', '')) AS BIGINT)")
+                   .alias("c_counts")});
+}
+
+// q20: each bid of category 10 with its auction: an inner join whose state is never evicted.
+DataFrame Q20(const DataFrame& events) {
+  DataFrame bids = Bid(events).select(
+      {F::col("auction"), F::col("bidder"), F::col("price"), F::col("channel"), F::col("url"),
+       F::col("dateTime").alias("bid_dateTime"), F::col("extra").alias("bid_extra")});
+  DataFrame auctions = Auction(events).where(F::col("category") == 10);
+  return bids.join(auctions, F::col("auction") == F::col("id"))
+      .select({F::col("auction"), F::col("bidder"), F::col("price"), F::col("channel"),
+               F::col("url"), F::col("bid_dateTime"), F::col("bid_extra"), F::col("itemName"),
+               F::col("description"), F::col("initialBid"), F::col("reserve"),
+               F::col("dateTime").alias("auction_dateTime"), F::col("expires"),
+               F::col("seller"), F::col("category"), F::col("extra").alias("auction_extra")});
+}
+
+// q21: the channel's id, from its name or its url; bids with neither are dropped.
+DataFrame Q21(const DataFrame& events) {
+  const char* from_url = "regexp_extract(url, '(&|^)channel_id=([^&]*)', 2)";
+  return Bid(events)
+      .where(F::expr(std::string(from_url) +
+                     " <> '' OR lower(channel) IN ('apple', 'google', 'facebook', 'baidu')"))
+      .select({F::col("auction"), F::col("bidder"), F::col("price"), F::col("channel"),
+               F::expr("CASE WHEN lower(channel) = 'apple' THEN '0' "
+                       "WHEN lower(channel) = 'google' THEN '1' "
+                       "WHEN lower(channel) = 'facebook' THEN '2' "
+                       "WHEN lower(channel) = 'baidu' THEN '3' ELSE " +
+                       std::string(from_url) + " END")
+                   .alias("channel_id")});
+}
+
+// q22: the directories of each bid's url.
+DataFrame Q22(const DataFrame& events) {
+  return Bid(events).select({F::col("auction"), F::col("bidder"), F::col("price"),
+                             F::col("channel"), F::expr("split(url, '/')[3]").alias("dir1"),
+                             F::expr("split(url, '/')[4]").alias("dir2"),
+                             F::expr("split(url, '/')[5]").alias("dir3")});
+}
+
 }  // namespace
 
 const std::vector<Query>& Queries() {
@@ -105,6 +167,33 @@ const std::vector<Query>& Queries() {
        "(SELECT seller, window(dateTime, '10 seconds') AS w FROM auction) A "
        "ON P.id = A.seller AND P.w = A.w",
        true},
+      {"q11", "user sessions (session window)", Q11,
+       "SELECT bidder, count(1) AS bid_count, session_window.start AS starttime, "
+       "session_window.end AS endtime FROM bid "
+       "GROUP BY bidder, session_window(dateTime, '10 seconds')",
+       true},
+      {"q14", "calculation", Q14,
+       "SELECT auction, bidder, 0.908 * price AS price, CASE WHEN hour(dateTime) >= 8 AND "
+       "hour(dateTime) <= 18 THEN 'dayTime' WHEN hour(dateTime) <= 6 OR hour(dateTime) >= 20 "
+       "THEN 'nightTime' ELSE 'otherTime' END AS bidTimeType, dateTime, extra, "
+       "CAST(length(extra) - length(replace(extra, 'c', '')) AS BIGINT) AS c_counts FROM bid "
+       "WHERE 0.908 * price > 1000000 AND 0.908 * price < 50000000"},
+      {"q20", "expand bid with auction (join)", Q20,
+       "SELECT auction, bidder, price, channel, url, B.dateTime AS bid_dateTime, "
+       "B.extra AS bid_extra, itemName, description, initialBid, reserve, "
+       "A.dateTime AS auction_dateTime, expires, seller, category, A.extra AS auction_extra "
+       "FROM bid B JOIN auction A ON B.auction = A.id WHERE A.category = 10",
+       true},
+      {"q21", "add channel id", Q21,
+       "SELECT auction, bidder, price, channel, CASE WHEN lower(channel) = 'apple' THEN '0' "
+       "WHEN lower(channel) = 'google' THEN '1' WHEN lower(channel) = 'facebook' THEN '2' "
+       "WHEN lower(channel) = 'baidu' THEN '3' "
+       "ELSE regexp_extract(url, '(&|^)channel_id=([^&]*)', 2) END AS channel_id FROM bid "
+       "WHERE regexp_extract(url, '(&|^)channel_id=([^&]*)', 2) <> '' "
+       "OR lower(channel) IN ('apple', 'google', 'facebook', 'baidu')"},
+      {"q22", "url directories", Q22,
+       "SELECT auction, bidder, price, channel, split(url, '/')[3] AS dir1, "
+       "split(url, '/')[4] AS dir2, split(url, '/')[5] AS dir3 FROM bid"},
   };
   return queries;
 }

@@ -5,8 +5,11 @@
 // Stateful queries run once per state store provider. Each run is a child process of its own,
 // so its peak memory is its own.
 //
-//   nexmark_runner [--events N] [--per-batch N] [--queries q0,q1,...] [--sql] [--files DIR]
-//   nexmark_runner --write-events DIR [--events N] [--per-batch N]
+//   nexmark_runner [--events N] [--per-batch N] [--rate N] [--queries q0,q1,...] [--sql]
+//                  [--files DIR]
+//   nexmark_runner --write-events DIR [--events N] [--per-batch N] [--rate N]
+//
+// --rate is the events' rate in event time (events per second, 10000).
 //
 // --sql runs the queries' SQL texts instead of their DataFrame versions. --write-events writes
 // the events to Parquet files in DIR (a file sink, one file per batch of --per-batch events),
@@ -52,6 +55,7 @@ constexpr const char* kProviders[][2] = {
 struct Settings {
   int64_t events = 10'000'000;
   int64_t per_batch = 1'000'000;
+  int64_t rate = 10'000;  // events per second of event time
   std::vector<std::string> queries;
   bool sql = false;
   std::string files;         // read the events from Parquet files here
@@ -72,6 +76,7 @@ sluice::DataFrame Events(const std::shared_ptr<sluice::SparkSession>& spark,
       .format("nexmark")
       .option("numEvents", settings.events)
       .option("maxEventsPerTrigger", settings.per_batch)
+      .option("eventsPerSecond", settings.rate)
       .load();
 }
 
@@ -157,7 +162,8 @@ std::optional<std::vector<double>> RunInChild(const std::string& self, const Set
                                               const std::string& query, int provider) {
   std::string command = self + " --child " + query + " --provider " + std::to_string(provider) +
                         " --events " + std::to_string(settings.events) + " --per-batch " +
-                        std::to_string(settings.per_batch) + (settings.sql ? " --sql" : "") +
+                        std::to_string(settings.per_batch) + " --rate " +
+                        std::to_string(settings.rate) + (settings.sql ? " --sql" : "") +
                         (settings.files.empty() ? "" : " --files " + settings.files);
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return std::nullopt;
@@ -182,6 +188,8 @@ Settings Parse(int argc, char** argv, std::string* child_query, int* provider) {
       settings.events = std::stoll(next());
     } else if (arg == "--per-batch") {
       settings.per_batch = std::stoll(next());
+    } else if (arg == "--rate") {
+      settings.rate = std::stoll(next());
     } else if (arg == "--queries") {
       std::stringstream list(next());
       for (std::string name; std::getline(list, name, ',');) settings.queries.push_back(name);

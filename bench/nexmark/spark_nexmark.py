@@ -87,7 +87,58 @@ def q8(events):
             .select("id", "name", F.col("p_window.start").alias("starttime")))
 
 
-QUERIES = {"q0": q0, "q1": q1, "q2": q2, "q3": q3, "q8": q8}
+def q11(events):
+    return (bid(events).groupBy("bidder", F.session_window("dateTime", "10 seconds"))
+            .agg(F.count(F.lit(1)).alias("bid_count"))
+            .select("bidder", "bid_count", F.col("session_window.start").alias("starttime"),
+                    F.col("session_window.end").alias("endtime")))
+
+
+def q14(events):
+    return (bid(events).where("0.908 * price > 1000000 AND 0.908 * price < 50000000")
+            .select("auction", "bidder", F.expr("0.908 * price").alias("price"),
+                    F.expr("CASE WHEN hour(dateTime) >= 8 AND hour(dateTime) <= 18 "
+                           "THEN 'dayTime' WHEN hour(dateTime) <= 6 OR hour(dateTime) >= 20 "
+                           "THEN 'nightTime' ELSE 'otherTime' END").alias("bidTimeType"),
+                    "dateTime", "extra",
+                    F.expr("CAST(length(extra) - length(replace(extra, 'c', '')) AS BIGINT)")
+                    .alias("c_counts")))
+
+
+def q20(events):
+    bids = bid(events).select("auction", "bidder", "price", "channel", "url",
+                              F.col("dateTime").alias("bid_dateTime"),
+                              F.col("extra").alias("bid_extra"))
+    auctions = auction(events).where("category = 10")
+    return (bids.join(auctions, F.col("auction") == F.col("id"))
+            .select("auction", "bidder", "price", "channel", "url", "bid_dateTime",
+                    "bid_extra", "itemName", "description", "initialBid", "reserve",
+                    F.col("dateTime").alias("auction_dateTime"), "expires", "seller",
+                    "category", F.col("extra").alias("auction_extra")))
+
+
+def q21(events):
+    from_url = "regexp_extract(url, '(&|^)channel_id=([^&]*)', 2)"
+    return (bid(events)
+            .where(from_url + " <> '' OR lower(channel) IN "
+                   "('apple', 'google', 'facebook', 'baidu')")
+            .select("auction", "bidder", "price", "channel",
+                    F.expr("CASE WHEN lower(channel) = 'apple' THEN '0' "
+                           "WHEN lower(channel) = 'google' THEN '1' "
+                           "WHEN lower(channel) = 'facebook' THEN '2' "
+                           "WHEN lower(channel) = 'baidu' THEN '3' ELSE " + from_url + " END")
+                    .alias("channel_id")))
+
+
+def q22(events):
+    return bid(events).select("auction", "bidder", "price", "channel",
+                              F.expr("split(url, '/')[3]").alias("dir1"),
+                              F.expr("split(url, '/')[4]").alias("dir2"),
+                              F.expr("split(url, '/')[5]").alias("dir3"))
+
+
+QUERIES = {"q0": q0, "q1": q1, "q2": q2, "q3": q3, "q8": q8, "q11": q11, "q14": q14,
+           "q20": q20, "q21": q21, "q22": q22}
 
 
 def jvm_cpu_seconds(pid):

@@ -2,7 +2,8 @@
 each Nexmark query of bench/nexmark/spark_nexmark.py over a small run of events that Sluice's
 generator wrote to Parquet files (one file per micro-batch, as the source's batches).
 
-Each expected/<query>.json holds {"query", "events", "perBatch", "columns", "rows"}, the rows
+Each expected/<query>.json holds {"query", "events", "perBatch", "eventsPerSecond", "columns",
+"rows"}, the rows
 of every batch together in canonical JSON (tests/golden/README.md), sorted by their JSON text.
 Run it through scripts/generate-nexmark-golden.sh; developers run it by hand, CI never does.
 """
@@ -64,6 +65,7 @@ def main():
     parser.add_argument("--files", required=True, help="the events, as nexmark_runner wrote them")
     parser.add_argument("--events", type=int, required=True)
     parser.add_argument("--per-batch", type=int, required=True)
+    parser.add_argument("--rate", type=int, required=True, help="events per second")
     parser.add_argument("--queries", required=True, help="comma-separated")
     args = parser.parse_args()
     spark = (SparkSession.builder.master("local[1]")
@@ -76,7 +78,8 @@ def main():
     for name in args.queries.split(","):
         result = run(spark, name, args.files)
         result = {"query": name, "events": args.events, "perBatch": args.per_batch,
-                  "columns": result["columns"], "rows": result["rows"]}
+                  "eventsPerSecond": args.rate, "columns": result["columns"],
+                  "rows": result["rows"]}
         with open(os.path.join(EXPECTED_DIR, name + ".json"), "w", encoding="utf-8") as out:
             json.dump(result, out, ensure_ascii=False, indent=1)
             out.write("\n")

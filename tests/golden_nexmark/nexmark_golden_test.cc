@@ -37,15 +37,16 @@ std::vector<std::string> ExpectedQueries() {
 class NexmarkGoldenTest : public SessionTest,
                           public ::testing::WithParamInterface<std::string> {
  protected:
-  /// Every row the query returns, batch after batch, over `events` events in batches of
-  /// `per_batch`.
+  /// Every row the query returns, batch after batch, over `events` events at `rate` per second
+  /// in batches of `per_batch`.
   arrow::Result<std::shared_ptr<arrow::Table>> Run(const Query& query, bool sql, int64_t events,
-                                                   int64_t per_batch) {
+                                                   int64_t per_batch, int64_t rate) {
     ARROW_RETURN_NOT_OK(spark_->conf().set("spark.sql.shuffle.partitions", "1"));
     DataFrame source = spark_->readStream()
                            .format("nexmark")
                            .option("numEvents", events)
                            .option("maxEventsPerTrigger", per_batch)
+                           .option("eventsPerSecond", rate)
                            .load();
     DataFrame df = query.dataframe(source);
     if (sql) {
@@ -85,9 +86,10 @@ TEST_P(NexmarkGoldenTest, MatchesSpark) {
             simdjson::SUCCESS);
   const int64_t events = expected["events"].get_int64().value();
   const int64_t per_batch = expected["perBatch"].get_int64().value();
+  const int64_t rate = expected["eventsPerSecond"].get_int64().value();
   for (bool sql : {false, true}) {
     SCOPED_TRACE(sql ? "SQL" : "DataFrame API");
-    auto rows = Run(*query, sql, events, per_batch);
+    auto rows = Run(*query, sql, events, per_batch, rate);
     ASSERT_TRUE(rows.ok()) << rows.status().ToString();
     EXPECT_EQ(CompareColumns(*(*rows)->schema(), expected["columns"].get_array()), "");
     EXPECT_EQ(CompareRows(**rows, expected["rows"].get_array()), "");

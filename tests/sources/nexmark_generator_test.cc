@@ -18,8 +18,19 @@ namespace {
 constexpr int64_t kBase = 1'436'918'400'000;
 
 /// The events [begin, end) with the reference's settings.
-std::shared_ptr<arrow::RecordBatch> Events(int64_t begin, int64_t end) {
-  auto batch = GenerateEvents(GeneratorConfig{}, begin, end);
+std::shared_ptr<arrow::RecordBatch> ReferenceEvents(int64_t begin, int64_t end) {
+  GeneratorConfig config;
+  config.reference_seeds = true;
+  auto batch = GenerateEvents(config, begin, end);
+  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+  return *batch;
+}
+
+/// The events [begin, end) as the source generates them with seed `seed`.
+std::shared_ptr<arrow::RecordBatch> Events(int64_t begin, int64_t end, int64_t seed = 0) {
+  GeneratorConfig config;
+  config.seed = seed;
+  auto batch = GenerateEvents(config, begin, end);
   EXPECT_TRUE(batch.ok()) << batch.status().ToString();
   return *batch;
 }
@@ -55,7 +66,7 @@ TEST(JavaRandomTest, DrawsAsJava) {
 }
 
 TEST(NexmarkGeneratorTest, PersonsAreTheReferences) {
-  auto first = Events(0, 1);
+  auto first = ReferenceEvents(0, 1);
   EXPECT_EQ(static_cast<const arrow::Int32Array&>(*first->column(0)).Value(0), 0);
   EXPECT_EQ(Long(*first, "person", "id", 0), 1000);
   EXPECT_EQ(Text(*first, "person", "name", 0), "Peter Jones");
@@ -70,7 +81,7 @@ TEST(NexmarkGeneratorTest, PersonsAreTheReferences) {
   EXPECT_TRUE(first->column(2)->IsNull(0));
   EXPECT_TRUE(first->column(3)->IsNull(0));
 
-  auto later = Events(50, 51);
+  auto later = ReferenceEvents(50, 51);
   EXPECT_EQ(Long(*later, "person", "id", 0), 1001);
   EXPECT_EQ(Text(*later, "person", "name", 0), "Sarah Smith");
   EXPECT_EQ(Text(*later, "person", "emailAddress", 0), "f  y@yumv.com");
@@ -78,7 +89,7 @@ TEST(NexmarkGeneratorTest, PersonsAreTheReferences) {
   EXPECT_EQ(Millis(*later, "person", "dateTime", 0), kBase + 5);
   EXPECT_EQ(Text(*later, "person", "extra", 0).size(), 153u);
 
-  auto far = Events(100'000, 100'001);
+  auto far = ReferenceEvents(100'000, 100'001);
   EXPECT_EQ(Long(*far, "person", "id", 0), 3000);
   EXPECT_EQ(Text(*far, "person", "name", 0), "Luke Shultz");
   EXPECT_EQ(Text(*far, "person", "emailAddress", 0), "xxaeen@q sp.com");
@@ -87,7 +98,7 @@ TEST(NexmarkGeneratorTest, PersonsAreTheReferences) {
 }
 
 TEST(NexmarkGeneratorTest, AuctionsAreTheReferences) {
-  auto events = Events(1, 4);
+  auto events = ReferenceEvents(1, 4);
   const int64_t ids[] = {1000, 1001, 1002};
   const char* items[] = {"wkx mgee", "z ck w", "gxycmhtobprpd"};
   const size_t descriptions[] = {24, 89, 54};
@@ -109,7 +120,7 @@ TEST(NexmarkGeneratorTest, AuctionsAreTheReferences) {
     EXPECT_EQ(Long(*events, "auction", "category", row), categories[row]);
     EXPECT_EQ(Text(*events, "auction", "extra", row).size(), extras[row]);
   }
-  auto far = Events(100'001, 100'002);
+  auto far = ReferenceEvents(100'001, 100'002);
   EXPECT_EQ(Long(*far, "auction", "id", 0), 7000);
   EXPECT_EQ(Text(*far, "auction", "itemName", 0), "rlylkc");
   EXPECT_EQ(Millis(*far, "auction", "expires", 0), kBase + 10'000 + 105);
@@ -117,7 +128,7 @@ TEST(NexmarkGeneratorTest, AuctionsAreTheReferences) {
 }
 
 TEST(NexmarkGeneratorTest, BidsAreTheReferences) {
-  auto events = Events(4, 8);
+  auto events = ReferenceEvents(4, 8);
   const int64_t bidders[] = {1001, 1009, 1001, 1001};
   const int64_t prices[] = {32530001, 468715, 300435, 3126206};
   for (int64_t row = 0; row < 4; ++row) {
@@ -131,7 +142,7 @@ TEST(NexmarkGeneratorTest, BidsAreTheReferences) {
             "fdiysaV^]NLVsbolvyqwgticfdrwdyiyofziYMU\\Z`UaTQO][NX\\RM]WPYTOuwogvszlxjrcNOORM");
   EXPECT_EQ(Text(*events, "bid", "extra", 2),
             "H]ITTZpgivopmwyooulzilesQV_`]aPRWLaUtndhbtXXTTUXVJa_[_YXVJHVmidxhturdym");
-  auto far = Events(100'004, 100'006);
+  auto far = ReferenceEvents(100'004, 100'006);
   EXPECT_EQ(Long(*far, "bid", "auction", 0), 7000);
   EXPECT_EQ(Long(*far, "bid", "bidder", 0), 3001);
   EXPECT_EQ(Long(*far, "bid", "price", 0), 39013);
@@ -151,6 +162,7 @@ TEST(NexmarkGeneratorTest, DistributionsAreTheBenchmarks) {
   int64_t cheap = 0, middle = 0, dear = 0;
   double bid_bytes = 0, person_bytes = 0, auction_bytes = 0;
   std::map<std::string, int64_t> channels;
+  std::map<int64_t, int64_t> window_hot, window_bids;  // per window of 2,000 events
   for (int64_t row = 0; row < kEvents; ++row) {
     ++per_type[types.Value(row)];
     // Event time: 10,000 events per second from the base time, 100 us apart.
@@ -179,7 +191,10 @@ TEST(NexmarkGeneratorTest, DistributionsAreTheBenchmarks) {
         break;
       case 2: {
         ++bids;
-        hot_auctions += Long(*events, "bid", "auction", row) == epoch_first_auction;
+        const bool hot_auction = Long(*events, "bid", "auction", row) == epoch_first_auction;
+        hot_auctions += hot_auction;
+        window_hot[row / 2'000] += hot_auction;
+        ++window_bids[row / 2'000];
         hot_bidders += Long(*events, "bid", "bidder", row) == epoch_first_person + 1;
         const std::string channel = Text(*events, "bid", "channel", row);
         ++channels[channel];
@@ -204,6 +219,10 @@ TEST(NexmarkGeneratorTest, DistributionsAreTheBenchmarks) {
     return static_cast<double>(part) / static_cast<double>(whole);
   };
   EXPECT_NEAR(share(hot_auctions, bids), 0.5, 0.015);
+  // Also over a few events: each event draws independently of its neighbours.
+  for (const auto& [window, hot] : window_hot) {
+    ASSERT_NEAR(share(hot, window_bids[window]), 0.5, 0.06) << "events from " << window * 2'000;
+  }
   EXPECT_NEAR(share(hot_bidders, bids), 0.75, 0.01);
   EXPECT_NEAR(share(hot_sellers, auctions), 0.75, 0.02);
   // Half the bids on the four hot channels, the rest over 10,000 others.
@@ -220,6 +239,12 @@ TEST(NexmarkGeneratorTest, DistributionsAreTheBenchmarks) {
   EXPECT_NEAR(bid_bytes / bids, 100, 2);
   EXPECT_NEAR(person_bytes / persons, 200, 4);
   EXPECT_NEAR(auction_bytes / auctions, 500, 10);
+}
+
+TEST(NexmarkGeneratorTest, TheSeedChoosesTheEvents) {
+  auto first = Events(0, 500, 7);
+  EXPECT_TRUE(first->Equals(*Events(0, 500, 7)));
+  EXPECT_FALSE(first->column(3)->Equals(*Events(0, 500, 8)->column(3)));
 }
 
 TEST(NexmarkGeneratorTest, AnEventDependsOnItsIdAlone) {

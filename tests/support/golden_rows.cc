@@ -18,7 +18,13 @@ std::string Text(simdjson::dom::element value) {
 }  // namespace
 
 std::string CompareRows(const arrow::Table& table, simdjson::dom::array expected) {
+  // The first differences say what went wrong; thousands would bury them.
+  constexpr int kShown = 20;
+  int differences = 0;
   std::string problems;
+  auto note = [&](const std::string& line) {
+    if (differences++ < kShown) problems += line;
+  };
   auto combined = table.CombineChunks().ValueOrDie();
   std::vector<bool> used(expected.size(), false);
   for (int64_t r = 0; r < combined->num_rows(); ++r) {
@@ -41,12 +47,15 @@ std::string CompareRows(const arrow::Table& table, simdjson::dom::array expected
         if (k > 0) text += ",";
         text += CanonicalText(*combined->column(k)->chunk(0), r);
       }
-      problems += "  unexpected row " + text + "]\n";
+      note("  unexpected row " + text + "]\n");
     }
   }
   size_t index = 0;
   for (auto row : expected) {
-    if (!used[index++]) problems += "  missing row " + simdjson::minify(row) + "\n";
+    if (!used[index++]) note("  missing row " + simdjson::minify(row) + "\n");
+  }
+  if (differences > kShown) {
+    problems += "  ... " + std::to_string(differences - kShown) + " more differences\n";
   }
   return problems;
 }

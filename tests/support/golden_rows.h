@@ -10,7 +10,7 @@
 namespace sluice::testing {
 
 /// "" when `table` holds exactly the rows of `expected` (canonical JSON rows) in any order,
-/// otherwise the rows that differ.
+/// otherwise the rows that differ (the first 20, and how many more).
 std::string CompareRows(const arrow::Table& table, simdjson::dom::array expected);
 
 /// "" when `schema` has the columns of `expected` ({"name", "type"} with Spark's simple type

@@ -53,6 +53,15 @@ constexpr std::array<std::string_view, 9> kLastNames = {
     "Shultz", "Abrams", "Spencer", "White", "Bartels", "Walton", "Smith", "Jones", "Noris"};
 constexpr std::array<std::string_view, 4> kHotChannels = {"Google", "Facebook", "Baidu", "Apple"};
 
+/// SplitMix64 of the id-th step from `seed`: seeds of consecutive ids share no bits.
+int64_t MixedSeed(int64_t seed, int64_t id) {
+  constexpr uint64_t kGamma = 0x9E3779B97F4A7C15ULL;
+  uint64_t z = static_cast<uint64_t>(seed) * kGamma + (static_cast<uint64_t>(id) + 1) * kGamma;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return static_cast<int64_t>(z ^ (z >> 31));
+}
+
 // ---- ids -------------------------------------------------------------------------------------
 
 int64_t LastBase0PersonId(int64_t event_id) {
@@ -278,7 +287,7 @@ class EventRows {
   /// Event `id`: with one generator starting at 0, its number is its id.
   arrow::Status Append(int64_t id) {
     const int64_t timestamp = config_.TimestampOf(id);
-    JavaRandom random(id);
+    JavaRandom random(config_.reference_seeds ? id : MixedSeed(config_.seed, id));
     const EventType type = TypeOf(id);
     ARROW_RETURN_NOT_OK(types_.Append(static_cast<int32_t>(type)));
     ARROW_RETURN_NOT_OK(times_.Append(timestamp * 1000));

@@ -3,12 +3,16 @@
 // ids, hot auctions, sellers and bidders, log-uniform prices, strings padded to the average
 // sizes of 200, 500 and 100 bytes, and event times spaced by a rate from a base time.
 //
-// Each event is drawn from a java.util.Random seeded with its id, so an event depends on its id
-// alone: any range of events can be generated on its own, in any order, and a run is the same
-// on every machine. With the reference's settings (one generator, first event id and number
-// 0, no reordering) the fields are those of the reference bit for bit. Bids also carry the
-// channel and url of the Flink suite's generator, with its distribution (half to four hot
-// channels, half to 10,000 others), drawn after the reference's fields so those stay exact.
+// Each event is drawn from its own java.util.Random, with the reference's draws in the
+// reference's order, so an event depends on its id alone: any range of events can be generated
+// on its own, in any order, and a run is the same on every machine. The reference seeds each
+// event's Random with the event's id; as java.util.Random's first draws barely differ between
+// nearby seeds, thousands of consecutive bids then make the same hot-or-not choice (all to the
+// hot auction, say). The seed is therefore the id mixed with a run seed by SplitMix64, which
+// keeps the choices independent from event to event; with the reference's seeding (a test
+// setting) the fields are those of the reference bit for bit. Bids also carry the channel and
+// url of the Flink suite's generator, with its distribution (half to four hot channels, half to
+// 10,000 others), drawn after the reference's fields.
 //
 // The rows follow the Flink suite's table: event_type (0 person, 1 auction, 2 bid), the three
 // event structs of which only the event's own is set, and the event's dateTime.
@@ -31,6 +35,11 @@ struct GeneratorConfig {
   int64_t base_time_ms = 1'436'918'400'000;
   /// Event time between two events, in microseconds (1,000,000 / events per second).
   double inter_event_delay_us = 100;
+  /// Mixed with each event's id into the seed of its Random: another seed, other events.
+  int64_t seed = 0;
+  /// Seeds each event's Random with its id alone, as the reference generator does (its
+  /// events, with their local lack of randomness).
+  bool reference_seeds = false;
 
   /// The event time of event `event_number`, in milliseconds.
   int64_t TimestampOf(int64_t event_number) const;

@@ -28,6 +28,7 @@ struct NexmarkOptions {
   int64_t base_time_ms = 1'436'918'400'000;
   int64_t max_events_per_trigger = 1'000'000;
   bool paced = false;
+  int64_t seed = 0;
 
   int64_t limit() const {
     return num_events > 0 ? num_events : std::numeric_limits<int64_t>::max();
@@ -36,6 +37,7 @@ struct NexmarkOptions {
     GeneratorConfig config;
     config.base_time_ms = base_time_ms;
     config.inter_event_delay_us = 1'000'000.0 / static_cast<double>(events_per_second);
+    config.seed = seed;
     return config;
   }
 };
@@ -62,6 +64,7 @@ arrow::Result<NexmarkOptions> ParseOptions(const formats::OptionMap& options) {
     return MustBe("maxEventsPerTrigger", parsed.max_events_per_trigger, "positive");
   }
   ARROW_ASSIGN_OR_RAISE(parsed.paced, BooleanOption(options, "paced", false));
+  ARROW_ASSIGN_OR_RAISE(parsed.seed, LongOption(options, "seed", 0));
   return parsed;
 }
 
@@ -72,7 +75,8 @@ std::string Describe(const NexmarkOptions& options) {
          ", eventsPerSecond=" + std::to_string(options.events_per_second) +
          ", baseTime=" + std::to_string(options.base_time_ms) +
          ", maxEventsPerTrigger=" + std::to_string(options.max_events_per_trigger) +
-         ", paced=" + (options.paced ? "true" : "false") + "]";
+         ", paced=" + (options.paced ? "true" : "false") +
+         ", seed=" + std::to_string(options.seed) + "]";
 }
 
 /// The events [begin, end), record batch after record batch.

@@ -21,6 +21,7 @@ namespace sluice::sources {
 ///   maxEventsPerTrigger  the most events one micro-batch takes (1000000)
 ///   paced                true: events arrive in wall-clock time at eventsPerSecond from the
 ///                        start of the run; false (default): all at once
+///   seed                 the run's seed (0): the same seed, the same events
 /// Offsets are {"events":N}: the first N events were read. Bad options fail here naming them.
 arrow::Result<std::shared_ptr<const StreamSourceProvider>> MakeNexmarkSourceProvider(
     const formats::OptionMap& options);
