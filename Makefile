@@ -5,7 +5,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 CTEST_JOBS ?= 2
 
-.PHONY: all setup build test demo bench bench-nexmark bench-nexmark-spark fuzz clean
+.PHONY: all setup build test demo bench bench-nexmark bench-nexmark-spark bench-results fuzz clean
 
 all: build
 
@@ -42,6 +42,10 @@ bench-nexmark: build
 NEXMARK_EVENTS ?= 10000000
 bench-nexmark-spark: build
 	BUILD_DIR=$(BUILD_DIR) scripts/bench-nexmark-vs-spark.sh $(NEXMARK_EVENTS)
+
+# Regenerates bench/RESULTS.md from both of the above.
+bench-results: build
+	BUILD_DIR=$(BUILD_DIR) scripts/nexmark-results.sh $(NEXMARK_EVENTS)
 
 # Fuzzes the SQL parser with libFuzzer for FUZZ_SECONDS (needs clang, installed if missing).
 FUZZ_SECONDS ?= 60

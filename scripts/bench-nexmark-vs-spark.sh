@@ -23,26 +23,31 @@ source "${repo_root}/scripts/golden-spark-env.sh"
 
 if [[ ! -d "${folder}/_spark_metadata" ]]; then
   rm -rf "${folder}"
-  "${runner}" --write-events "${folder}" --events "${events}"
+  "${runner}" --write-events "${folder}" --events "${events}" >/dev/null
 fi
 
 declare -A sluice_seconds sluice_cpu
 for query in ${queries//,/ }; do
   line="$("${runner}" --child "${query}" --provider 0 --files "${folder}" --events "${events}" |
-          grep '^RESULT ')"
+          grep '^RESULT ' || echo "RESULT nan nan")"
   read -r _ seconds cpu _ <<<"${line}"
   sluice_seconds[${query}]="${seconds}"
   sluice_cpu[${query}]="${cpu}"
 done
 
 spark_lines="$("${venv}/bin/python" "${repo_root}/bench/nexmark/spark_nexmark.py" \
-                 --files "${folder}" --queries "${queries}" 2>/dev/null | grep '^RESULT ')"
+                 --files "${folder}" --queries "${queries}" 2>/dev/null | grep -E '^(RESULT|FAILED) ' || true)"
 
-echo "Nexmark, ${events} events from ${folder}, Sluice and Spark $(
+echo "Nexmark, ${events} events from ${folder#"${repo_root}"/}, Sluice and Spark $(
   "${venv}/bin/python" -c 'import pyspark; print(pyspark.__version__)') (local mode), $(nproc) cores"
 printf '%-5s %12s %12s %12s %12s %10s %12s\n' query sluice_s spark_s sluice_cpu_s spark_cpu_s \
   speedup cpu_ratio
-while read -r _ query seconds cpu _; do
+while read -r outcome query rest; do
+  if [[ "${outcome}" == FAILED ]]; then
+    printf '%-5s %12.2f %12s   Spark failed: %s\n' "${query}" "${sluice_seconds[${query}]}" - "${rest}"
+    continue
+  fi
+  read -r seconds cpu _ <<<"${rest}"
   awk -v q="${query}" -v ss="${sluice_seconds[${query}]}" -v sp="${seconds}" \
       -v sc="${sluice_cpu[${query}]}" -v pc="${cpu}" \
       'BEGIN { printf "%-5s %12.2f %12.2f %12.2f %12.2f %9.1fx %11.1fx\n", q, ss, sp, sc, pc, sp / ss, pc / sc }'

@@ -3,8 +3,8 @@ side-by-side comparison (scripts/bench-nexmark-vs-spark.sh).
 
 Reads the events nexmark_runner --write-events wrote (Parquet, one file per micro-batch:
 maxFilesPerTrigger 1) with the file source, runs each query with Trigger.AvailableNow into the
-noop sink with a checkpoint, as the Sluice runner does, in local mode, and prints one line per
-query: "RESULT <query> <seconds> <JVM CPU seconds> <JVM peak resident kB> <batches>". The
+noop sink with a checkpoint, as the Sluice runner does, in local mode (an 8 GB heap by default),
+and prints one line per query ("FAILED <query> <error>" for one that failed): "RESULT <query> <seconds> <JVM CPU seconds> <JVM peak resident kB> <batches>". The
 JVM's CPU time and peak memory are read from /proc; the JVM's start is not timed, and each
 query runs once untimed first, as a long-running job's code is compiled.
 
@@ -173,9 +173,11 @@ def main():
     parser.add_argument("--files", required=True)
     parser.add_argument("--queries", default=",".join(QUERIES))
     parser.add_argument("--cores", type=int, default=os.cpu_count())
+    parser.add_argument("--memory", default="8g", help="the JVM's heap (spark.driver.memory)")
     args = parser.parse_args()
 
     spark = (SparkSession.builder.master(f"local[{args.cores}]")
+             .config("spark.driver.memory", args.memory)
              .config("spark.sql.shuffle.partitions", 1)
              .config("spark.sql.session.timeZone", "UTC")
              .config("spark.ui.enabled", "false")
@@ -183,9 +185,16 @@ def main():
     spark.sparkContext.setLogLevel("ERROR")
     pid = spark.sparkContext._gateway.proc.pid
     # A long-running Spark job runs compiled code: warm the JVM up with each query once.
+    failed = set()
     for name in args.queries.split(","):
-        run(spark, name, args.files)
+        try:
+            run(spark, name, args.files)
+        except Exception as error:  # the query's failure is reported, the others still run
+            failed.add(name)
+            print(f"FAILED {name} {str(error).splitlines()[0][:200]}", flush=True)
     for name in args.queries.split(","):
+        if name in failed:
+            continue
         cpu_before = jvm_cpu_seconds(pid)
         start = time.monotonic()
         batches = run(spark, name, args.files)
