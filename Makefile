@@ -5,7 +5,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 CTEST_JOBS ?= 2
 
-.PHONY: all setup build test demo bench bench-nexmark bench-nexmark-spark bench-results fuzz clean
+.PHONY: all setup build test demo bench bench-nexmark bench-nexmark-spark bench-latency bench-results fuzz clean
 
 all: build
 
@@ -43,7 +43,11 @@ NEXMARK_EVENTS ?= 10000000
 bench-nexmark-spark: build
 	BUILD_DIR=$(BUILD_DIR) scripts/bench-nexmark-vs-spark.sh $(NEXMARK_EVENTS)
 
-# Regenerates bench/RESULTS.md from both of the above.
+# Micro-batch latency of a file stream in Sluice and in PySpark, side by side.
+bench-latency: build
+	BUILD_DIR=$(BUILD_DIR) scripts/bench-file-latency.sh
+
+# Regenerates bench/RESULTS.md from the three above.
 bench-results: build
 	BUILD_DIR=$(BUILD_DIR) scripts/nexmark-results.sh $(NEXMARK_EVENTS)
 

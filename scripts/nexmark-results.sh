@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates bench/RESULTS.md (make bench-results): the Nexmark figures of this machine, from
 # nexmark_runner over generated events and from the side-by-side run with Spark over the same
-# events in Parquet (scripts/bench-nexmark-vs-spark.sh), with the machine and the versions.
+# events in Parquet (scripts/bench-nexmark-vs-spark.sh), and the micro-batch latency of both
+# (scripts/bench-file-latency.sh), with the machine and the versions.
 #
 # Usage: scripts/nexmark-results.sh [EVENTS]      (10000000)
 #
@@ -16,6 +17,7 @@ results="${repo_root}/bench/RESULTS.md"
 runner_table="$("${build_dir}/bench/nexmark_runner" --events "${events}")"
 spark_table="$(BUILD_DIR="${build_dir}" "${repo_root}/scripts/bench-nexmark-vs-spark.sh" \
                  "${events}")"
+latency_table="$(BUILD_DIR="${build_dir}" "${repo_root}/scripts/bench-file-latency.sh")"
 
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 memory_gib="$(awk '/MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)"
@@ -59,5 +61,17 @@ ${spark_table}
 \`\`\`
 
 Target: at least 10x Spark's throughput on every query both run.
+
+## Micro-batch latency
+
+The same PySpark code on both engines (bench/nexmark/file_latency.py): one-row JSON files renamed
+one at a time into the folder of a file stream with the default trigger and a checkpoint; the
+latency is the time from the rename to the row reaching foreachBatch.
+
+\`\`\`
+${latency_table}
+\`\`\`
+
+Target: at least 20x lower than Spark's.
 EOF
 echo "wrote ${results}"
