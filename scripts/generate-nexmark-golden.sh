@@ -29,5 +29,5 @@ golden() {
 # Few events where every bid gives a row; more where few do; for sessions, 200 s of event time,
 # so that sessions close under the watermark.
 golden q0,q1,q14,q20,q21,q22 2000 500 10000
-golden q2,q3,q8 50000 10000 10000
+golden q2,q3,q8,q17 50000 10000 10000
 golden q11 20000 4000 100

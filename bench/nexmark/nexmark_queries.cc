@@ -149,6 +149,20 @@ DataFrame Q22(const DataFrame& events) {
                              F::expr("split(url, '/')[5]").alias("dir3")});
 }
 
+// q17: per auction and day, the bids in each price range and price statistics, updated as
+// bids come.
+DataFrame Q17(const DataFrame& events) {
+  return Bid(events)
+      .groupBy({F::col("auction"), F::date_format(F::col("dateTime"), "yyyy-MM-dd").alias("day")})
+      .agg({F::count(F::lit(1)).alias("total_bids"),
+            F::count_if(F::col("price") < 10000).alias("rank1_bids"),
+            F::count_if(F::col("price") >= 10000 && F::col("price") < 1000000).alias("rank2_bids"),
+            F::count_if(F::col("price") >= 1000000).alias("rank3_bids"),
+            F::min(F::col("price")).alias("min_price"), F::max(F::col("price")).alias("max_price"),
+            F::avg(F::col("price")).alias("avg_price"),
+            F::sum(F::col("price")).alias("sum_price")});
+}
+
 }  // namespace
 
 const std::vector<Query>& Queries() {
@@ -178,6 +192,14 @@ const std::vector<Query>& Queries() {
        "THEN 'nightTime' ELSE 'otherTime' END AS bidTimeType, dateTime, extra, "
        "CAST(length(extra) - length(replace(extra, 'c', '')) AS BIGINT) AS c_counts FROM bid "
        "WHERE 0.908 * price > 1000000 AND 0.908 * price < 50000000"},
+      {"q17", "auction statistics report (update mode)", Q17,
+       "SELECT auction, date_format(dateTime, 'yyyy-MM-dd') AS day, count(1) AS total_bids, "
+       "count(1) FILTER (WHERE price < 10000) AS rank1_bids, "
+       "count(1) FILTER (WHERE price >= 10000 AND price < 1000000) AS rank2_bids, "
+       "count(1) FILTER (WHERE price >= 1000000) AS rank3_bids, min(price) AS min_price, "
+       "max(price) AS max_price, avg(price) AS avg_price, sum(price) AS sum_price FROM bid "
+       "GROUP BY auction, date_format(dateTime, 'yyyy-MM-dd')",
+       true, "update"},
       {"q20", "expand bid with auction (join)", Q20,
        "SELECT auction, bidder, price, channel, url, B.dateTime AS bid_dateTime, "
        "B.extra AS bid_extra, itemName, description, initialBid, reserve, "

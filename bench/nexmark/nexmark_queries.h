@@ -24,9 +24,19 @@ struct Query {
   std::string sql;
   /// Whether it keeps state (then it runs with each state store provider).
   bool stateful = false;
+  /// The output mode it runs in.
+  std::string output_mode = "append";
 };
 
-/// Every query the engine runs.
+/// Every query the engine runs. The suite's others, and why they are not here:
+///   q4, q6, q9, q18, q19  an aggregation over an aggregation's updated results (q4) or a
+///                         ROW_NUMBER / OVER window (top-N, "keep the last row"): Spark's
+///                         streaming queries have neither, and Sluice refuses them as Spark does
+///   q5, q7                counts or maxima per window joined back to the windows or the bids:
+///                         chained stateful operators, which Spark allows in append mode; not
+///                         written yet
+///   q12                   a window over processing time: not written yet
+///   q15, q16              COUNT(DISTINCT ...) in a streaming aggregation, which Spark refuses
 const std::vector<Query>& Queries();
 
 /// Registers the views person, auction and bid over `events` for the SQL texts.

@@ -135,6 +135,7 @@ int RunChild(const Settings& settings, const Query& query, const std::string& pr
   const auto wall_before = std::chrono::steady_clock::now();
   auto query_run = df.writeStream()
                        .format("noop")
+                       .outputMode(query.output_mode)
                        .option("checkpointLocation", checkpoint.string())
                        .trigger(sluice::Trigger::AvailableNow())
                        .start();

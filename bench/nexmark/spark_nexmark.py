@@ -137,8 +137,22 @@ def q22(events):
                               F.expr("split(url, '/')[5]").alias("dir3"))
 
 
+def q17(events):
+    return (bid(events).groupBy("auction", F.date_format("dateTime", "yyyy-MM-dd").alias("day"))
+            .agg(F.count(F.lit(1)).alias("total_bids"),
+                 F.count_if(F.col("price") < 10000).alias("rank1_bids"),
+                 F.count_if((F.col("price") >= 10000) & (F.col("price") < 1000000))
+                 .alias("rank2_bids"),
+                 F.count_if(F.col("price") >= 1000000).alias("rank3_bids"),
+                 F.min("price").alias("min_price"), F.max("price").alias("max_price"),
+                 F.avg("price").alias("avg_price"), F.sum("price").alias("sum_price")))
+
+
+# The output mode of each query that does not run in append mode.
+OUTPUT_MODES = {"q17": "update"}
+
 QUERIES = {"q0": q0, "q1": q1, "q2": q2, "q3": q3, "q8": q8, "q11": q11, "q14": q14,
-           "q20": q20, "q21": q21, "q22": q22}
+           "q17": q17, "q20": q20, "q21": q21, "q22": q22}
 
 
 def jvm_cpu_seconds(pid):
@@ -161,6 +175,7 @@ def run(spark, name, files):
     events = spark.readStream.schema(EVENT_SCHEMA).option("maxFilesPerTrigger", 1).parquet(files)
     checkpoint = tempfile.mkdtemp(prefix="spark-nexmark-")
     query = (QUERIES[name](events).writeStream.format("noop")
+             .outputMode(OUTPUT_MODES.get(name, "append"))
              .option("checkpointLocation", checkpoint)
              .trigger(availableNow=True).start())
     query.awaitTermination()

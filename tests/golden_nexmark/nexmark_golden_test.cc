@@ -64,6 +64,7 @@ class NexmarkGoldenTest : public SessionTest,
               batches.push_back(rows);
               return arrow::Status::OK();
             })
+            .outputMode(query.output_mode)
             .option("checkpointLocation", scratch_ / (sql ? "sql" : "df"))
             .trigger(Trigger::AvailableNow())
             .start());
