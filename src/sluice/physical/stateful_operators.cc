@@ -4,7 +4,7 @@
 #include "sluice/physical/streaming_aggregate.h"
 #include "sluice/physical/streaming_deduplicate.h"
 #include "sluice/physical/streaming_join.h"
-#include "sluice/physical/transform_with_state_operator.h"
+#include "sluice/physical/transform_with_state_metadata.h"
 #include "sluice/physical/streaming_session_aggregate.h"
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/flat_map_groups_with_state.h"

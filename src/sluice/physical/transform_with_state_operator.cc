@@ -13,10 +13,10 @@
 #include <arrow/util/parallel.h>
 
 #include "sluice/common/errors.h"
-#include "sluice/common/json_writer.h"
 #include "sluice/physical/keyed_rows.h"
 #include "sluice/physical/state_row_bytes.h"
 #include "sluice/physical/stateful_context.h"
+#include "sluice/physical/transform_with_state_metadata.h"
 #include "sluice/state/operator_metadata.h"
 #include "sluice/types/row_codec.h"
 
@@ -27,7 +27,6 @@ namespace {
 using plan::StateRow;
 using plan::TimeMode;
 
-constexpr const char* kTimersStore = "$timers";
 constexpr const char* kTtlField = "ttlExpirationMs";
 
 /// The state of a batch query: a store that lives for the query only.
@@ -143,63 +142,6 @@ class RowCodec {
   std::vector<std::shared_ptr<arrow::DataType>> types_;
   std::shared_ptr<const types::RowEncoder> encoder_;
 };
-
-/// A state variable as init() declared it.
-struct DeclaredVariable {
-  std::string name;
-  std::string kind;  // value, list or map
-  bool ttl = false;
-  /// Its store: the grouping key (and a map's user key), then the value and its expiry.
-  state::StateStoreSchema schema;
-};
-
-/// Spark's name of a time mode in TTL errors and operator properties.
-const char* TimeModeName(TimeMode mode) {
-  switch (mode) {
-    case TimeMode::kNone: return "NoTime";
-    case TimeMode::kProcessingTime: return "ProcessingTime";
-    case TimeMode::kEventTime: return "EventTime";
-  }
-  return "NoTime";
-}
-
-/// Spark's operatorProperties of a transformWithState operator: its modes and its variables
-/// (declaration order, then the timers when the time mode has them).
-std::string OperatorProperties(const plan::TransformWithState& node,
-                               const std::vector<DeclaredVariable>& variables) {
-  JsonWriter writer(JsonWriter::Layout::kCompact);
-  writer.StartObject();
-  writer.Key("timeMode");
-  writer.String(TimeModeName(node.time_mode()));
-  writer.Key("outputMode");
-  writer.String(plan::OutputModeName(node.output_mode()));
-  writer.Key("stateVariables");
-  writer.StartArray();
-  auto variable = [&](const std::string& name, const std::string& type, bool ttl) {
-    writer.StartObject();
-    writer.Key("stateName");
-    writer.String(name);
-    writer.Key("stateVariableType");
-    writer.String(type);
-    writer.Key("ttlEnabled");
-    writer.Bool(ttl);
-    writer.EndObject();
-  };
-  for (const auto& declared : variables) {
-    const std::string type = declared.kind == "value" ? "ValueState"
-                             : declared.kind == "list" ? "ListState"
-                                                       : "MapState";
-    variable(declared.name, type, declared.ttl);
-  }
-  if (node.time_mode() == TimeMode::kEventTime) {
-    variable("$eventTimers_keyToTimestamp", "TimerState", false);
-  } else if (node.time_mode() == TimeMode::kProcessingTime) {
-    variable("$procTimers_keyToTimestamp", "TimerState", false);
-  }
-  writer.EndArray();
-  writer.EndObject();
-  return std::move(writer).TakeText();
-}
 
 class ValueStateImpl final : public plan::ValueState {
  public:
@@ -778,19 +720,6 @@ class TransformWithStateStream final : public BufferedStream {
 };
 
 }  // namespace
-
-state::StateOperatorInfo TransformWithStateInfo(const plan::TransformWithState& node,
-                                                int64_t operator_id, int32_t num_partitions) {
-  state::StateOperatorInfo info;
-  info.operator_id = operator_id;
-  info.operator_name = "transformWithStateExec";
-  info.num_partitions = num_partitions;
-  arrow::FieldVector keys = node.key_type()->fields();
-  keys.push_back(arrow::field("expiryTimestampMs", arrow::int64(), false));
-  info.stores.push_back({kTimersStore, arrow::schema(keys),
-                         arrow::schema({arrow::field("__dummy__", arrow::null())})});
-  return info;
-}
 
 BatchStreamPtr MakeTransformWithState(const plan::TransformWithState& node, BatchStreamPtr input,
                                       BatchStreamPtr initial_state, const ExecContext& context) {

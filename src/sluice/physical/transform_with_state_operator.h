@@ -2,14 +2,8 @@
 
 #include "sluice/physical/batch_stream.h"
 #include "sluice/plan/transform_with_state.h"
-#include "sluice/state/operator_metadata.h"
 
 namespace sluice::physical {
-
-/// The store of transformWithState's timers, by grouping key and expiry time. Its state
-/// variables each have a store named after them, declared when the processor's init runs.
-state::StateOperatorInfo TransformWithStateInfo(const plan::TransformWithState& node,
-                                                int64_t operator_id, int32_t num_partitions);
 
 /// Runs transformWithState for one micro-batch (Spark's TransformWithStateExec): the
 /// processor's init, then handleInputRows for each key with rows in the batch (late rows
