@@ -158,8 +158,12 @@ int32_t StatePartitioner::PartitionOf(std::string_view key) const {
   if (hash_order_.empty()) {
     for (const auto& type : key_types_) hash = hasher.Hash(*type, hash);
   } else {
-    // Find where each column starts, then hash them in Spark's order.
-    std::vector<size_t> starts(key_types_.size());
+    // Find where each column starts, then hash them in Spark's order (keys of up to 16 columns
+    // without allocating, as this runs per key).
+    const size_t columns = key_types_.size();
+    size_t inline_starts[16];
+    std::vector<size_t> heap_starts(columns > 16 ? columns : 0);
+    size_t* starts = columns > 16 ? heap_starts.data() : inline_starts;
     for (size_t c = 0; c < key_types_.size(); ++c) {
       starts[c] = hasher.position();
       hasher.Hash(*key_types_[c], 0);
