@@ -11,6 +11,14 @@
 
 namespace sluice::sources {
 
+/// `offset` advanced by `count`, saturating at the long range (a source without an end never
+/// overflows its offsets).
+inline int64_t SaturatingAdd(int64_t offset, int64_t count) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(offset, count, &sum)) return INT64_MAX;
+  return sum;
+}
+
 /// The JSON text of a LongOffset.
 std::string LongOffsetJson(int64_t offset);
 

@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/sources/long_offset.h"
 #include "sluice/sources/nexmark/nexmark_generator.h"
 #include "sluice/sources/typed_options.h"
 
@@ -153,12 +154,6 @@ class NexmarkSource final : public StreamSource {
   }
 
  private:
-  static int64_t SaturatingAdd(int64_t a, int64_t b) {
-    int64_t sum = 0;
-    if (__builtin_add_overflow(a, b, &sum)) return std::numeric_limits<int64_t>::max();
-    return sum;
-  }
-
   int64_t Now() const { return clock_ != nullptr ? clock_->NowMillis() : 0; }
 
   /// How many events exist: all of them, or, paced, those whose time has come since the run

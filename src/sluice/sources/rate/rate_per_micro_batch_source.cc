@@ -1,11 +1,11 @@
 #include "sluice/sources/rate/rate_per_micro_batch_source.h"
 
-#include <limits>
 #include <string>
 
 #include <simdjson.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/sources/long_offset.h"
 #include "sluice/sources/rate/rate_options.h"
 #include "sluice/sources/rate/rate_rows.h"
 
@@ -39,12 +39,6 @@ arrow::Result<RatePerMicroBatchOffset> ParseOffset(const std::string& json,
                                   "checkpoint's offsets log does not belong to this source.");
   }
   return parsed;
-}
-
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) return std::numeric_limits<int64_t>::max();
-  return sum;
 }
 
 /// One query's rate-micro-batch source; its batches depend on the offsets only.
