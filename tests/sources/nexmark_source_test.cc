@@ -1,6 +1,6 @@
 // The "nexmark" streaming source: micro-batches of at most maxEventsPerTrigger events, the
-// generator's events in order, a restart that continues where the checkpoint stopped, and clear
-// errors for bad options.
+// generator's events in order, a restart that continues where the checkpoint stopped, paced
+// arrival, and clear errors for bad options.
 #include <map>
 #include <mutex>
 
@@ -9,6 +9,7 @@
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/data_stream_writer.h"
 #include "sluice/api/functions.h"
+#include "sluice/api/grouped_data.h"
 #include "sluice/sources/nexmark/nexmark_generator.h"
 #include "support/stream_test.h"
 
@@ -81,6 +82,24 @@ TEST_F(NexmarkSourceTest, TheRateSpacesEventTimesFromTheBaseTime) {
                                    R"([1001,"2023-11-14T22:13:21.000000Z"])",
                                    R"([1002,"2023-11-14T22:13:22.000000Z"])",
                                    R"([1003,"2023-11-14T22:13:23.000000Z"])"})});
+}
+
+TEST_F(NexmarkSourceTest, PacedEventsArriveAtTheirRateFromTheStartOfTheRun) {
+  auto counts = spark_->readStream()
+                    .format("nexmark")
+                    .option("eventsPerSecond", int64_t{1'000})
+                    .option("paced", true)
+                    .load()
+                    .groupBy({})
+                    .count();
+  StartOptions options;
+  options.trigger = Trigger::ProcessingTime(1'000);
+  options.clock = std::make_shared<ManualClock>(5'000);
+  // Nothing at the start; a thousand events a second of the (manual) wall clock after it.
+  TestStream(counts,
+             {StartStream(options), AdvanceClock(1'000), CheckLastBatch({"[1000]"}),
+              AdvanceClock(1'000), CheckLastBatch({"[2000]"})},
+             "complete");
 }
 
 TEST_F(NexmarkSourceTest, RefusesBadOptionsNamingThem) {
