@@ -75,6 +75,38 @@ DataFrame Q3(const DataFrame& events) {
       .select({F::col("name"), F::col("city"), F::col("state"), F::col("a_id").alias("id")});
 }
 
+// q5: the hot auction of each sliding window (10 s, every 2 s): bids per auction and window,
+// then the auction with the most of them per window, two aggregations chained in append mode.
+// The suite joins the counts back to their maximum, which keeps every auction tied for the
+// most; in Spark such a join of two aggregations matches nothing (a row that arrives behind the
+// watermark is joined only with the state already there, and the other side's rows of its
+// window arrive in the same batch), so the maximum is taken over (count, auction) instead: the
+// tie goes to the highest auction id.
+DataFrame Q5(const DataFrame& events) {
+  return Bid(events)
+      .groupBy({F::col("auction"), F::window(F::col("dateTime"), "10 seconds", "2 seconds")})
+      .agg({F::count(F::lit(1)).alias("num")})
+      .groupBy({F::col("window")})
+      .agg({F::max(F::struct_({F::col("num"), F::col("auction")})).alias("hot")})
+      .select({F::col("hot.auction").alias("auction"), F::col("hot.num").alias("num"),
+               F::col("window.start").alias("starttime"), F::col("window.end").alias("endtime")});
+}
+
+// q7: the bids of the highest price in each 10-second window: the maximum per window (an
+// aggregation in append mode, emitted when the watermark closes the window) joined back to the
+// bids of its window, whose state leaves with the watermark through the time-range condition.
+DataFrame Q7(const DataFrame& events) {
+  DataFrame bids = Bid(events);
+  DataFrame maxima = bids.groupBy({F::window(F::col("dateTime"), "10 seconds")})
+                         .agg({F::max(F::col("price")).alias("maxprice")})
+                         .select({F::col("maxprice"), F::window_time(F::col("window")).alias("w_time")});
+  return bids
+      .join(maxima, F::col("price") == F::col("maxprice") &&
+                        F::expr("dateTime BETWEEN w_time - INTERVAL 10 SECONDS AND w_time"))
+      .select({F::col("auction"), F::col("price"), F::col("bidder"), F::col("dateTime"),
+               F::col("extra")});
+}
+
 // q8: persons who opened an auction in the 10-second window they registered in: a
 // stream-stream join on the person and the window, whose state leaves with the watermark.
 DataFrame Q8(const DataFrame& events) {
@@ -174,6 +206,18 @@ const std::vector<Query>& Queries() {
       {"q3", "local item suggestion (join)", Q3,
        "SELECT P.name, P.city, P.state, A.id FROM auction A JOIN person P ON A.seller = P.id "
        "WHERE A.category = 10 AND (P.state = 'OR' OR P.state = 'ID' OR P.state = 'CA')",
+       true},
+      {"q5", "hot items (two chained window aggregations)", Q5,
+       "SELECT hot.auction AS auction, hot.num AS num, window.start AS starttime, "
+       "window.end AS endtime FROM (SELECT window, max(struct(num, auction)) AS hot FROM "
+       "(SELECT auction, window, count(1) AS num FROM bid "
+       "GROUP BY auction, window(dateTime, '10 seconds', '2 seconds')) GROUP BY window)",
+       true},
+      {"q7", "highest bid (window maximum joined to the bids)", Q7,
+       "SELECT B.auction, B.price, B.bidder, B.dateTime, B.extra FROM bid B JOIN "
+       "(SELECT max(price) AS maxprice, window_time(window) AS w_time FROM bid "
+       "GROUP BY window(dateTime, '10 seconds')) M "
+       "ON B.price = M.maxprice AND B.dateTime BETWEEN M.w_time - INTERVAL 10 SECONDS AND M.w_time",
        true},
       {"q8", "monitor new users (window join)", Q8,
        "SELECT P.id, P.name, P.w.start AS starttime FROM "

@@ -77,6 +77,25 @@ def q3(events):
             .select("name", "city", "state", F.col("a_id").alias("id")))
 
 
+def q5(events):
+    counts = (bid(events).groupBy("auction", F.window("dateTime", "10 seconds", "2 seconds"))
+              .agg(F.count(F.lit(1)).alias("num")))
+    return (counts.groupBy("window").agg(F.max(F.struct("num", "auction")).alias("hot"))
+            .select(F.col("hot.auction").alias("auction"), F.col("hot.num").alias("num"),
+                    F.col("window.start").alias("starttime"),
+                    F.col("window.end").alias("endtime")))
+
+
+def q7(events):
+    bids = bid(events)
+    maxima = (bids.groupBy(F.window("dateTime", "10 seconds"))
+              .agg(F.max("price").alias("maxprice"))
+              .select("maxprice", F.window_time("window").alias("w_time")))
+    return (bids.join(maxima, (F.col("price") == F.col("maxprice")) &
+                      F.expr("dateTime BETWEEN w_time - INTERVAL 10 SECONDS AND w_time"))
+            .select("auction", "price", "bidder", "dateTime", "extra"))
+
+
 def q8(events):
     persons = person(events).select("id", "name",
                                     F.window("dateTime", "10 seconds").alias("p_window"))
@@ -151,7 +170,7 @@ def q17(events):
 # The output mode of each query that does not run in append mode.
 OUTPUT_MODES = {"q17": "update"}
 
-QUERIES = {"q0": q0, "q1": q1, "q2": q2, "q3": q3, "q8": q8, "q11": q11, "q14": q14,
+QUERIES = {"q0": q0, "q1": q1, "q2": q2, "q3": q3, "q5": q5, "q7": q7, "q8": q8, "q11": q11, "q14": q14,
            "q17": q17, "q20": q20, "q21": q21, "q22": q22}
 
 

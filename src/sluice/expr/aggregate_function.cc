@@ -1,5 +1,7 @@
 #include "sluice/expr/aggregate_function.h"
 
+#include <algorithm>
+
 #include <arrow/array/concatenate.h>
 #include <arrow/array/util.h>
 #include <arrow/builder.h>
@@ -156,6 +158,7 @@ arrow::Status GroupValueStore::Set(const arrow::Array& values, const std::vector
   if (rows.empty()) return arrow::Status::OK();
   ARROW_ASSIGN_OR_RAISE(auto taken, TakeRows(values, rows, pool));
   for (size_t k = 0; k < rows.size(); ++k) refs_[groups[k]] = stored_ + static_cast<int64_t>(k);
+  chunk_starts_.push_back(stored_);
   stored_ += taken->length();
   chunks_.push_back(std::move(taken));
   // Compact when most stored values are no longer referenced.
@@ -163,9 +166,17 @@ arrow::Status GroupValueStore::Set(const arrow::Array& values, const std::vector
     ARROW_ASSIGN_OR_RAISE(auto current, Get(pool));
     for (int64_t g = 0; g < num_groups(); ++g) refs_[g] = refs_[g] >= 0 ? g : -1;
     chunks_ = {current};
+    chunk_starts_ = {0};
     stored_ = current->length();
   }
   return arrow::Status::OK();
+}
+
+std::pair<const arrow::Array*, int64_t> GroupValueStore::Locate(int64_t group) const {
+  const int64_t ref = refs_[group];
+  const auto chunk = std::upper_bound(chunk_starts_.begin(), chunk_starts_.end(), ref) - 1;
+  const size_t index = static_cast<size_t>(chunk - chunk_starts_.begin());
+  return {chunks_[index].get(), ref - *chunk};
 }
 
 arrow::Result<std::shared_ptr<arrow::Array>> GroupValueStore::Get(arrow::MemoryPool* pool) const {

@@ -5,21 +5,10 @@
 #include "sluice/common/errors.h"
 #include "sluice/expr/binder.h"
 #include "sluice/expr/call_checks.h"
+#include "sluice/expr/value_ordering.h"
 #include "sluice/plan/project.h"
 
 namespace sluice::plan {
-
-namespace {
-
-bool Orderable(const arrow::DataType& type) {
-  if (type.id() == arrow::Type::MAP) return false;
-  for (const auto& field : type.fields()) {
-    if (!Orderable(*field->type())) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 arrow::Result<std::vector<SortKey>> BindSortKeys(const std::vector<expr::ExprPtr>& keys,
                                                  const expr::BindScope& scope) {
@@ -34,7 +23,7 @@ arrow::Result<std::vector<SortKey>> BindSortKeys(const std::vector<expr::ExprPtr
       target = order.child().get();
     }
     ARROW_ASSIGN_OR_RAISE(sort_key.expr, expr::Bind(*target, scope));
-    if (!Orderable(*sort_key.expr->type())) {
+    if (!expr::IsOrderable(*sort_key.expr->type())) {
       return SparkError("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
                         "Cannot resolve \"" + SortKeySql(sort_key) +
                             "\" due to data type mismatch: The `sortorder` does not support "

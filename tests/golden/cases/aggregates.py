@@ -141,6 +141,33 @@ CASES = [
         ordered_by=["k"],
     ),
     aggregate(
+        "min_max_nested",
+        table(
+            "k INT, x INT, y STRING, z DOUBLE",
+            [
+                [1, 1, "a", 1.0],
+                [1, 1, None, "NaN"],
+                [1, None, "z", 2.0],
+                [1, 1, "b", -0.0],
+                [2, None, None, None],
+                [3, 2, "a", 0.0],
+                [3, 2, "abc", -0.0],
+            ],
+        ),
+        ["k"],
+        [
+            "min(named_struct('x', x, 'y', y)) AS min_xy",
+            "max(named_struct('x', x, 'y', y)) AS max_xy",
+            "min(struct(z, x)) AS min_zx",
+            "max(struct(z, x)) AS max_zx",
+            "min(CASE WHEN y IS NULL THEN array(x) ELSE array(x, length(y)) END) AS min_arr",
+            "max(CASE WHEN y IS NULL THEN array(x) ELSE array(x, length(y)) END) AS max_arr",
+            "max(struct(array(z), y)) AS max_nested",
+            "min(CASE WHEN x IS NULL THEN NULL ELSE struct(x) END) AS min_or_null",
+        ],
+        ordered_by=["k"],
+    ),
+    aggregate(
         "first_last",
         SALES,
         ["k"],

@@ -1,4 +1,5 @@
-// min / max of any orderable atomic type; NaN is larger than every other double, as in Spark.
+// min / max of any orderable type; NaN is larger than every other double, as in Spark. Structs
+// and arrays compare as Spark orders them (value_ordering.h).
 #include <cmath>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/cast.h"
 #include "sluice/expr/functions/aggregate_support.h"
+#include "sluice/expr/value_ordering.h"
 
 namespace sluice::expr::aggregates {
 
@@ -182,6 +184,76 @@ class BinaryMinMax final : public GroupedAccumulator {
   std::vector<uint8_t> set_;
 };
 
+// Structs and arrays: each group's value is kept in a GroupValueStore; a batch's rows are first
+// reduced to the best row per group, then compared with the stored value once per group.
+class NestedMinMax final : public GroupedAccumulator {
+ public:
+  NestedMinMax(bool is_max, std::shared_ptr<arrow::DataType> type, arrow::MemoryPool* pool)
+      : is_max_(is_max), store_(std::move(type)), pool_(pool) {}
+
+  arrow::Status Resize(int64_t num_groups) override {
+    store_.Resize(num_groups);
+    best_row_.resize(num_groups, -1);
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Update(const GroupId* group_ids, int64_t num_rows,
+                       const std::vector<arrow::Datum>& args, const EvalContext&) override {
+    ARROW_ASSIGN_OR_RAISE(auto array, ArgumentArray(args[0], num_rows, pool_));
+    if (array->type_id() == arrow::Type::NA) return arrow::Status::OK();
+    std::vector<GroupId> touched;
+    for (int64_t i = 0; i < num_rows; ++i) {
+      if (array->IsNull(i)) continue;
+      int64_t& best = best_row_[group_ids[i]];
+      if (best < 0) {
+        touched.push_back(group_ids[i]);
+        best = i;
+      } else if (Better(*array, i, *array, best)) {
+        best = i;
+      }
+    }
+    std::vector<int64_t> rows;
+    std::vector<GroupId> groups;
+    for (GroupId g : touched) {
+      const int64_t row = best_row_[g];
+      best_row_[g] = -1;
+      if (store_.has_value(g)) {
+        const auto [stored, index] = store_.Locate(g);
+        if (!Better(*array, row, *stored, index)) continue;
+      }
+      rows.push_back(row);
+      groups.push_back(g);
+    }
+    return store_.Set(*array, rows, groups, pool_);
+  }
+
+  arrow::Status Merge(const GroupId* group_ids, int64_t num_rows,
+                      const arrow::ArrayVector& states, const EvalContext& context) override {
+    return Update(group_ids, num_rows, {arrow::Datum(states[0])}, context);
+  }
+
+  arrow::Result<arrow::ArrayVector> State() const override {
+    ARROW_ASSIGN_OR_RAISE(auto values, store_.Get(pool_));
+    return arrow::ArrayVector{values};
+  }
+
+  arrow::Result<std::shared_ptr<arrow::Array>> Finalize(const EvalContext&) override {
+    return store_.Get(pool_);
+  }
+
+ private:
+  // Whether a[i] replaces b[j] as the group's value.
+  bool Better(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) const {
+    const int order = CompareValues(a, i, b, j);
+    return is_max_ ? order > 0 : order < 0;
+  }
+
+  bool is_max_;
+  GroupValueStore store_;
+  arrow::MemoryPool* pool_;
+  std::vector<int64_t> best_row_;  // per group, its best row of the batch being folded
+};
+
 template <typename T>
 AccumulatorFactory Primitive(bool is_max, std::shared_ptr<arrow::DataType> type) {
   return [=](arrow::MemoryPool* pool) -> arrow::Result<std::unique_ptr<GroupedAccumulator>> {
@@ -219,6 +291,17 @@ arrow::Result<std::shared_ptr<AggregateFunction>> ResolveMinMax(CallSite call, b
         return std::make_unique<BinaryMinMax>(is_max, type, pool);
       };
       break;
+    case arrow::Type::STRUCT:
+    case arrow::Type::LIST:
+    case arrow::Type::LARGE_LIST:
+      if (IsOrderable(*type)) {
+        factory = [=](arrow::MemoryPool* pool)
+            -> arrow::Result<std::unique_ptr<GroupedAccumulator>> {
+          return std::make_unique<NestedMinMax>(is_max, type, pool);
+        };
+        break;
+      }
+      [[fallthrough]];
     default:
       return DataTypeMismatch(call, "INVALID_ORDERING_TYPE",
                               "The `" + std::string(is_max ? "max" : "min") +

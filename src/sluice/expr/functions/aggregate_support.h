@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <arrow/array.h>
@@ -54,6 +55,9 @@ class GroupValueStore {
   arrow::Status Set(const arrow::Array& values, const std::vector<int64_t>& rows,
                     const std::vector<GroupId>& groups, arrow::MemoryPool* pool);
 
+  /// Where group `group`'s value is: a stored chunk and the row in it. The group has a value.
+  std::pair<const arrow::Array*, int64_t> Locate(int64_t group) const;
+
   /// One value per group (null where a group has none).
   arrow::Result<std::shared_ptr<arrow::Array>> Get(arrow::MemoryPool* pool) const;
 
@@ -61,6 +65,7 @@ class GroupValueStore {
   std::shared_ptr<arrow::DataType> type_;
   std::vector<int64_t> refs_;
   arrow::ArrayVector chunks_;
+  std::vector<int64_t> chunk_starts_;  // the reference of each chunk's first row
   int64_t stored_ = 0;
 };
 
