@@ -215,8 +215,8 @@ const std::vector<Query>& Queries() {
        true},
       {"q7", "highest bid (window maximum joined to the bids)", Q7,
        "SELECT B.auction, B.price, B.bidder, B.dateTime, B.extra FROM bid B JOIN "
-       "(SELECT max(price) AS maxprice, window_time(window) AS w_time FROM bid "
-       "GROUP BY window(dateTime, '10 seconds')) M "
+       "(SELECT maxprice, window_time(window) AS w_time FROM (SELECT window, max(price) AS "
+       "maxprice FROM bid GROUP BY window(dateTime, '10 seconds'))) M "
        "ON B.price = M.maxprice AND B.dateTime BETWEEN M.w_time - INTERVAL 10 SECONDS AND M.w_time",
        true},
       {"q8", "monitor new users (window join)", Q8,

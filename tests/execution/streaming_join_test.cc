@@ -179,6 +179,31 @@ TEST_F(StreamingJoinTest, KeepsItsStateInSparksFourStores) {
   }
 }
 
+TEST_F(StreamingJoinTest, StateKeepsOnlyTheColumnsReadAboveOrByTheJoin) {
+  // Each side carries a payload nothing reads (as Spark prunes it away below the join): its
+  // state keeps it as null, while the key, the event time and what is selected stay.
+  auto input = Input();
+  auto df = spark_->readStream().load(input);
+  auto side = [&](const std::string& p, const std::string& name) {
+    return Side(df, name).withColumn(p + "payload", F::expr("repeat(" + p + "k, 100)"));
+  };
+  auto joined = side("l", "L").join(side("r", "R"), F::expr("lk = rk"), "inner")
+                    .select({F::col("lk"), F::col("lpayload")});
+  TestStream(joined, {Rows(input, {{"L", "a", 10}, {"R", "b", 11}}), CheckNewAnswer({})});
+  auto state = [&](const std::string& join_side) {
+    DataFrameReader reader = spark_->read();
+    reader.format("statestore").option("joinSide", join_side);
+    auto table = reader.load(checkpoint_).select({F::col("value")}).collect();
+    EXPECT_TRUE(table.ok()) << table.status().ToString();
+    return table.ok() ? RowsOf(**table) : std::vector<std::string>{};
+  };
+  EXPECT_EQ(state("left"),
+            std::vector<std::string>{"[[\"a\", \"1970-01-01T00:00:10.000000Z\", \"" +
+                                     std::string(100, 'a') + "\"]]"});
+  EXPECT_EQ(state("right"),
+            std::vector<std::string>{"[[\"b\", \"1970-01-01T00:00:11.000000Z\", null]]"});
+}
+
 TEST_F(StreamingJoinTest, RestartWithAnotherJoinTypeIsRefusedByTheStateSchema) {
   auto input = Input();
   TestStream(TimeRangeJoin(input, "inner"),

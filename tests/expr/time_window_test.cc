@@ -2,6 +2,7 @@
 // produced by Spark 4.0.1 (local[1], session time zone UTC) running the same query on the same
 // data; the golden cases (tests/golden/cases/time_windows.py) cover the SQL-string forms.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,28 @@ TEST_F(TimeWindowTest, WindowTimeIsTheLastMicrosecondOfTheWindow) {
   EXPECT_THAT(df.columns(), ElementsAre("window_time(window)"));
   EXPECT_THAT(SortedRows(df), ElementsAre(R"("2024-01-01T10:09:59.999999Z")",
                                           R"("2024-01-01T10:19:59.999999Z")"));
+}
+
+TEST_F(TimeWindowTest, WindowTimeCarriesTheEventTimeOutOfAProjectionAndAnAggregation) {
+  // Spark marks window_time()'s result as the event time (it keeps the window's watermark
+  // delay), so a stateful operator downstream, such as a join on a time range, evicts by it.
+  auto windows = Events().withWatermark("ts", "1 minute");
+  auto delay_of = [](const DataFrame& df, const std::string& name) -> std::optional<int64_t> {
+    for (const auto& attribute : df.plan()->output()) {
+      if (attribute.name == name) return attribute.event_time_delay_ms;
+    }
+    ADD_FAILURE() << "no column " << name;
+    return std::nullopt;
+  };
+  auto aggregated = windows.groupBy({F::window(F::col("ts"), "10 minutes")})
+                        .agg({F::max(F::col("a")).alias("most"),
+                              F::window_time(F::col("window")).alias("wt")});
+  ASSERT_TRUE(aggregated.ok()) << aggregated.status().ToString();
+  EXPECT_EQ(delay_of(aggregated, "wt"), 60000);
+  EXPECT_EQ(delay_of(aggregated, "most"), std::nullopt);
+  auto projected = aggregated.select({F::window_time(F::col("window")).alias("wt2")});
+  ASSERT_TRUE(projected.ok()) << projected.status().ToString();
+  EXPECT_EQ(delay_of(projected, "wt2"), 60000);
 }
 
 TEST_F(TimeWindowTest, GroupByASlidingWindowCountsEveryWindowOfARow) {

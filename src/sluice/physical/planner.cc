@@ -28,6 +28,7 @@
 #include "sluice/plan/project.h"
 #include "sluice/plan/pushed_filters.h"
 #include "sluice/plan/relation.h"
+#include "sluice/plan/required_columns.h"
 #include "sluice/plan/session_window_merge.h"
 #include "sluice/plan/sort.h"
 #include "sluice/plan/transform_with_state.h"
@@ -39,15 +40,19 @@ namespace sluice::physical {
 namespace {
 
 arrow::Result<BatchStreamPtr> ExecuteWith(const plan::LogicalPlan& node,
-                                          const ExecContext& context, plan::Conditions pushed);
+                                          const ExecContext& context, plan::Conditions pushed,
+                                          const plan::ColumnMask& required);
 
-/// Runs `node` with its children run with `into[i]` pushed down to their outputs.
+/// Runs `node`, of whose output `required` columns are read, with its children run with
+/// `into[i]` pushed down to their outputs.
 arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
                                           const ExecContext& context,
-                                          const std::vector<plan::Conditions>& into) {
+                                          const std::vector<plan::Conditions>& into,
+                                          const plan::ColumnMask& required) {
+  const std::vector<plan::ColumnMask> required_of = plan::RequiredOfChildren(node, required);
   auto child = [&](size_t i) {
     return ExecuteWith(*node.children()[i], context,
-                       i < into.size() ? into[i] : plan::Conditions());
+                       i < into.size() ? into[i] : plan::Conditions(), required_of[i]);
   };
   switch (node.kind()) {
     case plan::PlanKind::kRelation:
@@ -66,7 +71,9 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
           input_node.kind() == plan::PlanKind::kMergeSessionWindows) {
         // On a stream, sessions are merged with the ones kept in state, not within the batch
         // (nothing is pushed below the merging of sessions).
-        ARROW_ASSIGN_OR_RAISE(auto rows, ExecuteWith(*input_node.children()[0], context, {}));
+        const auto& sessions = *input_node.children()[0];
+        ARROW_ASSIGN_OR_RAISE(auto rows,
+                              ExecuteWith(sessions, context, {}, plan::AllColumns(sessions)));
         return MakeStreamingSessionAggregate(
             static_cast<const plan::Aggregate&>(node),
             static_cast<const plan::MergeSessionWindows&>(input_node), std::move(rows), context);
@@ -104,7 +111,7 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
       if (context.stateful != nullptr && node.children()[0]->is_streaming() &&
           node.children()[1]->is_streaming()) {
         return MakeStreamingJoin(static_cast<const plan::Join&>(node), std::move(left),
-                                 std::move(right), context);
+                                 std::move(right), {required_of[0], required_of[1]}, context);
       }
       return MakeHashJoin(static_cast<const plan::Join&>(node), std::move(left),
                           std::move(right), context);
@@ -151,10 +158,14 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
 }
 
 arrow::Result<BatchStreamPtr> ExecuteWith(const plan::LogicalPlan& node,
-                                          const ExecContext& context, plan::Conditions pushed) {
-  if (!context.push_down_filters) return ExecuteNode(node, context, {});
+                                          const ExecContext& context, plan::Conditions pushed,
+                                          const plan::ColumnMask& required) {
+  if (!context.push_down_filters) return ExecuteNode(node, context, {}, required);
   plan::PushDown step = plan::PushThrough(node, std::move(pushed));
-  ARROW_ASSIGN_OR_RAISE(auto stream, ExecuteNode(node, context, step.into_children));
+  // The conditions that stop here read the node's output too.
+  plan::ColumnMask read = required;
+  for (const auto& condition : step.stop) plan::MarkColumnsRead(*condition, read);
+  ARROW_ASSIGN_OR_RAISE(auto stream, ExecuteNode(node, context, step.into_children, read));
   if (step.stop.empty()) return stream;
   return MakeFilter(plan::Conjunction(step.stop), std::move(stream), context);
 }
@@ -162,7 +173,7 @@ arrow::Result<BatchStreamPtr> ExecuteWith(const plan::LogicalPlan& node,
 }  // namespace
 
 arrow::Result<BatchStreamPtr> Execute(const plan::LogicalPlan& node, const ExecContext& context) {
-  return ExecuteWith(node, context, {});
+  return ExecuteWith(node, context, {}, plan::AllColumns(node));
 }
 
 }  // namespace sluice::physical

@@ -109,8 +109,9 @@ arrow::Result<std::shared_ptr<arrow::Array>> Indices(const std::vector<int64_t>&
 class StreamingJoinStream final : public BufferedStream {
  public:
   StreamingJoinStream(const plan::Join& join, BatchStreamPtr left, BatchStreamPtr right,
-                      const ExecContext& context)
+                      std::array<plan::ColumnMask, 2> stored, const ExecContext& context)
       : join_(join),
+        stored_(std::move(stored)),
         type_(join.join_type()),
         schema_(expr::ToSchema(join.output())),
         context_(context),
@@ -232,6 +233,18 @@ class StreamingJoinStream final : public BufferedStream {
     return arrow::Status::OK();
   }
 
+  /// The columns of `side`'s new rows as its state keeps them: nulls for those nothing reads.
+  arrow::Result<arrow::ArrayVector> StoredColumns(int side, const arrow::RecordBatch& rows) const {
+    arrow::ArrayVector columns = rows.columns();
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (stored_[side][c] || columns[c]->null_count() == columns[c]->length()) continue;
+      ARROW_ASSIGN_OR_RAISE(columns[c], arrow::MakeArrayOfNull(columns[c]->type(),
+                                                               rows.num_rows(),
+                                                               context_.eval.pool));
+    }
+    return columns;
+  }
+
   arrow::Result<arrow::ArrayVector> Decode(int side, const EncodedRows& rows) const {
     std::vector<std::shared_ptr<arrow::DataType>> types;
     for (const auto& field : sides_[side].schema->fields()) types.push_back(field->type());
@@ -304,7 +317,8 @@ class StreamingJoinStream final : public BufferedStream {
 
     EncodedRows encoded_keys, encoded_rows;
     key_encoder_->EncodeRows(keys, 0, n, &encoded_keys.bytes, &encoded_keys.offsets);
-    spec.row_encoder->EncodeRows(rows->columns(), 0, n, &encoded_rows.bytes,
+    ARROW_ASSIGN_OR_RAISE(auto stored_columns, StoredColumns(this_side, *rows));
+    spec.row_encoder->EncodeRows(stored_columns, 0, n, &encoded_rows.bytes,
                                  &encoded_rows.offsets);
     std::vector<std::vector<int64_t>> rows_of(num_partitions_);
     std::vector<int32_t> partition_of(n, 0);
@@ -656,6 +670,7 @@ class StreamingJoinStream final : public BufferedStream {
   }
 
   const plan::Join& join_;
+  std::array<plan::ColumnMask, 2> stored_;  // per side, the columns its state keeps
   JoinType type_;
   std::shared_ptr<arrow::Schema> schema_;
   BatchStreamPtr inputs_[2];
@@ -716,8 +731,10 @@ bool StreamingJoinActsOnWatermark(const plan::Join& join) {
 }
 
 BatchStreamPtr MakeStreamingJoin(const plan::Join& join, BatchStreamPtr left, BatchStreamPtr right,
+                                 std::array<plan::ColumnMask, 2> stored,
                                  const ExecContext& context) {
-  return std::make_unique<StreamingJoinStream>(join, std::move(left), std::move(right), context);
+  return std::make_unique<StreamingJoinStream>(join, std::move(left), std::move(right),
+                                               std::move(stored), context);
 }
 
 }  // namespace sluice::physical

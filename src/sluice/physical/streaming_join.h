@@ -1,7 +1,10 @@
 #pragma once
 
+#include <array>
+
 #include "sluice/physical/batch_stream.h"
 #include "sluice/plan/join.h"
+#include "sluice/plan/required_columns.h"
 #include "sluice/state/operator_metadata.h"
 
 namespace sluice::physical {
@@ -23,7 +26,12 @@ bool StreamingJoinActsOnWatermark(const plan::Join& join);
 /// join_state_eviction.h); an outer join then emits the rows of its preserved side(s) that never
 /// matched, padded with nulls. A left semi join emits a left row once, on its first match.
 /// Commits every store when done. `context.stateful` must be set.
+///
+/// `stored` are the columns of each side read above the join or by it (plan/required_columns.h):
+/// the others are kept in state as nulls, so state holds what the query needs, in the layout
+/// StreamingJoinStateInfo describes whatever the query reads.
 BatchStreamPtr MakeStreamingJoin(const plan::Join& join, BatchStreamPtr left, BatchStreamPtr right,
+                                 std::array<plan::ColumnMask, 2> stored,
                                  const ExecContext& context);
 
 }  // namespace sluice::physical

@@ -26,6 +26,7 @@ std::string Lower(std::string text) {
 }
 
 expr::AttributeList OutputOf(const std::vector<expr::NamedExpr>& results,
+                             const expr::AttributeList& intermediate,
                              const AnalysisContext& context) {
   expr::AttributeList output;
   for (const auto& named : results) {
@@ -36,7 +37,7 @@ expr::AttributeList OutputOf(const std::vector<expr::NamedExpr>& results,
       output.push_back(std::move(kept));
     } else {
       output.push_back({named.name, named.expr->type(), named.expr->nullable(),
-                        context.ids->Next(), {}});
+                        context.ids->Next(), {}, EventTimeDelayOf(*named.expr, intermediate)});
     }
   }
   return output;
@@ -206,7 +207,7 @@ arrow::Result<std::shared_ptr<const Aggregate>> Aggregate::Make(
     }
   }
   for (auto& named : listed) results.push_back(std::move(named));
-  auto output = OutputOf(results, context);
+  auto output = OutputOf(results, intermediate, context);
   return std::make_shared<Aggregate>(std::move(child), std::move(grouping), std::move(functions),
                                      std::move(intermediate), std::move(sources),
                                      std::move(results), std::move(output));

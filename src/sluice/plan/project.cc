@@ -16,11 +16,6 @@ arrow::Result<std::shared_ptr<const Project>> Project::Make(
   return FromBound(std::move(child), std::move(bound), context);
 }
 
-namespace {
-
-/// The event-time delay an output computed by `expr` over `input` carries (Spark's
-/// spark.watermarkDelayMs metadata): an alias of the event-time column keeps it, and so does
-/// window_time() of a time window over it (Spark's window_time resolution marks its result).
 std::optional<int64_t> EventTimeDelayOf(const expr::BoundExpr& expr,
                                         const expr::AttributeList& input) {
   const expr::BoundExpr* column = &expr;
@@ -33,7 +28,6 @@ std::optional<int64_t> EventTimeDelayOf(const expr::BoundExpr& expr,
   return input[static_cast<const expr::BoundColumn&>(*column).index()].event_time_delay_ms;
 }
 
-}  // namespace
 
 std::shared_ptr<const Project> Project::FromBound(PlanPtr child,
                                                   std::vector<expr::NamedExpr> exprs,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <arrow/result.h>
@@ -37,5 +38,12 @@ class Project final : public LogicalPlan {
 
 /// The scope for binding expressions against `plan`'s output in `context`.
 expr::BindScope ScopeOf(const LogicalPlan& plan, const AnalysisContext& context);
+
+/// The event-time delay an output computed by `expr` over `input` carries (Spark's
+/// spark.watermarkDelayMs metadata): an alias of the event-time column keeps it, and so does
+/// window_time() of a time window over it (Spark's window_time resolution marks its result),
+/// in a projection as in an aggregation's results.
+std::optional<int64_t> EventTimeDelayOf(const expr::BoundExpr& expr,
+                                        const expr::AttributeList& input);
 
 }  // namespace sluice::plan
