@@ -59,11 +59,13 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
       return MakeScan(static_cast<const plan::Relation&>(node), context);
     case plan::PlanKind::kProject: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
-      return MakeProject(static_cast<const plan::Project&>(node), std::move(input), context);
+      return MakeProject(static_cast<const plan::Project&>(node), required, std::move(input),
+                         context);
     }
     case plan::PlanKind::kFilter: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
-      return MakeFilter(static_cast<const plan::Filter&>(node), std::move(input), context);
+      return MakeFilter(static_cast<const plan::Filter&>(node), required, std::move(input),
+                        context);
     }
     case plan::PlanKind::kAggregate: {
       const auto& input_node = *node.children()[0];
@@ -167,7 +169,7 @@ arrow::Result<BatchStreamPtr> ExecuteWith(const plan::LogicalPlan& node,
   for (const auto& condition : step.stop) plan::MarkColumnsRead(*condition, read);
   ARROW_ASSIGN_OR_RAISE(auto stream, ExecuteNode(node, context, step.into_children, read));
   if (step.stop.empty()) return stream;
-  return MakeFilter(plan::Conjunction(step.stop), std::move(stream), context);
+  return MakeFilter(plan::Conjunction(step.stop), required, std::move(stream), context);
 }
 
 }  // namespace

@@ -3,19 +3,23 @@
 #include "sluice/physical/batch_stream.h"
 #include "sluice/plan/filter.h"
 #include "sluice/plan/project.h"
+#include "sluice/plan/required_columns.h"
 
 namespace sluice::physical {
 
+// Both operators compute only the `required` columns of their output (those read above,
+// plan/required_columns.h); the others hold nulls, so batches keep the plan's layout.
+
 /// Evaluates a Project's expressions over each input batch.
-BatchStreamPtr MakeProject(const plan::Project& project, BatchStreamPtr input,
-                           const ExecContext& context);
+BatchStreamPtr MakeProject(const plan::Project& project, plan::ColumnMask required,
+                           BatchStreamPtr input, const ExecContext& context);
 
 /// Keeps the rows of each input batch where a Filter's condition is true.
-BatchStreamPtr MakeFilter(const plan::Filter& filter, BatchStreamPtr input,
-                          const ExecContext& context);
+BatchStreamPtr MakeFilter(const plan::Filter& filter, plan::ColumnMask required,
+                          BatchStreamPtr input, const ExecContext& context);
 
 /// Keeps the rows of each input batch where `condition` is true.
-BatchStreamPtr MakeFilter(expr::BoundExprPtr condition, BatchStreamPtr input,
-                          const ExecContext& context);
+BatchStreamPtr MakeFilter(expr::BoundExprPtr condition, plan::ColumnMask required,
+                          BatchStreamPtr input, const ExecContext& context);
 
 }  // namespace sluice::physical

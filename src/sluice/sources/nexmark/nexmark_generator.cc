@@ -131,16 +131,19 @@ std::string NextString(JavaRandom& random, int32_t max_length, char special = ' 
 /// Exactly `length` characters, six from each random int by Java's truncating division, so
 /// the characters range over 'H'..'z'.
 void AppendExactString(JavaRandom& random, int64_t length, std::string* out) {
-  int32_t bits = 0;
-  int remaining = 0;
-  for (int64_t i = 0; i < length; ++i) {
-    if (remaining == 0) {
-      bits = random.NextInt();
-      remaining = 6;
+  const size_t start = out->size();
+  out->resize(start + static_cast<size_t>(length));
+  char* next = out->data() + start;
+  // Six letters per random int (26^6 < 2^31), as Beam draws them: Java's % and / of a negative
+  // int give letters below 'a'.
+  for (int64_t left = length; left > 0;) {
+    int32_t bits = random.NextInt();
+    const int64_t letters = left < 6 ? left : 6;
+    for (int64_t k = 0; k < letters; ++k) {
+      *next++ = static_cast<char>('a' + bits % 26);
+      bits /= 26;
     }
-    out->push_back(static_cast<char>('a' + bits % 26));
-    bits /= 26;
-    --remaining;
+    left -= letters;
   }
 }
 
@@ -244,7 +247,19 @@ class StructRows {
     builder_ = std::make_unique<arrow::StructBuilder>(arrow::struct_(fields), pool, children);
   }
 
-  arrow::Status Reserve(int64_t rows) { return builder_->Reserve(rows); }
+  /// Room for `rows` rows, and `text_bytes` of each text field's bytes (the struct is null
+  /// in the rows of other event types, so its fields then hold nothing).
+  arrow::Status Reserve(int64_t rows, const std::vector<int64_t>& text_bytes) {
+    ARROW_RETURN_NOT_OK(builder_->Reserve(rows));
+    for (int f = 0; f < builder_->num_fields(); ++f) {
+      auto* field = builder_->field_builder(f);
+      ARROW_RETURN_NOT_OK(field->Reserve(rows));
+      if (field->type()->id() == arrow::Type::STRING) {
+        ARROW_RETURN_NOT_OK(static_cast<arrow::StringBuilder*>(field)->ReserveData(text_bytes[f]));
+      }
+    }
+    return arrow::Status::OK();
+  }
   arrow::Status Begin() { return builder_->Append(); }
   arrow::Status Null() { return builder_->AppendNull(); }
 
@@ -277,9 +292,18 @@ class EventRows {
         channels_(Channels::Get()) {}
 
   arrow::Status Reserve(int64_t rows) {
-    ARROW_RETURN_NOT_OK(person_.Reserve(rows));
-    ARROW_RETURN_NOT_OK(auction_.Reserve(rows));
-    ARROW_RETURN_NOT_OK(bid_.Reserve(rows));
+    // The fields' average sizes (the extra fields pad each event type to its average size),
+    // rounded up, times the share of each event type.
+    const int64_t persons = rows * kPersonProportion / kTotalProportion + 1;
+    const int64_t auctions = rows * kAuctionProportion / kTotalProportion + 1;
+    const int64_t bids = rows - persons - auctions + 2;
+    ARROW_RETURN_NOT_OK(person_.Reserve(rows, {0, 16 * persons, 24 * persons, 19 * persons,
+                                               12 * persons, 2 * persons, 0,
+                                               kAvgPersonBytes * persons}));
+    ARROW_RETURN_NOT_OK(auction_.Reserve(rows, {0, 20 * auctions, 100 * auctions, 0, 0, 0, 0, 0,
+                                                0, kAvgAuctionBytes * auctions}));
+    ARROW_RETURN_NOT_OK(bid_.Reserve(rows, {0, 0, 0, 16 * bids, 96 * bids, 0,
+                                            kAvgBidBytes * bids}));
     ARROW_RETURN_NOT_OK(types_.Reserve(rows));
     return times_.Reserve(rows);
   }
