@@ -11,6 +11,7 @@
 #include "execution/file_stream_end_to_end_support.h"
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/dataframe_reader.h"
+#include "sluice/api/functions.h"
 
 namespace sluice::testing {
 namespace {
@@ -63,6 +64,36 @@ class BadInputEndToEndTest : public EndToEndTest {
         .start(Path("out"));
   }
 };
+
+// Spark: a Parquet file of (id INT, junk STRING) read by a stream declared "id INT, junk INT"
+// gave ids 1 and 2 when only id was selected (the Parquet reader never touches a column the
+// query does not read) and failed when junk was selected too.
+TEST_F(BadInputEndToEndTest, ParquetColumnsTheQueryDoesNotReadAreNeverDecoded) {
+  ASSERT_TRUE(Frame("id INT, junk STRING", {"[1, 2]", "[\"x\", \"y\"]"})
+                  .write()
+                  .parquet(Path("in"))
+                  .ok());
+  auto run = [&](const std::vector<std::string>& columns, const std::string& out) {
+    std::vector<Column> selected;
+    for (const auto& name : columns) selected.push_back(functions::col(name));
+    return Finish(spark_->readStream()
+                      .schema("id INT, junk INT")
+                      .parquet(Path("in"))
+                      .select(selected)
+                      .writeStream()
+                      .format("parquet")
+                      .option("checkpointLocation", Path(out + "-ckpt"))
+                      .trigger(Trigger::AvailableNow())
+                      .start(Path(out)));
+  };
+  ASSERT_TRUE(run({"id"}, "ids").ok());
+  EXPECT_EQ(CollectRows(spark_->read().parquet(Path("ids"))),
+            (std::vector<std::string>{"[1]", "[2]"}));
+  const auto both = run({"id", "junk"}, "both");
+  ASSERT_FALSE(both.ok());
+  EXPECT_NE(both.message().find("PARQUET_COLUMN_DATA_TYPE_MISMATCH"), std::string::npos)
+      << both.ToString();
+}
 
 // Spark: the four lines above in PERMISSIVE mode with a _corrupt_record column gave
 // (null, null, '{"a":oops}'), (null, 'y', '{"a":"text","b":"y"}'), (1, 'x', null),

@@ -313,14 +313,15 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
       source.rows_read = 0;
       source.counted = false;
       Source* entry = &source;
-      inputs[source.provider] = [entry]() -> arrow::Result<
-                                             std::shared_ptr<arrow::RecordBatchReader>> {
+      inputs[source.provider] = [entry](const std::vector<bool>& read)
+          -> arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> {
         std::shared_ptr<arrow::RecordBatchReader> reader;
         if (!entry->end || entry->end == entry->committed) {
           ARROW_ASSIGN_OR_RAISE(reader,
                                 arrow::RecordBatchReader::Make({}, entry->source->schema()));
         } else {
-          ARROW_ASSIGN_OR_RAISE(reader, entry->source->GetBatch(entry->committed, *entry->end));
+          ARROW_ASSIGN_OR_RAISE(reader, entry->source->GetBatchReading(entry->committed,
+                                                                       *entry->end, read));
         }
         // A source read twice by the plan (a self-union) counts its rows once, as in Spark.
         if (entry->counted) return reader;

@@ -27,11 +27,24 @@ arrow::Result<bool> FileBatchReader::OpenNext() {
       if (ignore_missing_files_) continue;
       return FileNotExistError(file.local_path);
     }
-    ARROW_ASSIGN_OR_RAISE(current_, reader_->OpenFile(file.local_path, data_schema_));
+    ARROW_ASSIGN_OR_RAISE(current_, reader_->OpenFile(file.local_path,
+                                                      read_schema_ ? read_schema_ : data_schema_));
     current_file_ = &file;
     return true;
   }
   return false;
+}
+
+void FileBatchReader::ReadOnly(const std::vector<bool>& read) {
+  const auto format = reader_->format();
+  if (format != FileFormat::kParquet && format != FileFormat::kOrc) return;
+  read_.assign(read.begin(), read.begin() + data_schema_->num_fields());
+  arrow::FieldVector fields;
+  for (int c = 0; c < data_schema_->num_fields(); ++c) {
+    if (read_[static_cast<size_t>(c)]) fields.push_back(data_schema_->field(c));
+  }
+  if (fields.size() == static_cast<size_t>(data_schema_->num_fields())) return;
+  read_schema_ = arrow::schema(std::move(fields));
 }
 
 arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) {
@@ -48,7 +61,21 @@ arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* bat
       continue;
     }
     if (data->num_rows() == 0 && data->num_columns() > 0) continue;
-    arrow::ArrayVector columns = data->columns();
+    arrow::ArrayVector columns;
+    if (read_schema_ == nullptr) {
+      columns = data->columns();
+    } else {
+      int next_read = 0;
+      for (int c = 0; c < data_schema_->num_fields(); ++c) {
+        if (read_[static_cast<size_t>(c)]) {
+          columns.push_back(data->column(next_read++));
+          continue;
+        }
+        ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(data_schema_->field(c)->type(),
+                                                                  data->num_rows()));
+        columns.push_back(std::move(nulls));
+      }
+    }
     for (const auto& value : current_file_->partition_values) {
       ARROW_ASSIGN_OR_RAISE(auto column, arrow::MakeArrayFromScalar(*value, data->num_rows()));
       columns.push_back(std::move(column));

@@ -38,6 +38,11 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override;
 
+  /// Reads only the columns of `schema` flagged in `read` from files of a columnar format
+  /// (Parquet, ORC), as Spark prunes them; the others come out as nulls. Text formats read
+  /// every column: their parse modes judge whole records.
+  void ReadOnly(const std::vector<bool>& read);
+
  private:
   /// Opens the next file into current_; false when there are no more files.
   arrow::Result<bool> OpenNext();
@@ -47,6 +52,9 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   std::shared_ptr<arrow::Schema> data_schema_;
   std::shared_ptr<arrow::Schema> schema_;
   bool ignore_missing_files_;
+  /// With ReadOnly: the data columns read, and their schema.
+  std::vector<bool> read_;
+  std::shared_ptr<arrow::Schema> read_schema_;
   size_t next_file_ = 0;
   std::shared_ptr<arrow::RecordBatchReader> current_;
   const BatchFile* current_file_ = nullptr;

@@ -56,7 +56,7 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
   };
   switch (node.kind()) {
     case plan::PlanKind::kRelation:
-      return MakeScan(static_cast<const plan::Relation&>(node), context);
+      return MakeScan(static_cast<const plan::Relation&>(node), required, context);
     case plan::PlanKind::kProject: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       return MakeProject(static_cast<const plan::Project&>(node), required, std::move(input),

@@ -2,13 +2,16 @@
 
 #include "sluice/physical/batch_stream.h"
 #include "sluice/plan/relation.h"
+#include "sluice/plan/required_columns.h"
 
 namespace sluice::physical {
 
 /// Reads a Relation's data source (a streaming source: its rows of the current micro-batch,
 /// from context.stream_inputs), checking each batch against the planned schema so a source
-/// that changed under the plan fails with a clear error instead of corrupting results.
+/// that changed under the plan fails with a clear error instead of corrupting results. The
+/// source may skip the columns not `required` (reading nulls in their place).
 arrow::Result<BatchStreamPtr> MakeScan(const plan::Relation& relation,
+                                       const plan::ColumnMask& required,
                                        const ExecContext& context);
 
 }  // namespace sluice::physical

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <arrow/record_batch.h>
 #include <arrow/result.h>
@@ -61,6 +62,14 @@ class StreamSource {
   /// restart gets the same rows. Each call starts an independent read.
   virtual arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatch(
       const std::optional<std::string>& start, const std::string& end) = 0;
+  /// GetBatch for a query that reads only the columns of schema() flagged in `read`: a source
+  /// that can skip the others (columnar files) returns nulls in their place. By default,
+  /// GetBatch.
+  virtual arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatchReading(
+      const std::optional<std::string>& start, const std::string& end,
+      const std::vector<bool>& read) {
+    return GetBatch(start, end);
+  }
   /// Everything up to `end` is processed and committed: the source may forget it (file
   /// cleanSource, memory source trimming).
   virtual arrow::Status Commit(const std::string& end) { return arrow::Status::OK(); }

@@ -68,6 +68,9 @@ class FileStreamSource final : public StreamSource {
   arrow::Status PrepareForAvailableNow() override;
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatch(
       const std::optional<std::string>& start, const std::string& end) override;
+  arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatchReading(
+      const std::optional<std::string>& start, const std::string& end,
+      const std::vector<bool>& read) override;
   arrow::Status Commit(const std::string& end) override;
 
  private:
@@ -238,6 +241,12 @@ arrow::Result<std::vector<formats::BatchFile>> FileStreamSource::BatchFilesOf(
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileStreamSource::GetBatch(
     const std::optional<std::string>& start, const std::string& end) {
+  return GetBatchReading(start, end, std::vector<bool>(spec_->schema->num_fields(), true));
+}
+
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileStreamSource::GetBatchReading(
+    const std::optional<std::string>& start, const std::string& end,
+    const std::vector<bool>& read) {
   int64_t first = 0;
   if (start) {
     ARROW_ASSIGN_OR_RAISE(int64_t start_offset, ParseFileSourceOffset(*start));
@@ -250,8 +259,10 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileStreamSource::GetBa
   }
   ARROW_ASSIGN_OR_RAISE(auto entries, log_->Get(first, last));
   ARROW_ASSIGN_OR_RAISE(auto files, BatchFilesOf(entries));
-  return std::make_shared<formats::FileBatchReader>(spec_->reader, std::move(files), spec_->data_schema,
-                                           spec_->schema, ignore_missing_files_);
+  auto reader = std::make_shared<formats::FileBatchReader>(
+      spec_->reader, std::move(files), spec_->data_schema, spec_->schema, ignore_missing_files_);
+  reader->ReadOnly(read);
+  return reader;
 }
 
 arrow::Status FileStreamSource::Commit(const std::string& end) {
