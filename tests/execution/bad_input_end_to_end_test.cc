@@ -95,6 +95,37 @@ TEST_F(BadInputEndToEndTest, ParquetColumnsTheQueryDoesNotReadAreNeverDecoded) {
       << both.ToString();
 }
 
+// Spark: the same with a struct, a file of (id INT, s STRUCT<a INT, junk STRING>) read as
+// "id INT, s STRUCT<a: INT, junk: INT>": selecting id and s.a gave (1, 10) and (2, 20) (nested
+// schema pruning reads s.a alone); selecting s failed.
+TEST_F(BadInputEndToEndTest, ParquetStructFieldsTheQueryDoesNotReadAreNeverDecoded) {
+  ASSERT_TRUE(Frame("id INT, a INT, junk STRING", {"[1, 2]", "[10, 20]", "[\"x\", \"y\"]"})
+                  .selectExpr({"id", "named_struct('a', a, 'junk', junk) AS s"})
+                  .write()
+                  .parquet(Path("in"))
+                  .ok());
+  auto run = [&](const std::vector<std::string>& columns, const std::string& out) {
+    std::vector<Column> selected;
+    for (const auto& name : columns) selected.push_back(functions::col(name));
+    return Finish(spark_->readStream()
+                      .schema("id INT, s STRUCT<a: INT, junk: INT>")
+                      .parquet(Path("in"))
+                      .select(selected)
+                      .writeStream()
+                      .format("parquet")
+                      .option("checkpointLocation", Path(out + "-ckpt"))
+                      .trigger(Trigger::AvailableNow())
+                      .start(Path(out)));
+  };
+  ASSERT_TRUE(run({"id", "s.a"}, "fields").ok());
+  EXPECT_EQ(CollectRows(spark_->read().parquet(Path("fields"))),
+            (std::vector<std::string>{"[1,10]", "[2,20]"}));
+  const auto whole = run({"s"}, "whole");
+  ASSERT_FALSE(whole.ok());
+  EXPECT_NE(whole.message().find("PARQUET_COLUMN_DATA_TYPE_MISMATCH"), std::string::npos)
+      << whole.ToString();
+}
+
 // Spark: the four lines above in PERMISSIVE mode with a _corrupt_record column gave
 // (null, null, '{"a":oops}'), (null, 'y', '{"a":"text","b":"y"}'), (1, 'x', null),
 // (4, null, null): a syntax error keeps nothing but the text, a type error keeps the fields

@@ -1,6 +1,6 @@
 // The Nexmark queries the benchmark runs (bench/nexmark/nexmark_queries.cc), in the DataFrame API
-// and in SQL, over the "nexmark" source, return what Apache Spark returned for the same queries
-// over the same events (tests/golden_nexmark/expected, see generate.py): Spark read the events
+// and in SQL, over the "nexmark" source (and over its events in Parquet files), return what
+// Apache Spark returned for the same queries over the same events (tests/golden_nexmark/expected, see generate.py): Spark read the events
 // from Parquet files Sluice's generator wrote, one file per micro-batch of the source.
 #include <filesystem>
 #include <mutex>
@@ -13,6 +13,7 @@
 #include "nexmark/nexmark_queries.h"
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/data_stream_writer.h"
+#include "sluice/sources/nexmark/nexmark_generator.h"
 #include "support/golden_rows.h"
 #include "support/scratch_dir.h"
 #include "support/session_fixture.h"
@@ -37,10 +38,14 @@ std::vector<std::string> ExpectedQueries() {
 class NexmarkGoldenTest : public SessionTest,
                           public ::testing::WithParamInterface<std::string> {
  protected:
+  /// How a run reads the events.
+  enum class Input { kGenerated, kParquetFiles };
+
   /// Every row the query returns, batch after batch, over `events` events at `rate` per second
-  /// in batches of `per_batch`.
+  /// in batches of `per_batch`: generated, or written to Parquet files (a file per batch) and
+  /// read from them, as Spark read them.
   arrow::Result<std::shared_ptr<arrow::Table>> Run(const Query& query, bool sql, int64_t events,
-                                                   int64_t per_batch, int64_t rate) {
+                                                   int64_t per_batch, int64_t rate, Input input) {
     ARROW_RETURN_NOT_OK(spark_->conf().set("spark.sql.shuffle.partitions", "1"));
     DataFrame source = spark_->readStream()
                            .format("nexmark")
@@ -48,6 +53,23 @@ class NexmarkGoldenTest : public SessionTest,
                            .option("maxEventsPerTrigger", per_batch)
                            .option("eventsPerSecond", rate)
                            .load();
+    const std::string name = std::string(sql ? "sql" : "df") +
+                             (input == Input::kParquetFiles ? "-files" : "");
+    if (input == Input::kParquetFiles) {
+      const std::string files = scratch_ / "events";
+      ARROW_ASSIGN_OR_RAISE(auto writing, source.writeStream()
+                                              .format("parquet")
+                                              .option("checkpointLocation",
+                                                      scratch_ / "events-checkpoint")
+                                              .trigger(Trigger::AvailableNow())
+                                              .start(files));
+      ARROW_RETURN_NOT_OK(writing->awaitTermination());
+      source = spark_->readStream()
+                   .format("parquet")
+                   .schema(sources::nexmark::NexmarkSchema())
+                   .option("maxFilesPerTrigger", int64_t{1})
+                   .load(files);
+    }
     DataFrame df = query.dataframe(source);
     if (sql) {
       ARROW_RETURN_NOT_OK(bench::nexmark::RegisterViews(source));
@@ -65,7 +87,7 @@ class NexmarkGoldenTest : public SessionTest,
               return arrow::Status::OK();
             })
             .outputMode(query.output_mode)
-            .option("checkpointLocation", scratch_ / (sql ? "sql" : "df"))
+            .option("checkpointLocation", scratch_ / name)
             .trigger(Trigger::AvailableNow())
             .start());
     ARROW_RETURN_NOT_OK(running->awaitTermination());
@@ -88,9 +110,14 @@ TEST_P(NexmarkGoldenTest, MatchesSpark) {
   const int64_t events = expected["events"].get_int64().value();
   const int64_t per_batch = expected["perBatch"].get_int64().value();
   const int64_t rate = expected["eventsPerSecond"].get_int64().value();
-  for (bool sql : {false, true}) {
-    SCOPED_TRACE(sql ? "SQL" : "DataFrame API");
-    auto rows = Run(*query, sql, events, per_batch, rate);
+  // Both APIs over generated events, and the DataFrame API over the same events in Parquet
+  // files, whose scan reads only the columns and struct fields the query needs.
+  const std::vector<std::pair<bool, Input>> runs = {
+      {false, Input::kGenerated}, {true, Input::kGenerated}, {false, Input::kParquetFiles}};
+  for (const auto& [sql, input] : runs) {
+    SCOPED_TRACE(std::string(sql ? "SQL" : "DataFrame API") +
+                 (input == Input::kParquetFiles ? " over Parquet files" : ""));
+    auto rows = Run(*query, sql, events, per_batch, rate, input);
     ASSERT_TRUE(rows.ok()) << rows.status().ToString();
     EXPECT_EQ(CompareColumns(*(*rows)->schema(), expected["columns"].get_array()), "");
     EXPECT_EQ(CompareRows(**rows, expected["rows"].get_array()), "");

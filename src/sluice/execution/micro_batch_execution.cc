@@ -313,7 +313,7 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
       source.rows_read = 0;
       source.counted = false;
       Source* entry = &source;
-      inputs[source.provider] = [entry](const std::vector<bool>& read)
+      inputs[source.provider] = [entry](const arrow::Schema& read)
           -> arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> {
         std::shared_ptr<arrow::RecordBatchReader> reader;
         if (!entry->end || entry->end == entry->committed) {

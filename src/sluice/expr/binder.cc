@@ -467,6 +467,28 @@ arrow::Result<BoundExprPtr> BindCall(const Call& call, const BindScope& scope) {
 
 }  // namespace
 
+std::optional<std::string> StructFieldName(const BoundExpr& e) {
+  if (e.kind() != BoundKind::kCall) return std::nullopt;
+  const auto& call = static_cast<const BoundCall&>(e);
+  if (call.function_name() != "get_struct_field" || call.children().size() != 1 ||
+      call.children()[0]->type()->id() != arrow::Type::STRUCT) {
+    return std::nullopt;
+  }
+  // Its SQL ends with "." and the field's name (see StructField); its input may have been
+  // rewritten since, so the field is the struct's longest field name that ends it.
+  const std::string& sql = call.sql();
+  std::optional<std::string> name;
+  for (const auto& field : call.children()[0]->type()->fields()) {
+    const std::string suffix = "." + field->name();
+    if (sql.size() >= suffix.size() &&
+        sql.compare(sql.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+        (!name || field->name().size() > name->size())) {
+      name = field->name();
+    }
+  }
+  return name;
+}
+
 const std::vector<std::string>& BinderFunctionNames() {
   static const std::vector<std::string> kNames = {"and",  "coalesce", "if", "iff",
                                                   "ifnull", "nullif", "nvl", "or"};
@@ -682,12 +704,10 @@ arrow::Result<std::vector<NamedExpr>> BindSelectList(const std::vector<ExprPtr>&
         ARROW_ASSIGN_OR_RAISE(auto cast, Bind(*innermost, scope));
         named.name = cast->sql();
       }
-    } else if (expr->kind() == ExprKind::kColumn && bound->kind() == BoundKind::kCall &&
-               static_cast<const BoundCall&>(*bound).function_name() == "get_struct_field") {
+    } else if (auto field = StructFieldName(*bound); field && expr->kind() == ExprKind::kColumn) {
       // A selected struct field path `s.f` is named by the field alone; a field of any other
       // expression keeps its full name: `named_struct(x, a).x`.
-      const auto& sql = bound->sql();
-      named.name = sql.substr(sql.rfind('.') + 1);
+      named.name = *field;
     }
     outputs.push_back(std::move(named));
   }

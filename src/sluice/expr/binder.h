@@ -49,6 +49,9 @@ struct NamedExpr {
 arrow::Result<std::vector<NamedExpr>> BindSelectList(const std::vector<ExprPtr>& exprs,
                                                      const BindScope& scope);
 
+/// The name of the field `e` reads when it is a struct field access (`s.f`), else nullopt.
+std::optional<std::string> StructFieldName(const BoundExpr& e);
+
 /// Functions the binder implements itself rather than the registry (coalesce, nvl, ifnull,
 /// nullif, if, iff, and, or), for listings such as SHOW FUNCTIONS.
 const std::vector<std::string>& BinderFunctionNames();

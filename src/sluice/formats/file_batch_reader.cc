@@ -35,17 +35,62 @@ arrow::Result<bool> FileBatchReader::OpenNext() {
   return false;
 }
 
-void FileBatchReader::ReadOnly(const std::vector<bool>& read) {
+void FileBatchReader::ReadOnly(const arrow::Schema& read) {
   const auto format = reader_->format();
   if (format != FileFormat::kParquet && format != FileFormat::kOrc) return;
-  read_.assign(read.begin(), read.begin() + data_schema_->num_fields());
   arrow::FieldVector fields;
-  for (int c = 0; c < data_schema_->num_fields(); ++c) {
-    if (read_[static_cast<size_t>(c)]) fields.push_back(data_schema_->field(c));
+  std::vector<int> positions;
+  bool pruned = false;
+  for (const auto& field : data_schema_->fields()) {
+    const auto wanted = read.GetFieldByName(field->name());
+    if (wanted == nullptr) {
+      positions.push_back(-1);
+      pruned = true;
+      continue;
+    }
+    // ORC files are read by whole columns.
+    auto type = format == FileFormat::kParquet ? wanted->type() : field->type();
+    pruned = pruned || !type->Equals(*field->type());
+    positions.push_back(static_cast<int>(fields.size()));
+    fields.push_back(field->WithType(std::move(type)));
   }
-  if (fields.size() == static_cast<size_t>(data_schema_->num_fields())) return;
+  if (!pruned) return;
   read_schema_ = arrow::schema(std::move(fields));
+  read_positions_ = std::move(positions);
 }
+
+namespace {
+
+/// `column`, read with some struct fields left out, as a column of `type`: the missing
+/// fields null.
+arrow::Result<std::shared_ptr<arrow::Array>> WithAllFields(
+    const std::shared_ptr<arrow::Array>& column, const std::shared_ptr<arrow::DataType>& type) {
+  if (column->type()->Equals(*type) || type->id() != arrow::Type::STRUCT) return column;
+  const auto& read_type = static_cast<const arrow::StructType&>(*column->type());
+  const auto& data = *column->data();
+  // The children keep the struct's offset: build them over offset + length rows.
+  const int64_t rows = data.offset + data.length;
+  std::vector<std::shared_ptr<arrow::ArrayData>> children;
+  for (const auto& field : type->fields()) {
+    const int index = read_type.GetFieldIndex(field->name());
+    if (index < 0) {
+      ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(field->type(), rows));
+      children.push_back(nulls->data());
+      continue;
+    }
+    ARROW_ASSIGN_OR_RAISE(auto child,
+                          WithAllFields(arrow::MakeArray(data.child_data[static_cast<size_t>(
+                                            index)]),
+                                        field->type()));
+    children.push_back(child->data());
+  }
+  auto expanded = arrow::ArrayData::Make(type, data.length, {data.buffers[0]}, data.null_count,
+                                         data.offset);
+  expanded->child_data = std::move(children);
+  return arrow::MakeArray(expanded);
+}
+
+}  // namespace
 
 arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) {
   *batch = nullptr;
@@ -65,15 +110,16 @@ arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* bat
     if (read_schema_ == nullptr) {
       columns = data->columns();
     } else {
-      int next_read = 0;
       for (int c = 0; c < data_schema_->num_fields(); ++c) {
-        if (read_[static_cast<size_t>(c)]) {
-          columns.push_back(data->column(next_read++));
+        const auto& type = data_schema_->field(c)->type();
+        const int position = read_positions_[static_cast<size_t>(c)];
+        if (position < 0) {
+          ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(type, data->num_rows()));
+          columns.push_back(std::move(nulls));
           continue;
         }
-        ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(data_schema_->field(c)->type(),
-                                                                  data->num_rows()));
-        columns.push_back(std::move(nulls));
+        ARROW_ASSIGN_OR_RAISE(auto column, WithAllFields(data->column(position), type));
+        columns.push_back(std::move(column));
       }
     }
     for (const auto& value : current_file_->partition_values) {

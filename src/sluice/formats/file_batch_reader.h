@@ -38,10 +38,11 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override;
 
-  /// Reads only the columns of `schema` flagged in `read` from files of a columnar format
-  /// (Parquet, ORC), as Spark prunes them; the others come out as nulls. Text formats read
-  /// every column: their parse modes judge whole records.
-  void ReadOnly(const std::vector<bool>& read);
+  /// Reads only `read` (the parts of `schema` a query reads: its columns by name, a struct
+  /// pruned to the fields read) from files of a columnar format, as Spark prunes them: the
+  /// columns of Parquet and ORC files, and the struct fields of Parquet files. The rest comes
+  /// out as nulls. Text formats read every column: their parse modes judge whole records.
+  void ReadOnly(const arrow::Schema& read);
 
  private:
   /// Opens the next file into current_; false when there are no more files.
@@ -52,9 +53,10 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   std::shared_ptr<arrow::Schema> data_schema_;
   std::shared_ptr<arrow::Schema> schema_;
   bool ignore_missing_files_;
-  /// With ReadOnly: the data columns read, and their schema.
-  std::vector<bool> read_;
+  /// With ReadOnly: the data columns read and their schema, and for each data column its
+  /// position there (-1 when not read).
   std::shared_ptr<arrow::Schema> read_schema_;
+  std::vector<int> read_positions_;
   size_t next_file_ = 0;
   std::shared_ptr<arrow::RecordBatchReader> current_;
   const BatchFile* current_file_ = nullptr;

@@ -23,12 +23,29 @@ bool SameName(const std::string& a, const std::string& b, bool case_sensitive) {
          });
 }
 
-void CollectLeaves(const parquet::arrow::SchemaField& field, std::vector<int>* leaves) {
+/// The leaf columns of `field` that a value of `wanted` reads: all of them, or for a struct
+/// wanted with fewer fields (a pruned read) those of the fields it names.
+void CollectLeaves(const parquet::arrow::SchemaField& field, const arrow::DataType& wanted,
+                   bool case_sensitive, std::vector<int>* leaves) {
   if (field.is_leaf()) {
     leaves->push_back(field.column_index);
     return;
   }
-  for (const auto& child : field.children) CollectLeaves(child, leaves);
+  const bool pruned = wanted.id() == arrow::Type::STRUCT &&
+                      field.field->type()->id() == arrow::Type::STRUCT &&
+                      wanted.num_fields() < field.field->type()->num_fields();
+  for (const auto& child : field.children) {
+    if (!pruned) {
+      CollectLeaves(child, *child.field->type(), case_sensitive, leaves);
+      continue;
+    }
+    for (const auto& wanted_child : wanted.fields()) {
+      if (SameName(child.field->name(), wanted_child->name(), case_sensitive)) {
+        CollectLeaves(child, *wanted_child->type(), case_sensitive, leaves);
+        break;
+      }
+    }
+  }
 }
 
 arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquet(const std::string& path) {
@@ -77,7 +94,8 @@ class ParquetReader final : public FormatReader {
     for (const auto& wanted : data_schema->fields()) {
       for (int i = 0; i < file_schema->num_fields(); ++i) {
         if (SameName(file_schema->field(i)->name(), wanted->name(), context_.case_sensitive)) {
-          CollectLeaves(manifest.schema_fields[static_cast<size_t>(i)], &leaves);
+          CollectLeaves(manifest.schema_fields[static_cast<size_t>(i)], *wanted->type(),
+                        context_.case_sensitive, &leaves);
           break;
         }
       }

@@ -36,9 +36,10 @@ class BatchStream {
 using BatchStreamPtr = std::unique_ptr<BatchStream>;
 
 /// Opens the rows of one streaming source for the micro-batch being run, for a scan that
-/// reads the columns flagged (a source may return the others as nulls).
+/// reads the parts `read` of the source's schema (plan::ReadSchema; a source may return the
+/// rest as nulls).
 using StreamInputOpener = std::function<arrow::Result<std::shared_ptr<arrow::RecordBatchReader>>(
-    const std::vector<bool>& read)>;
+    const arrow::Schema& read)>;
 /// The micro-batch's data of every streaming source, keyed by the plan's source object. A
 /// source read twice by a plan (a self-union) is opened twice and yields the same rows.
 using StreamInputs = std::map<const plan::DataSource*, StreamInputOpener>;

@@ -41,15 +41,15 @@ namespace {
 
 arrow::Result<BatchStreamPtr> ExecuteWith(const plan::LogicalPlan& node,
                                           const ExecContext& context, plan::Conditions pushed,
-                                          const plan::ColumnMask& required);
+                                          const plan::ColumnUses& required);
 
-/// Runs `node`, of whose output `required` columns are read, with its children run with
-/// `into[i]` pushed down to their outputs.
+/// Runs `node`, of whose output `required` is read, with its children run with `into[i]`
+/// pushed down to their outputs.
 arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
                                           const ExecContext& context,
                                           const std::vector<plan::Conditions>& into,
-                                          const plan::ColumnMask& required) {
-  const std::vector<plan::ColumnMask> required_of = plan::RequiredOfChildren(node, required);
+                                          const plan::ColumnUses& required) {
+  const std::vector<plan::ColumnUses> required_of = plan::RequiredOfChildren(node, required);
   auto child = [&](size_t i) {
     return ExecuteWith(*node.children()[i], context,
                        i < into.size() ? into[i] : plan::Conditions(), required_of[i]);
@@ -59,13 +59,13 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
       return MakeScan(static_cast<const plan::Relation&>(node), required, context);
     case plan::PlanKind::kProject: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
-      return MakeProject(static_cast<const plan::Project&>(node), required, std::move(input),
-                         context);
+      return MakeProject(static_cast<const plan::Project&>(node), plan::ReadFlags(required),
+                         std::move(input), context);
     }
     case plan::PlanKind::kFilter: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
-      return MakeFilter(static_cast<const plan::Filter&>(node), required, std::move(input),
-                        context);
+      return MakeFilter(static_cast<const plan::Filter&>(node), plan::ReadFlags(required),
+                        std::move(input), context);
     }
     case plan::PlanKind::kAggregate: {
       const auto& input_node = *node.children()[0];
@@ -113,7 +113,9 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
       if (context.stateful != nullptr && node.children()[0]->is_streaming() &&
           node.children()[1]->is_streaming()) {
         return MakeStreamingJoin(static_cast<const plan::Join&>(node), std::move(left),
-                                 std::move(right), {required_of[0], required_of[1]}, context);
+                                 std::move(right),
+                                 {plan::ReadFlags(required_of[0]), plan::ReadFlags(required_of[1])},
+                                 context);
       }
       return MakeHashJoin(static_cast<const plan::Join&>(node), std::move(left),
                           std::move(right), context);
@@ -161,15 +163,16 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
 
 arrow::Result<BatchStreamPtr> ExecuteWith(const plan::LogicalPlan& node,
                                           const ExecContext& context, plan::Conditions pushed,
-                                          const plan::ColumnMask& required) {
+                                          const plan::ColumnUses& required) {
   if (!context.push_down_filters) return ExecuteNode(node, context, {}, required);
   plan::PushDown step = plan::PushThrough(node, std::move(pushed));
   // The conditions that stop here read the node's output too.
-  plan::ColumnMask read = required;
+  plan::ColumnUses read = required;
   for (const auto& condition : step.stop) plan::MarkColumnsRead(*condition, read);
   ARROW_ASSIGN_OR_RAISE(auto stream, ExecuteNode(node, context, step.into_children, read));
   if (step.stop.empty()) return stream;
-  return MakeFilter(plan::Conjunction(step.stop), required, std::move(stream), context);
+  return MakeFilter(plan::Conjunction(step.stop), plan::ReadFlags(required), std::move(stream),
+                    context);
 }
 
 }  // namespace

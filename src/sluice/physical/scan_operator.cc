@@ -37,12 +37,14 @@ class ScanStream final : public BatchStream {
 };
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenSource(
-    const plan::DataSource& source, const plan::ColumnMask& required,
+    const plan::DataSource& source, const plan::ColumnUses& required,
     const ExecContext& context) {
   if (!source.is_streaming()) return source.Open();
   if (context.stream_inputs != nullptr) {
     auto input = context.stream_inputs->find(&source);
-    if (input != context.stream_inputs->end()) return input->second(required);
+    if (input != context.stream_inputs->end()) {
+      return input->second(*plan::ReadSchema(*source.schema(), required));
+    }
   }
   // Without micro-batch inputs this is a batch action on a streaming plan: the source's
   // Open() says so in Spark's words.
@@ -52,7 +54,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenSource(
 }  // namespace
 
 arrow::Result<BatchStreamPtr> MakeScan(const plan::Relation& relation,
-                                       const plan::ColumnMask& required,
+                                       const plan::ColumnUses& required,
                                        const ExecContext& context) {
   ARROW_ASSIGN_OR_RAISE(auto reader, OpenSource(relation.source(), required, context));
   return std::make_unique<ScanStream>(std::move(reader), expr::ToSchema(relation.output()),

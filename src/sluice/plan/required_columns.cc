@@ -1,6 +1,8 @@
 #include "sluice/plan/required_columns.h"
 
-#include "sluice/expr/bound_rewrite.h"
+#include <arrow/type.h>
+
+#include "sluice/expr/binder.h"
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/event_time_watermark.h"
 #include "sluice/plan/filter.h"
@@ -10,28 +12,57 @@
 
 namespace sluice::plan {
 
-ColumnMask AllColumns(const LogicalPlan& node) { return ColumnMask(node.output().size(), true); }
+void ColumnUse::Merge(const ColumnUse& other) {
+  if (whole) return;
+  if (other.whole) {
+    *this = Whole();
+    return;
+  }
+  for (const auto& [name, use] : other.fields) fields[name].Merge(use);
+}
 
-void MarkColumnsRead(const expr::BoundExpr& e, ColumnMask& mask) {
-  for (int column : expr::ColumnsRead(e)) mask[column] = true;
+ColumnUses AllColumns(const LogicalPlan& node) {
+  return ColumnUses(node.output().size(), ColumnUse::Whole());
+}
+
+ColumnMask ReadFlags(const ColumnUses& uses) {
+  ColumnMask flags;
+  flags.reserve(uses.size());
+  for (const auto& use : uses) flags.push_back(use.read());
+  return flags;
 }
 
 namespace {
 
-ColumnMask NoColumns(const LogicalPlan& node) { return ColumnMask(node.output().size(), false); }
+// Adds to `uses` that `e`'s result is read as `result` says.
+void MarkRead(const expr::BoundExpr& e, const ColumnUse& result, ColumnUses& uses) {
+  if (e.kind() == expr::BoundKind::kColumn) {
+    uses[static_cast<size_t>(static_cast<const expr::BoundColumn&>(e).index())].Merge(result);
+    return;
+  }
+  if (auto field = expr::StructFieldName(e)) {
+    ColumnUse of_struct;
+    of_struct.fields[*field] = result;
+    MarkRead(*e.children()[0], of_struct, uses);
+    return;
+  }
+  for (const auto& child : e.children()) MarkRead(*child, ColumnUse::Whole(), uses);
+}
 
-ColumnMask OfProject(const Project& project, const ColumnMask& required) {
-  ColumnMask child = NoColumns(*project.children()[0]);
+ColumnUses NoColumns(const LogicalPlan& node) { return ColumnUses(node.output().size()); }
+
+ColumnUses OfProject(const Project& project, const ColumnUses& required) {
+  ColumnUses child = NoColumns(*project.children()[0]);
   for (size_t i = 0; i < project.exprs().size(); ++i) {
-    if (required[i]) MarkColumnsRead(*project.exprs()[i].expr, child);
+    if (required[i].read()) MarkRead(*project.exprs()[i].expr, required[i], child);
   }
   return child;
 }
 
-ColumnMask OfAggregate(const Aggregate& aggregate, const ColumnMask& required) {
+ColumnUses OfAggregate(const Aggregate& aggregate, const ColumnUses& required) {
   // Deduplication passes its child's rows through; an aggregation reads only its keys and
   // the arguments of its functions.
-  ColumnMask child = aggregate.is_deduplicate() ? required : NoColumns(*aggregate.children()[0]);
+  ColumnUses child = aggregate.is_deduplicate() ? required : NoColumns(*aggregate.children()[0]);
   for (const auto& key : aggregate.grouping()) MarkColumnsRead(*key.expr, child);
   for (const auto& function : aggregate.aggregates()) {
     for (const auto& arg : function->args()) MarkColumnsRead(*arg, child);
@@ -39,53 +70,71 @@ ColumnMask OfAggregate(const Aggregate& aggregate, const ColumnMask& required) {
   return child;
 }
 
-void MarkEventTimeColumns(const LogicalPlan& node, ColumnMask& mask) {
+void MarkEventTimeColumns(const LogicalPlan& node, ColumnUses& uses) {
   for (size_t i = 0; i < node.output().size(); ++i) {
-    if (node.output()[i].event_time_delay_ms) mask[i] = true;
+    if (node.output()[i].event_time_delay_ms) uses[i] = ColumnUse::Whole();
   }
 }
 
-std::vector<ColumnMask> OfJoin(const Join& join, const ColumnMask& required) {
+std::vector<ColumnUses> OfJoin(const Join& join, const ColumnUses& required) {
   const LogicalPlan& left = *join.children()[0];
   const LogicalPlan& right = *join.children()[1];
   const size_t left_width = left.output().size();
-  ColumnMask both(left_width + right.output().size(), false);
+  ColumnUses both(left_width + right.output().size());
   // Semi and anti joins output the left columns only.
   for (size_t i = 0; i < required.size(); ++i) both[i] = required[i];
   if (join.residual()) MarkColumnsRead(*join.residual(), both);
-  ColumnMask left_mask(both.begin(), both.begin() + static_cast<std::ptrdiff_t>(left_width));
-  ColumnMask right_mask(both.begin() + static_cast<std::ptrdiff_t>(left_width), both.end());
-  for (const auto& key : join.left_keys()) MarkColumnsRead(*key, left_mask);
-  for (const auto& key : join.right_keys()) MarkColumnsRead(*key, right_mask);
+  ColumnUses left_uses(both.begin(), both.begin() + static_cast<std::ptrdiff_t>(left_width));
+  ColumnUses right_uses(both.begin() + static_cast<std::ptrdiff_t>(left_width), both.end());
+  for (const auto& key : join.left_keys()) MarkColumnsRead(*key, left_uses);
+  for (const auto& key : join.right_keys()) MarkColumnsRead(*key, right_uses);
   // A side's event time drops its late rows and evicts its state, read or not.
-  MarkEventTimeColumns(left, left_mask);
-  MarkEventTimeColumns(right, right_mask);
-  return {left_mask, right_mask};
+  MarkEventTimeColumns(left, left_uses);
+  MarkEventTimeColumns(right, right_uses);
+  return {left_uses, right_uses};
+}
+
+std::shared_ptr<arrow::DataType> ReadType(const std::shared_ptr<arrow::DataType>& type,
+                                          const ColumnUse& use) {
+  if (use.whole || type->id() != arrow::Type::STRUCT) return type;
+  arrow::FieldVector fields;
+  for (const auto& field : type->fields()) {
+    auto read = use.fields.find(field->name());
+    if (read != use.fields.end()) {
+      fields.push_back(field->WithType(ReadType(field->type(), read->second)));
+    }
+  }
+  return arrow::struct_(std::move(fields));
 }
 
 }  // namespace
 
-std::vector<ColumnMask> RequiredOfChildren(const LogicalPlan& node, const ColumnMask& required) {
+void MarkColumnsRead(const expr::BoundExpr& e, ColumnUses& uses) {
+  MarkRead(e, ColumnUse::Whole(), uses);
+}
+
+std::vector<ColumnUses> RequiredOfChildren(const LogicalPlan& node, const ColumnUses& required) {
   switch (node.kind()) {
     case PlanKind::kProject:
       return {OfProject(static_cast<const Project&>(node), required)};
     case PlanKind::kFilter: {
-      ColumnMask child = required;
+      ColumnUses child = required;
       MarkColumnsRead(*static_cast<const Filter&>(node).condition(), child);
       return {child};
     }
     case PlanKind::kAggregate:
       return {OfAggregate(static_cast<const Aggregate&>(node), required)};
     case PlanKind::kSort: {
-      ColumnMask child = required;
+      ColumnUses child = required;
       for (const auto& key : static_cast<const Sort&>(node).keys()) {
         MarkColumnsRead(*key.expr, child);
       }
       return {child};
     }
     case PlanKind::kEventTimeWatermark: {
-      ColumnMask child = required;
-      child[static_cast<const EventTimeWatermark&>(node).column()] = true;
+      ColumnUses child = required;
+      child[static_cast<size_t>(static_cast<const EventTimeWatermark&>(node).column())] =
+          ColumnUse::Whole();
       return {child};
     }
     case PlanKind::kLimit:
@@ -94,11 +143,22 @@ std::vector<ColumnMask> RequiredOfChildren(const LogicalPlan& node, const Column
     case PlanKind::kJoin:
       return OfJoin(static_cast<const Join&>(node), required);
     default: {
-      std::vector<ColumnMask> children;
+      std::vector<ColumnUses> children;
       for (const auto& child : node.children()) children.push_back(AllColumns(*child));
       return children;
     }
   }
+}
+
+std::shared_ptr<arrow::Schema> ReadSchema(const arrow::Schema& schema, const ColumnUses& uses) {
+  arrow::FieldVector fields;
+  for (int i = 0; i < schema.num_fields(); ++i) {
+    const ColumnUse& use = uses[static_cast<size_t>(i)];
+    if (!use.read()) continue;
+    const auto& field = schema.field(i);
+    fields.push_back(field->WithType(ReadType(field->type(), use)));
+  }
+  return arrow::schema(std::move(fields));
 }
 
 }  // namespace sluice::plan

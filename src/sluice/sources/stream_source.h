@@ -62,12 +62,12 @@ class StreamSource {
   /// restart gets the same rows. Each call starts an independent read.
   virtual arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatch(
       const std::optional<std::string>& start, const std::string& end) = 0;
-  /// GetBatch for a query that reads only the columns of schema() flagged in `read`: a source
-  /// that can skip the others (columnar files) returns nulls in their place. By default,
-  /// GetBatch.
+  /// GetBatch for a query that reads only `read` of schema() (its columns read, a struct
+  /// pruned to its fields read; plan::ReadSchema): a source that can skip the rest (columnar
+  /// files) returns nulls in its place. By default, GetBatch.
   virtual arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatchReading(
       const std::optional<std::string>& start, const std::string& end,
-      const std::vector<bool>& read) {
+      const arrow::Schema& read) {
     return GetBatch(start, end);
   }
   /// Everything up to `end` is processed and committed: the source may forget it (file

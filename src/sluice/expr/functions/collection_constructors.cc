@@ -5,6 +5,7 @@
 #include <arrow/type.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/expr/binder.h"
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/cast.h"
 #include "sluice/expr/function_registry.h"
@@ -120,9 +121,8 @@ arrow::Result<ResolvedCall> ResolveStruct(CallSite call) {
     std::string name = "col" + std::to_string(i + 1);
     if (arg->kind() == BoundKind::kColumn) {
       name = arg->sql();
-    } else if (arg->kind() == BoundKind::kCall &&
-               static_cast<const BoundCall&>(*arg).function_name() == "get_struct_field") {
-      name = arg->sql().substr(arg->sql().rfind('.') + 1);
+    } else if (auto field = StructFieldName(*arg)) {
+      name = *field;
     }
     fields.push_back(arrow::field(name, arg->type(), arg->nullable()));
     indices.push_back(i);

@@ -70,7 +70,7 @@ class FileStreamSource final : public StreamSource {
       const std::optional<std::string>& start, const std::string& end) override;
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatchReading(
       const std::optional<std::string>& start, const std::string& end,
-      const std::vector<bool>& read) override;
+      const arrow::Schema& read) override;
   arrow::Status Commit(const std::string& end) override;
 
  private:
@@ -241,12 +241,12 @@ arrow::Result<std::vector<formats::BatchFile>> FileStreamSource::BatchFilesOf(
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileStreamSource::GetBatch(
     const std::optional<std::string>& start, const std::string& end) {
-  return GetBatchReading(start, end, std::vector<bool>(spec_->schema->num_fields(), true));
+  return GetBatchReading(start, end, *spec_->schema);
 }
 
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileStreamSource::GetBatchReading(
     const std::optional<std::string>& start, const std::string& end,
-    const std::vector<bool>& read) {
+    const arrow::Schema& read) {
   int64_t first = 0;
   if (start) {
     ARROW_ASSIGN_OR_RAISE(int64_t start_offset, ParseFileSourceOffset(*start));
