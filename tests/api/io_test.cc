@@ -246,6 +246,14 @@ TEST_F(IoTest, TextAndOrcRoundTrips) {
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_EQ(types::ToDdl(*back.schema().ValueOrDie()), "i INT,s STRING,t TIMESTAMP");
   EXPECT_EQ(Rows(*back.collect().ValueOrDie()), Rows(*typed.collect().ValueOrDie()));
+  // A schema asking for some of the file's columns, in another order, and one it lacks: only
+  // those are decoded, by name; the missing one is null.
+  auto some = spark_->read().schema("t TIMESTAMP, i INT, gone STRING").orc(dir_ / "orc");
+  ASSERT_TRUE(some.ok()) << some.status().ToString();
+  EXPECT_EQ(Rows(*some.collect().ValueOrDie()),
+            Rows(*typed.selectExpr({"t", "i", "CAST(NULL AS STRING) AS gone"})
+                      .collect()
+                      .ValueOrDie()));
 }
 
 }  // namespace

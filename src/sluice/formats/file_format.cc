@@ -43,14 +43,6 @@ class JsonReader final : public FormatReader {
   std::shared_ptr<const datetime::TimeZone> zone_;
 };
 
-bool SameName(const std::string& a, const std::string& b, bool case_sensitive) {
-  if (case_sensitive) return a == b;
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-           return std::tolower(x) == std::tolower(y);
-         });
-}
-
 /// Casts a column read from a file to the planned type; Spark's file types first, then the
 /// user's.
 arrow::Result<std::shared_ptr<arrow::Array>> ConformColumn(
@@ -77,7 +69,7 @@ class ConformingReader final : public arrow::RecordBatchReader {
     for (const auto& field : target_->fields()) {
       int found = -1;
       for (int i = 0; i < source->num_fields(); ++i) {
-        if (SameName(source->field(i)->name(), field->name(), case_sensitive)) {
+        if (SameColumnName(source->field(i)->name(), field->name(), case_sensitive)) {
           found = i;
           break;
         }
@@ -118,6 +110,14 @@ class ConformingReader final : public arrow::RecordBatchReader {
 };
 
 }  // namespace
+
+bool SameColumnName(const std::string& a, const std::string& b, bool case_sensitive) {
+  if (case_sensitive) return a == b;
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
+           return std::tolower(x) == std::tolower(y);
+         });
+}
 
 arrow::Result<std::shared_ptr<const datetime::TimeZone>> FindZone(std::string_view id) {
   auto zone = datetime::TimeZone::Find(id);

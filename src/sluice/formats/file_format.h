@@ -84,6 +84,9 @@ arrow::Result<std::shared_ptr<const FormatWriter>> MakeFormatWriter(FileFormat f
                                                                     const OptionMap& options,
                                                                     const FormatContext& context);
 
+/// Whether a file's column name `a` names the schema's column `b` (spark.sql.caseSensitive).
+bool SameColumnName(const std::string& a, const std::string& b, bool case_sensitive);
+
 /// Adapts batches read from a self-describing file (Parquet, ORC) to `target`: columns found
 /// by name (case-insensitively unless `case_sensitive`), cast to the target type, missing ones
 /// null.

@@ -99,7 +99,19 @@ class OrcReader final : public FormatReader {
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenFile(
       const std::string& path, const std::shared_ptr<arrow::Schema>& data_schema) const override {
     ARROW_ASSIGN_OR_RAISE(auto reader, OpenOrc(path));
-    ARROW_ASSIGN_OR_RAISE(auto batches, reader->GetRecordBatchReader(context_.batch_rows, {}));
+    // Only the file's columns the schema asks for are decoded (the others are left out, and
+    // the schema's columns the file lacks come out null).
+    ARROW_ASSIGN_OR_RAISE(auto file_schema, reader->ReadSchema());
+    std::vector<std::string> wanted;
+    for (const auto& field : file_schema->fields()) {
+      for (const auto& asked : data_schema->fields()) {
+        if (SameColumnName(field->name(), asked->name(), context_.case_sensitive)) {
+          wanted.push_back(field->name());
+          break;
+        }
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto batches, reader->GetRecordBatchReader(context_.batch_rows, wanted));
     return ConformToSchema(std::make_shared<OrcBatches>(std::move(reader), std::move(batches)),
                            data_schema, context_.case_sensitive);
   }

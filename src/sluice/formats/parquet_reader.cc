@@ -1,7 +1,6 @@
 #include "sluice/formats/parquet_reader.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include <arrow/io/file.h>
 #include <parquet/arrow/reader.h>
@@ -14,14 +13,6 @@
 namespace sluice::formats {
 
 namespace {
-
-bool SameName(const std::string& a, const std::string& b, bool case_sensitive) {
-  if (case_sensitive) return a == b;
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-           return std::tolower(x) == std::tolower(y);
-         });
-}
 
 /// The leaf columns of `field` that a value of `wanted` reads: all of them, or for a struct
 /// wanted with fewer fields (a pruned read) those of the fields it names.
@@ -40,7 +31,7 @@ void CollectLeaves(const parquet::arrow::SchemaField& field, const arrow::DataTy
       continue;
     }
     for (const auto& wanted_child : wanted.fields()) {
-      if (SameName(child.field->name(), wanted_child->name(), case_sensitive)) {
+      if (SameColumnName(child.field->name(), wanted_child->name(), case_sensitive)) {
         CollectLeaves(child, *wanted_child->type(), case_sensitive, leaves);
         break;
       }
@@ -93,7 +84,7 @@ class ParquetReader final : public FormatReader {
     std::vector<int> leaves;
     for (const auto& wanted : data_schema->fields()) {
       for (int i = 0; i < file_schema->num_fields(); ++i) {
-        if (SameName(file_schema->field(i)->name(), wanted->name(), context_.case_sensitive)) {
+        if (SameColumnName(file_schema->field(i)->name(), wanted->name(), context_.case_sensitive)) {
           CollectLeaves(manifest.schema_fields[static_cast<size_t>(i)], *wanted->type(),
                         context_.case_sensitive, &leaves);
           break;
