@@ -41,6 +41,23 @@ class BadInputEndToEndTest : public EndToEndTest {
                       .start(Path("out")));
   }
 
+  /// The Parquet files in in/ read as a stream of `ddl` with `columns` selected, written by
+  /// availableNow to `out` as Parquet; how the run ended.
+  arrow::Status RunParquet(const std::string& ddl, const std::vector<std::string>& columns,
+                           const std::string& out) {
+    std::vector<Column> selected;
+    for (const auto& name : columns) selected.push_back(functions::col(name));
+    return Finish(spark_->readStream()
+                      .schema(ddl)
+                      .parquet(Path("in"))
+                      .select(selected)
+                      .writeStream()
+                      .format("parquet")
+                      .option("checkpointLocation", Path(out + "-ckpt"))
+                      .trigger(Trigger::AvailableNow())
+                      .start(Path(out)));
+  }
+
   std::vector<std::string> Output() { return CollectRows(spark_->read().parquet(Path("out"))); }
 
   /// Lands in/<id>.json holding {"id": id}, each newer than the one before.
@@ -74,17 +91,7 @@ TEST_F(BadInputEndToEndTest, ParquetColumnsTheQueryDoesNotReadAreNeverDecoded) {
                   .parquet(Path("in"))
                   .ok());
   auto run = [&](const std::vector<std::string>& columns, const std::string& out) {
-    std::vector<Column> selected;
-    for (const auto& name : columns) selected.push_back(functions::col(name));
-    return Finish(spark_->readStream()
-                      .schema("id INT, junk INT")
-                      .parquet(Path("in"))
-                      .select(selected)
-                      .writeStream()
-                      .format("parquet")
-                      .option("checkpointLocation", Path(out + "-ckpt"))
-                      .trigger(Trigger::AvailableNow())
-                      .start(Path(out)));
+    return RunParquet("id INT, junk INT", columns, out);
   };
   ASSERT_TRUE(run({"id"}, "ids").ok());
   EXPECT_EQ(CollectRows(spark_->read().parquet(Path("ids"))),
@@ -105,17 +112,7 @@ TEST_F(BadInputEndToEndTest, ParquetStructFieldsTheQueryDoesNotReadAreNeverDecod
                   .parquet(Path("in"))
                   .ok());
   auto run = [&](const std::vector<std::string>& columns, const std::string& out) {
-    std::vector<Column> selected;
-    for (const auto& name : columns) selected.push_back(functions::col(name));
-    return Finish(spark_->readStream()
-                      .schema("id INT, s STRUCT<a: INT, junk: INT>")
-                      .parquet(Path("in"))
-                      .select(selected)
-                      .writeStream()
-                      .format("parquet")
-                      .option("checkpointLocation", Path(out + "-ckpt"))
-                      .trigger(Trigger::AvailableNow())
-                      .start(Path(out)));
+    return RunParquet("id INT, s STRUCT<a: INT, junk: INT>", columns, out);
   };
   ASSERT_TRUE(run({"id", "s.a"}, "fields").ok());
   EXPECT_EQ(CollectRows(spark_->read().parquet(Path("fields"))),
