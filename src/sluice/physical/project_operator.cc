@@ -34,16 +34,14 @@ class ProjectStream final : public BatchStream {
     arrow::ArrayVector columns;
     columns.reserve(exprs_.size());
     for (size_t i = 0; i < exprs_.size(); ++i) {
+      std::shared_ptr<arrow::Array> column;
       if (required_[i]) {
-        ARROW_ASSIGN_OR_RAISE(auto column,
-                              expr::EvaluateToArray(*exprs_[i], *batch, context_.eval));
-        columns.push_back(std::move(column));
+        ARROW_ASSIGN_OR_RAISE(column, expr::EvaluateToArray(*exprs_[i], *batch, context_.eval));
       } else {
-        ARROW_ASSIGN_OR_RAISE(auto column,
-                              Unread(schema_->field(static_cast<int>(i))->type(),
-                                     batch->num_rows(), context_));
-        columns.push_back(std::move(column));
+        ARROW_ASSIGN_OR_RAISE(column, Unread(schema_->field(static_cast<int>(i))->type(),
+                                             batch->num_rows(), context_));
       }
+      columns.push_back(std::move(column));
     }
     return arrow::RecordBatch::Make(schema_, batch->num_rows(), std::move(columns));
   }
