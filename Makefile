@@ -5,7 +5,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 CTEST_JOBS ?= 2
 
-.PHONY: all setup build test demo bench bench-nexmark bench-nexmark-spark bench-latency bench-results fuzz clean
+.PHONY: all setup build test demo soak bench bench-nexmark bench-nexmark-spark bench-latency bench-results fuzz clean
 
 all: build
 
@@ -28,6 +28,13 @@ test: build
 
 demo: build
 	$(BUILD_DIR)/examples/clickstream_demo $(BUILD_DIR)/demo-output
+
+# The crash-restart soak: each pipeline killed and restarted SOAK_CYCLES times, then checked
+# for lost and duplicated rows (SOAK_ARGS: --pipelines a,b, --seed S, --keep).
+SOAK_CYCLES ?= 200
+SOAK_ARGS ?=
+soak: build
+	TZ=UTC $(BUILD_DIR)/tests/sluice_soak --cycles $(SOAK_CYCLES) $(SOAK_ARGS)
 
 bench: build
 	$(BUILD_DIR)/bench/sluice_bench

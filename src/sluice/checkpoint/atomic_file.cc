@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sluice/common/kill_point.h"
 #include "sluice/formats/partitioned_writer.h"
 
 namespace sluice::checkpoint {
@@ -24,19 +25,34 @@ arrow::Status Errno(const std::string& what, const std::string& path) {
   return arrow::Status::IOError(what, " ", path, ": ", std::strerror(errno));
 }
 
-arrow::Status WriteAndSync(const std::string& path, std::string_view contents) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("Cannot create", path);
-  size_t written = 0;
-  while (written < contents.size()) {
-    ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
+bool WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      auto status = Errno("Cannot write", path);
-      ::close(fd);
-      return status;
+      return false;
     }
-    written += static_cast<size_t>(n);
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+/// `target` names the file for the kill points, which a crash test selects by path. The
+/// contents go out in two halves so that a crash test can tear the file between them.
+arrow::Status WriteAndSync(const std::string& path, std::string_view contents,
+                           const std::string& target) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("Cannot create", path);
+  size_t half = contents.size() / 2;
+  bool written = WriteAll(fd, contents.substr(0, half));
+  if (written) {
+    KillPoint(kill_points::kFileHalfWritten, target);
+    written = WriteAll(fd, contents.substr(half));
+  }
+  if (!written) {
+    auto status = Errno("Cannot write", path);
+    ::close(fd);
+    return status;
   }
   if (::fsync(fd) != 0) {
     auto status = Errno("Cannot fsync", path);
@@ -72,7 +88,8 @@ arrow::Status WriteFileAtomically(const std::string& path, std::string_view cont
   std::string temp = (folder / ("." + target.filename().string() + "." +
                                 formats::RandomUuid() + ".tmp"))
                          .string();
-  ARROW_RETURN_NOT_OK(WriteAndSync(temp, contents));
+  ARROW_RETURN_NOT_OK(WriteAndSync(temp, contents, path));
+  KillPoint(kill_points::kFileBeforeRename, path);
   unsigned flags = overwrite ? 0 : RENAME_NOREPLACE;
   if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), flags) != 0) {
     int rename_errno = errno;

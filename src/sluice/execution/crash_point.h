@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string_view>
 
 namespace sluice::execution {
 
@@ -25,6 +26,8 @@ inline constexpr CrashPoint kAllCrashPoints[] = {
     CrashPoint::kAfterAddBatch, CrashPoint::kAfterCommit};
 
 const char* CrashPointName(CrashPoint point);
+/// The point's name among the process kill points (common/kill_point.h).
+std::string_view KillPointName(CrashPoint point);
 
 /// Asked at every crash point of every batch; returning true kills the query there.
 using CrashHook = std::function<bool(CrashPoint point, int64_t batch_id)>;

@@ -8,6 +8,7 @@
 #include <arrow/util/logging.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/common/kill_point.h"
 #include "sluice/execution/iso_timestamp.h"
 #include "sluice/execution/query_listener.h"
 #include "sluice/execution/query_manager.h"
@@ -191,6 +192,7 @@ arrow::Status MicroBatchExecution::Recover() {
 }
 
 bool MicroBatchExecution::CrashAt(CrashPoint point) const {
+  KillPoint(KillPointName(point));
   return spec_.crash_hook && spec_.crash_hook(point, batch_id_);
 }
 

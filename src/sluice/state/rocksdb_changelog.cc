@@ -13,6 +13,7 @@
 #include <arrow/util/crc32.h>
 
 #include "sluice/checkpoint/atomic_file.h"
+#include "sluice/common/kill_point.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/partitioned_writer.h"
 #include "sluice/state/state_file_format.h"
@@ -213,6 +214,7 @@ arrow::Result<int64_t> ChangelogWriter::Commit() {
   int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) return Errno("Cannot close", temp_path_);
+  KillPoint(kill_points::kFileBeforeRename, path_);
   // Replacing is right: a batch re-run after a crash writes the same version again.
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     return Errno("Cannot rename a file into", path_);

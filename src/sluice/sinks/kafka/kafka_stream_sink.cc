@@ -3,6 +3,7 @@
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/checkpoint/checkpoint_paths.h"
 #include "sluice/checkpoint/offset_seq.h"
+#include "sluice/common/kill_point.h"
 #include "sluice/sinks/kafka/kafka_producer.h"
 #include "sluice/sinks/kafka/kafka_write_columns.h"
 #include "sluice/sinks/kafka/kafka_sink_options.h"
@@ -72,7 +73,10 @@ class KafkaStreamSink final : public StreamSink {
     if (status.ok() && marker_topic) {
       status = producer_->SendOffsetsToTransaction(group_, *marker_topic, 0, batch_id + 1);
     }
-    if (status.ok()) status = producer_->CommitTransaction();
+    if (status.ok()) {
+      KillPoint(kill_points::kKafkaRecordsFlushed);
+      status = producer_->CommitTransaction();
+    }
     if (!status.ok()) {
       // The batch fails; its records must never become visible. When even the abort fails
       // (a fenced or fatal producer), the next run's InitTransactions aborts the transaction.

@@ -1,0 +1,41 @@
+// Kill points: named places where a crash test may have the process die by SIGKILL, as a power
+// cut or an OOM kill would, to prove that a restart from the checkpoint loses and duplicates
+// nothing. The crash-restart harness (tests/soak) starts a query's process with
+//
+//   SLUICE_KILL_AT=<point>,<hit>[,<path part>]
+//
+// and the process kills itself the <hit>-th time (1-based) it reaches <point>; with a path
+// part, only passes over files whose path contains it count (e.g. ".snapshot", "_delta_log").
+// Without the variable a kill point costs one predictable branch. The variable is read once,
+// at the first kill point: it configures the process, not a query.
+#pragma once
+
+#include <string_view>
+
+namespace sluice {
+
+/// Every kill point, by the name SLUICE_KILL_AT takes.
+namespace kill_points {
+// The batch loop (see execution/crash_point.h, whose points these are).
+inline constexpr std::string_view kBeforeOffsetsWrite = "beforeOffsetsWrite";
+inline constexpr std::string_view kAfterOffsetsWrite = "afterOffsetsWrite";
+inline constexpr std::string_view kBeforeAddBatch = "beforeAddBatch";
+inline constexpr std::string_view kAfterAddBatch = "afterAddBatch";
+inline constexpr std::string_view kAfterCommit = "afterCommit";
+/// A checkpoint log, state file, sink manifest or Delta log entry: half of its temporary file
+/// is written (torn), or all of it is written and synced but not yet renamed into place.
+inline constexpr std::string_view kFileHalfWritten = "fileHalfWritten";
+inline constexpr std::string_view kFileBeforeRename = "fileBeforeRename";
+/// The file sink wrote a batch's part files; its manifest entry is not written.
+inline constexpr std::string_view kSinkFilesWritten = "sinkFilesWritten";
+/// A Delta write (sink, MERGE, ...) wrote its data files; the log entry is not written.
+inline constexpr std::string_view kDeltaFilesWritten = "deltaFilesWritten";
+/// The Kafka sink flushed a batch's records into its transaction; the commit is not sent.
+inline constexpr std::string_view kKafkaRecordsFlushed = "kafkaRecordsFlushed";
+}  // namespace kill_points
+
+/// Dies by SIGKILL here if SLUICE_KILL_AT names this point and its hit count is reached.
+/// `path` is the file being written, for points that write one.
+void KillPoint(std::string_view point, std::string_view path = {});
+
+}  // namespace sluice

@@ -1,0 +1,49 @@
+// The crash-restart harness: runs a pipeline's query in a child process, kills it by SIGKILL
+// at random instants and at the pipeline's kill points (common/kill_point.h), restarts it, for
+// many cycles while its input grows; then runs it once more to the end and compares its output
+// with that of a run that was never interrupted. Exactly-once means no row lost, none twice.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <arrow/result.h>
+
+#include "soak/soak_pipeline.h"
+
+namespace sluice::soak {
+
+struct SoakOptions {
+  /// Kill-restart cycles; each adds two chunks of input first.
+  int cycles = 10;
+  uint64_t seed = 1;
+  /// Scratch folder for the input, the runs and the children's logs.
+  std::filesystem::path work;
+  /// This program, started as `<self> --child <pipeline> ...` for each run.
+  std::string self;
+  /// The Kafka broker, for pipelines that use Kafka.
+  std::string bootstrap;
+};
+
+struct SoakReport {
+  int cycles = 0;
+  /// Children killed by the harness at a random instant.
+  int killed_at_random = 0;
+  /// Children that died at the kill point they were started with, by point.
+  std::map<std::string, int> killed_at_point;
+  /// Children that ended normally before their random instant or kill point came.
+  int finished = 0;
+  int64_t expected_rows = 0;
+  int64_t output_rows = 0;
+  /// Rows of the uninterrupted run missing from the output, and rows there more often.
+  int64_t lost = 0;
+  int64_t duplicated = 0;
+};
+
+/// Runs the soak of `pipeline`. Fails when a restarted child fails (a checkpoint it could not
+/// recover from) or the harness itself cannot run; lost and duplicated rows are in the report.
+arrow::Result<SoakReport> RunSoak(const SoakPipeline& pipeline, const SoakOptions& options);
+
+}  // namespace sluice::soak
