@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "sluice/common/fault_points.h"
 #include "support/kafka_client.h"
 
 extern char** environ;
@@ -26,8 +27,64 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
+/// How a run is to be disturbed.
+struct Fault {
+  /// "SLUICE_KILL_AT=..." or "SLUICE_FAIL_AT=...", or empty.
+  std::string variable;
+  /// When the harness kills the run, if it still runs.
+  std::optional<Clock::duration> deadline;
+  /// The target as the report names it, e.g. "fileSync (/commits/)".
+  std::string label;
+  /// The part of the path an injected failure must name in the run's error.
+  std::string path_part;
+};
+
 /// How one child ended.
-enum class Ending { kFinished, kKilledByHarness, kKilledItself };
+enum class Ending { kFinished, kKilledByHarness, kKilledItself, kFailedCleanly };
+
+std::string Label(const FaultTarget& target) {
+  return std::string(target.point) +
+         (target.path_part.empty() ? "" : " (" + target.path_part + ")");
+}
+
+/// The targets in turn: one stays until it fired or was missed three times, so that every
+/// target fires even where a run passes it only once or twice.
+class Rotation {
+ public:
+  explicit Rotation(std::vector<FaultTarget> targets) : targets_(std::move(targets)) {}
+  const FaultTarget& current() const { return targets_[next_ % targets_.size()]; }
+  void Fired() {
+    ++next_;
+    misses_ = 0;
+  }
+  void Missed() {
+    if (++misses_ == 3) Fired();
+  }
+
+ private:
+  std::vector<FaultTarget> targets_;
+  size_t next_ = 0;
+  int misses_ = 0;
+};
+
+/// The failures worth injecting: each file operation on each kind of file the pipeline's kill
+/// points write.
+std::vector<FaultTarget> FailTargets(const std::vector<FaultTarget>& kill_targets) {
+  std::vector<FaultTarget> targets;
+  std::vector<std::string> parts;
+  for (const auto& target : kill_targets) {
+    if (target.path_part.empty() ||
+        std::find(parts.begin(), parts.end(), target.path_part) != parts.end()) {
+      continue;
+    }
+    parts.push_back(target.path_part);
+    for (auto operation :
+         {fault_points::kFileWrite, fault_points::kFileSync, fault_points::kFileRename}) {
+      targets.push_back({operation, target.path_part});
+    }
+  }
+  return targets;
+}
 
 struct Child {
   const SoakPipeline& pipeline;
@@ -35,11 +92,8 @@ struct Child {
   const SoakInput& input;
   fs::path log;
 
-  /// Runs the pipeline on `run` in a child process. With `kill_at` (SLUICE_KILL_AT's value) the
-  /// child kills itself there; with `deadline` the harness kills it then if it still runs.
-  arrow::Result<Ending> Start(const SoakRun& run, const std::string& kill_at,
-                              std::optional<Clock::duration> deadline,
-                              Clock::duration* took) const {
+  /// Runs the pipeline on `run` in a child process, disturbed by `fault`.
+  arrow::Result<Ending> Start(const SoakRun& run, const Fault& fault, Clock::duration* took) const {
     std::vector<std::string> args = {options.self,       "--child", std::string(pipeline.name()),
                                      "--input",          input.folder.string(),
                                      "--run",            run.folder.string()};
@@ -49,20 +103,22 @@ struct Child {
     }
     std::vector<std::string> env;
     for (char** entry = environ; *entry != nullptr; ++entry) {
-      if (std::string_view(*entry).starts_with("SLUICE_KILL_AT=")) continue;
+      std::string_view name(*entry);
+      if (name.starts_with("SLUICE_KILL_AT=") || name.starts_with("SLUICE_FAIL_AT=")) continue;
       env.emplace_back(*entry);
     }
-    if (!kill_at.empty()) env.push_back("SLUICE_KILL_AT=" + kill_at);
+    if (!fault.variable.empty()) env.push_back(fault.variable);
     std::vector<char*> argv, envp;
     for (auto& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
     for (auto& entry : env) envp.push_back(entry.data());
     envp.push_back(nullptr);
 
+    std::error_code ignored;
+    const uintmax_t log_start = fs::exists(log) ? fs::file_size(log, ignored) : 0;
     {
-      std::ofstream(log, std::ios::app) << "--- run " << run.folder.filename().string()
-                                        << (kill_at.empty() ? "" : ", kill at " + kill_at)
-                                        << std::endl;
+      std::ofstream(log, std::ios::app) << "--- run " << run.folder.filename().string() << " "
+                                        << fault.variable << std::endl;
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -81,12 +137,12 @@ struct Child {
     bool killed = false;
     int status = 0;
     while (true) {
-      pid_t done = ::waitpid(pid, &status, deadline ? WNOHANG : 0);
+      pid_t done = ::waitpid(pid, &status, fault.deadline ? WNOHANG : 0);
       if (done == pid) break;
       if (done < 0 && errno != EINTR) {
         return arrow::Status::IOError("waitpid failed: ", std::strerror(errno));
       }
-      if (deadline && !killed && Clock::now() - started >= *deadline) {
+      if (fault.deadline && !killed && Clock::now() - started >= *fault.deadline) {
         ::kill(pid, SIGKILL);
         killed = true;
       }
@@ -97,21 +153,32 @@ struct Child {
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
       return killed ? Ending::kKilledByHarness : Ending::kKilledItself;
     }
-    return arrow::Status::Invalid("The ", pipeline.name(), " query on ", run.folder.string(),
-                                  " failed (", WIFEXITED(status) ? "exit status " : "signal ",
-                                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                                  ") after a restart; its output:\n", Tail(log));
+    std::string output = Read(log, log_start);
+    if (fault.variable.starts_with("SLUICE_FAIL_AT=") && WIFEXITED(status) &&
+        output.find(fault.path_part) != std::string::npos &&
+        (output.find("Cannot write") != std::string::npos ||
+         output.find("Cannot fsync") != std::string::npos ||
+         output.find("Cannot rename") != std::string::npos)) {
+      return Ending::kFailedCleanly;
+    }
+    return arrow::Status::Invalid(
+        "The ", pipeline.name(), " query on ", run.folder.string(), " failed (",
+        WIFEXITED(status) ? "exit status " : "signal ",
+        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), ")",
+        fault.variable.empty() ? std::string(" after a restart")
+                               : " with " + fault.variable + " without naming the file",
+        "; its output:\n", output.size() <= 4000 ? output : output.substr(output.size() - 4000));
   }
 
-  static std::string Tail(const fs::path& path) {
+  /// `path` from byte `offset` on.
+  static std::string Read(const fs::path& path, uintmax_t offset) {
     std::ifstream in(path);
+    in.seekg(static_cast<std::streamoff>(offset));
     std::stringstream text;
     text << in.rdbuf();
-    std::string all = text.str();
-    return all.size() <= 4000 ? all : all.substr(all.size() - 4000);
+    return text.str();
   }
 };
-
 /// Counts of each row.
 std::map<std::string, int64_t> Counts(const std::vector<std::string>& rows) {
   std::map<std::string, int64_t> counts;
@@ -139,60 +206,58 @@ arrow::Result<SoakReport> RunSoak(const SoakPipeline& pipeline, const SoakOption
     }
   }
   Child child{pipeline, options, input, root / "children.log"};
-  const std::vector<KillTarget> targets = pipeline.kill_targets();
+  Rotation kill_targets(pipeline.kill_targets());
+  Rotation fail_targets(FailTargets(pipeline.kill_targets()));
   std::mt19937_64 random(options.seed);
   SoakReport report;
   // A random instant falls within the time a run takes, learnt from the runs that finished.
   Clock::duration typical = std::chrono::milliseconds(1500);
   Clock::duration took{};
-  // The kill point aimed at next; a target stays until it fired or was missed three times,
-  // so that every target fires even where a run passes it only once or twice.
-  size_t target = 0;
-  int misses = 0;
   for (int cycle = 0; cycle < options.cycles; ++cycle) {
-    // Two chunks, so that most runs pass each kill point more than once.
+    // Two chunks, so that most runs pass each fault point more than once.
     for (int chunk : {2 * cycle, 2 * cycle + 1}) {
       ARROW_RETURN_NOT_OK(pipeline.AddInput(input, chunk));
     }
-    std::string kill_at;
-    std::optional<Clock::duration> deadline;
-    std::string point;
-    if (cycle % 2 == 0) {
+    // In turn: a kill at a random instant, at a kill point, a failing file operation.
+    Fault fault;
+    Rotation* rotation = cycle % 3 == 1 ? &kill_targets : cycle % 3 == 2 ? &fail_targets : nullptr;
+    if (rotation == nullptr) {
       std::uniform_int_distribution<int64_t> instant(
           0, std::chrono::duration_cast<std::chrono::microseconds>(typical).count());
-      deadline = std::chrono::microseconds(instant(random));
+      fault.deadline = std::chrono::microseconds(instant(random));
     } else {
       // At the target's first or second pass.
-      const KillTarget& aim = targets[target % targets.size()];
-      int hit = 1 + static_cast<int>(random() % 2);
-      point = std::string(aim.point) + (aim.path_part.empty() ? "" : " (" + aim.path_part + ")");
-      kill_at = std::string(aim.point) + "," + std::to_string(hit) +
-                (aim.path_part.empty() ? "" : "," + aim.path_part);
+      const FaultTarget& aim = rotation->current();
+      fault.label = Label(aim);
+      fault.path_part = aim.path_part;
+      fault.variable = std::string(rotation == &kill_targets ? "SLUICE_KILL_AT=" : "SLUICE_FAIL_AT=") +
+                       std::string(aim.point) + "," + std::to_string(1 + random() % 2) +
+                       (aim.path_part.empty() ? "" : "," + aim.path_part);
     }
-    ARROW_ASSIGN_OR_RAISE(Ending ending, child.Start(run, kill_at, deadline, &took));
+    ARROW_ASSIGN_OR_RAISE(Ending ending, child.Start(run, fault, &took));
     ++report.cycles;
     switch (ending) {
       case Ending::kFinished:
         ++report.finished;
         typical = (typical + took) / 2;
-        if (!point.empty() && ++misses == 3) {
-          ++target;
-          misses = 0;
-        }
+        if (rotation != nullptr) rotation->Missed();
         break;
       case Ending::kKilledByHarness:
         ++report.killed_at_random;
         break;
       case Ending::kKilledItself:
-        ++report.killed_at_point[point];
-        ++target;
-        misses = 0;
+        ++report.killed_at_point[fault.label];
+        rotation->Fired();
+        break;
+      case Ending::kFailedCleanly:
+        ++report.failed_at[fault.label];
+        rotation->Fired();
         break;
     }
   }
   // The last restart runs to the end, then the reference reads the same input at one go.
   for (const SoakRun* last : {&run, &reference}) {
-    ARROW_ASSIGN_OR_RAISE(Ending ending, child.Start(*last, "", std::nullopt, &took));
+    ARROW_ASSIGN_OR_RAISE(Ending ending, child.Start(*last, Fault{}, &took));
     if (ending != Ending::kFinished) {
       return arrow::Status::Invalid("The final run of ", pipeline.name(), " did not finish");
     }

@@ -1,7 +1,8 @@
 // The crash-restart harness: runs a pipeline's query in a child process, kills it by SIGKILL
-// at random instants and at the pipeline's kill points (common/kill_point.h), restarts it, for
-// many cycles while its input grows; then runs it once more to the end and compares its output
-// with that of a run that was never interrupted. Exactly-once means no row lost, none twice.
+// at random instants and at the pipeline's kill points, or makes one of its file writes,
+// fsyncs or renames fail (common/fault_points.h); restarts it, for many cycles while its input
+// grows; then runs it once more to the end and compares its output with that of a run that was
+// never interrupted. Exactly-once means no row lost, none twice.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,10 @@ struct SoakReport {
   int killed_at_random = 0;
   /// Children that died at the kill point they were started with, by point.
   std::map<std::string, int> killed_at_point;
-  /// Children that ended normally before their random instant or kill point came.
+  /// Children that failed, as they must, with an error naming the file whose write, fsync or
+  /// rename was made to fail, by operation and file.
+  std::map<std::string, int> failed_at;
+  /// Children that ended normally before their random instant or fault point came.
   int finished = 0;
   int64_t expected_rows = 0;
   int64_t output_rows = 0;
@@ -42,8 +46,9 @@ struct SoakReport {
   int64_t duplicated = 0;
 };
 
-/// Runs the soak of `pipeline`. Fails when a restarted child fails (a checkpoint it could not
-/// recover from) or the harness itself cannot run; lost and duplicated rows are in the report.
+/// Runs the soak of `pipeline`. Fails when a child fails other than by the fault it was given
+/// (a checkpoint it could not recover from, an injected failure whose error does not name the
+/// file) or the harness itself cannot run; lost and duplicated rows are in the report.
 arrow::Result<SoakReport> RunSoak(const SoakPipeline& pipeline, const SoakOptions& options);
 
 }  // namespace sluice::soak

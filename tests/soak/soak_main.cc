@@ -74,20 +74,22 @@ int RunChild(const SoakPipeline& pipeline, const std::map<std::string, std::stri
 }
 
 void Print(const SoakPipeline& pipeline, const sluice::soak::SoakReport& report) {
-  int at_points = 0;
+  int at_points = 0, failed = 0;
   for (const auto& [point, count] : report.killed_at_point) at_points += count;
+  for (const auto& [point, count] : report.failed_at) failed += count;
   std::cout << std::left << std::setw(24) << pipeline.name() << std::right << " cycles "
             << std::setw(4) << report.cycles << "  killed: at random " << std::setw(3)
             << report.killed_at_random << ", at kill points " << std::setw(3) << at_points
+            << "  failed writes " << std::setw(3) << failed
             << "  finished " << std::setw(3) << report.finished << "  rows " << std::setw(6)
             << report.output_rows << " of " << std::setw(6) << report.expected_rows
             << "  lost " << report.lost << "  duplicated " << report.duplicated << std::endl;
-  for (const auto& target : pipeline.kill_targets()) {
-    std::string point = std::string(target.point) +
-                        (target.path_part.empty() ? "" : " (" + target.path_part + ")");
-    auto found = report.killed_at_point.find(point);
-    std::cout << "    " << std::left << std::setw(36) << point << std::right << " killed "
-              << (found == report.killed_at_point.end() ? 0 : found->second) << std::endl;
+  for (const auto* counts : {&report.killed_at_point, &report.failed_at}) {
+    for (const auto& [point, count] : *counts) {
+      std::cout << "    " << std::left << std::setw(36) << point << std::right
+                << (counts == &report.failed_at ? " failed cleanly " : " killed ") << count
+                << std::endl;
+    }
   }
 }
 

@@ -35,9 +35,9 @@ struct SoakRun {
   std::filesystem::path output() const { return folder / "output"; }
 };
 
-/// A kill point (common/kill_point.h) worth aiming at in a pipeline, with the part of the
-/// path that selects the file for the points that write one.
-struct KillTarget {
+/// A kill point or failing file operation (common/fault_points.h) worth aiming at in a
+/// pipeline, with the part of the path that selects the file for those that concern one.
+struct FaultTarget {
   std::string_view point;
   std::string path_part;
 };
@@ -48,8 +48,9 @@ class SoakPipeline {
 
   virtual std::string_view name() const = 0;
   virtual bool uses_kafka() const { return false; }
-  /// The batch loop's points, the checkpoint's files, and this pipeline's sink and state.
-  virtual std::vector<KillTarget> kill_targets() const = 0;
+  /// The batch loop's points, the checkpoint's files, and this pipeline's sink and state. The
+  /// harness also makes the write, fsync and rename of each kind of file named here fail.
+  virtual std::vector<FaultTarget> kill_targets() const = 0;
 
   /// Adds chunk `index` (0, 1, ...) of the input; the same index always adds the same data.
   virtual arrow::Status AddInput(const SoakInput& input, int index) const = 0;

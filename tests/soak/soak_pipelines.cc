@@ -15,7 +15,7 @@
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
 #include "sluice/api/session.h"
-#include "sluice/common/kill_point.h"
+#include "sluice/common/fault_points.h"
 #include "soak/soak_pipeline.h"
 #include "support/kafka_client.h"
 
@@ -24,7 +24,7 @@ namespace {
 
 namespace F = functions;
 namespace fs = std::filesystem;
-namespace kp = kill_points;
+namespace kp = fault_points;
 using testing::KafkaIsolation;
 using testing::KafkaRecord;
 using testing::KafkaTestClient;
@@ -104,15 +104,15 @@ arrow::Result<std::vector<std::string>> Rows(const DataFrame& frame) {
 }
 
 /// The kill points every pipeline passes: the batch loop and the checkpoint's own logs.
-std::vector<KillTarget> BatchLoopTargets() {
+std::vector<FaultTarget> BatchLoopTargets() {
   return {{kp::kBeforeOffsetsWrite, ""}, {kp::kAfterOffsetsWrite, ""},
           {kp::kBeforeAddBatch, ""},     {kp::kAfterAddBatch, ""},
           {kp::kAfterCommit, ""},        {kp::kFileHalfWritten, "/offsets/"},
           {kp::kFileBeforeRename, "/offsets/"}, {kp::kFileBeforeRename, "/commits/"}};
 }
 
-std::vector<KillTarget> With(std::vector<KillTarget> extra) {
-  std::vector<KillTarget> targets = BatchLoopTargets();
+std::vector<FaultTarget> With(std::vector<FaultTarget> extra) {
+  std::vector<FaultTarget> targets = BatchLoopTargets();
   targets.insert(targets.end(), extra.begin(), extra.end());
   return targets;
 }
@@ -135,7 +135,7 @@ constexpr const char* kEventSchema = "id BIGINT, user STRING, amount BIGINT, ts 
 class FilesToParquet final : public SoakPipeline {
  public:
   std::string_view name() const override { return "files_to_parquet"; }
-  std::vector<KillTarget> kill_targets() const override {
+  std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kSinkFilesWritten, ""},
                  {kp::kFileHalfWritten, "_spark_metadata"},
                  {kp::kFileBeforeRename, "_spark_metadata"}});
@@ -166,7 +166,7 @@ class FilesToParquet final : public SoakPipeline {
 class WindowedFilesToDelta final : public SoakPipeline {
  public:
   std::string_view name() const override { return "windowed_files_to_delta"; }
-  std::vector<KillTarget> kill_targets() const override {
+  std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kDeltaFilesWritten, ""},
                  {kp::kFileHalfWritten, "_delta_log"},
                  {kp::kFileBeforeRename, "_delta_log"},
@@ -203,7 +203,7 @@ class WindowedFilesToDelta final : public SoakPipeline {
 class StreamJoin final : public SoakPipeline {
  public:
   std::string_view name() const override { return "stream_join"; }
-  std::vector<KillTarget> kill_targets() const override {
+  std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kSinkFilesWritten, ""},
                  {kp::kFileBeforeRename, ".changelog"},
                  {kp::kFileHalfWritten, ".snapshot"},
@@ -262,7 +262,7 @@ class StreamJoin final : public SoakPipeline {
 class MergeUpsert final : public SoakPipeline {
  public:
   std::string_view name() const override { return "merge_upsert"; }
-  std::vector<KillTarget> kill_targets() const override {
+  std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kDeltaFilesWritten, ""},
                  {kp::kFileHalfWritten, "_delta_log"},
                  {kp::kFileBeforeRename, "_delta_log"}});
@@ -343,7 +343,7 @@ class KafkaToKafka final : public SoakPipeline {
  public:
   std::string_view name() const override { return "kafka_to_kafka"; }
   bool uses_kafka() const override { return true; }
-  std::vector<KillTarget> kill_targets() const override {
+  std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kKafkaRecordsFlushed, ""}});
   }
   arrow::Status AddInput(const SoakInput& input, int index) const override {
@@ -378,7 +378,7 @@ class DedupKafkaToDelta final : public SoakPipeline {
  public:
   std::string_view name() const override { return "dedup_kafka_to_delta"; }
   bool uses_kafka() const override { return true; }
-  std::vector<KillTarget> kill_targets() const override {
+  std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kDeltaFilesWritten, ""},
                  {kp::kFileBeforeRename, "_delta_log"},
                  {kp::kFileHalfWritten, ".delta"},

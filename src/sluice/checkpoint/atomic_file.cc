@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sluice/common/kill_point.h"
+#include "sluice/common/fault_points.h"
 #include "sluice/formats/partitioned_writer.h"
 
 namespace sluice::checkpoint {
@@ -25,7 +25,14 @@ arrow::Status Errno(const std::string& what, const std::string& path) {
   return arrow::Status::IOError(what, " ", path, ": ", std::strerror(errno));
 }
 
-bool WriteAll(int fd, std::string_view data) {
+// write, fsync and rename, each of which a crash test can make fail (common/fault_points.h)
+// on the file `target`.
+
+bool WriteAll(int fd, std::string_view data, const std::string& target) {
+  if (FailPoint(fault_points::kFileWrite, target)) {
+    errno = ENOSPC;
+    return false;
+  }
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
@@ -37,24 +44,40 @@ bool WriteAll(int fd, std::string_view data) {
   return true;
 }
 
-/// `target` names the file for the kill points, which a crash test selects by path. The
+bool Sync(int fd, const std::string& target) {
+  if (FailPoint(fault_points::kFileSync, target)) {
+    errno = EIO;
+    return false;
+  }
+  return ::fsync(fd) == 0;
+}
+
+bool Rename(const std::string& from, const std::string& to, unsigned flags) {
+  if (FailPoint(fault_points::kFileRename, to)) {
+    errno = EIO;
+    return false;
+  }
+  return ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), flags) == 0;
+}
+
+/// `target` names the file for the fault points, which a crash test selects by path. The
 /// contents go out in two halves so that a crash test can tear the file between them.
 arrow::Status WriteAndSync(const std::string& path, std::string_view contents,
                            const std::string& target) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("Cannot create", path);
   size_t half = contents.size() / 2;
-  bool written = WriteAll(fd, contents.substr(0, half));
+  bool written = WriteAll(fd, contents.substr(0, half), target);
   if (written) {
-    KillPoint(kill_points::kFileHalfWritten, target);
-    written = WriteAll(fd, contents.substr(half));
+    KillPoint(fault_points::kFileHalfWritten, target);
+    written = WriteAll(fd, contents.substr(half), target);
   }
   if (!written) {
     auto status = Errno("Cannot write", path);
     ::close(fd);
     return status;
   }
-  if (::fsync(fd) != 0) {
+  if (!Sync(fd, target)) {
     auto status = Errno("Cannot fsync", path);
     ::close(fd);
     return status;
@@ -88,10 +111,14 @@ arrow::Status WriteFileAtomically(const std::string& path, std::string_view cont
   std::string temp = (folder / ("." + target.filename().string() + "." +
                                 formats::RandomUuid() + ".tmp"))
                          .string();
-  ARROW_RETURN_NOT_OK(WriteAndSync(temp, contents, path));
-  KillPoint(kill_points::kFileBeforeRename, path);
+  if (auto written = WriteAndSync(temp, contents, path); !written.ok()) {
+    // A full disk wants its space back; a temp file is never read anyway.
+    ::unlink(temp.c_str());
+    return written;
+  }
+  KillPoint(fault_points::kFileBeforeRename, path);
   unsigned flags = overwrite ? 0 : RENAME_NOREPLACE;
-  if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), flags) != 0) {
+  if (!Rename(temp, path, flags)) {
     int rename_errno = errno;
     ::unlink(temp.c_str());
     if (rename_errno == EEXIST) {

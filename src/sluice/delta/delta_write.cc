@@ -13,7 +13,7 @@
 #include "sluice/checkpoint/file_uri.h"
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
-#include "sluice/common/kill_point.h"
+#include "sluice/common/fault_points.h"
 #include "sluice/delta/delta_checkpoint.h"
 #include "sluice/delta/delta_protocol.h"
 #include "sluice/delta/delta_statistics.h"
@@ -386,7 +386,7 @@ RemoveFile RemoveOf(const AddFile& file, int64_t now_ms) {
 arrow::Result<int64_t> CommitWithRetries(const DeltaLog& log, const std::optional<Snapshot>& read,
                                          const std::vector<Action>& actions,
                                          const ConflictRules& rules) {
-  KillPoint(kill_points::kDeltaFilesWritten);
+  KillPoint(fault_points::kDeltaFilesWritten);
   int64_t version = read ? read->version + 1 : 0;
   for (int attempt = 1;; ++attempt) {
     auto status = log.WriteCommit(version, actions);

@@ -1,6 +1,6 @@
 #include "sluice/execution/crash_point.h"
 
-#include "sluice/common/kill_point.h"
+#include "sluice/common/fault_points.h"
 
 namespace sluice::execution {
 
@@ -23,15 +23,15 @@ const char* CrashPointName(CrashPoint point) {
 std::string_view KillPointName(CrashPoint point) {
   switch (point) {
     case CrashPoint::kBeforeOffsetsWrite:
-      return kill_points::kBeforeOffsetsWrite;
+      return fault_points::kBeforeOffsetsWrite;
     case CrashPoint::kAfterOffsetsWrite:
-      return kill_points::kAfterOffsetsWrite;
+      return fault_points::kAfterOffsetsWrite;
     case CrashPoint::kBeforeAddBatch:
-      return kill_points::kBeforeAddBatch;
+      return fault_points::kBeforeAddBatch;
     case CrashPoint::kAfterAddBatch:
-      return kill_points::kAfterAddBatch;
+      return fault_points::kAfterAddBatch;
     case CrashPoint::kAfterCommit:
-      return kill_points::kAfterCommit;
+      return fault_points::kAfterCommit;
   }
   return "";
 }

@@ -26,7 +26,7 @@ inline constexpr CrashPoint kAllCrashPoints[] = {
     CrashPoint::kAfterAddBatch, CrashPoint::kAfterCommit};
 
 const char* CrashPointName(CrashPoint point);
-/// The point's name among the process kill points (common/kill_point.h).
+/// The point's name among the process kill points (common/fault_points.h).
 std::string_view KillPointName(CrashPoint point);
 
 /// Asked at every crash point of every batch; returning true kills the query there.

@@ -8,7 +8,7 @@
 #include <arrow/util/logging.h>
 
 #include "sluice/common/errors.h"
-#include "sluice/common/kill_point.h"
+#include "sluice/common/fault_points.h"
 #include "sluice/execution/iso_timestamp.h"
 #include "sluice/execution/query_listener.h"
 #include "sluice/execution/query_manager.h"

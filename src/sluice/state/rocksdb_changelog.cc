@@ -13,7 +13,7 @@
 #include <arrow/util/crc32.h>
 
 #include "sluice/checkpoint/atomic_file.h"
-#include "sluice/common/kill_point.h"
+#include "sluice/common/fault_points.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/partitioned_writer.h"
 #include "sluice/state/state_file_format.h"
@@ -49,6 +49,10 @@ arrow::Status Errno(const std::string& what, const std::string& path) {
 }
 
 arrow::Status WriteAll(int fd, std::string_view bytes, const std::string& path) {
+  if (FailPoint(fault_points::kFileWrite, path)) {
+    errno = ENOSPC;
+    return Errno("Cannot write", path);
+  }
   while (!bytes.empty()) {
     ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0) {
@@ -210,12 +214,20 @@ arrow::Result<int64_t> ChangelogWriter::Commit() {
   uint32_t crc = arrow::internal::crc32(crc_, buffer_.data(), buffer_.size());
   Append<uint32_t>(buffer_, crc);
   ARROW_RETURN_NOT_OK(FlushBuffer());
+  if (FailPoint(fault_points::kFileSync, path_)) {
+    errno = EIO;
+    return Errno("Cannot fsync", temp_path_);
+  }
   if (::fsync(fd_) != 0) return Errno("Cannot fsync", temp_path_);
   int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) return Errno("Cannot close", temp_path_);
-  KillPoint(kill_points::kFileBeforeRename, path_);
+  KillPoint(fault_points::kFileBeforeRename, path_);
   // Replacing is right: a batch re-run after a crash writes the same version again.
+  if (FailPoint(fault_points::kFileRename, path_)) {
+    errno = EIO;
+    return Errno("Cannot rename a file into", path_);
+  }
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     return Errno("Cannot rename a file into", path_);
   }

@@ -10,7 +10,7 @@
 #include <filesystem>
 
 #include "sluice/checkpoint/atomic_file.h"
-#include "sluice/common/kill_point.h"
+#include "sluice/common/fault_points.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/partitioned_writer.h"
 #include "sluice/state/state_file_format.h"
@@ -144,12 +144,16 @@ arrow::Result<int64_t> WriteSnapshot(const std::string& local_checkpoint,
     return arrow::Status::IOError("Cannot list ", local_checkpoint, ": ", error.message());
   }
   // The files are in the folder, the metadata that lists them is not.
-  KillPoint(kill_points::kFileHalfWritten, target);
+  KillPoint(fault_points::kFileHalfWritten, target);
   std::string encoded = EncodeSnapshotMetadata(metadata);
   bytes_added += static_cast<int64_t>(encoded.size());
   ARROW_RETURN_NOT_OK(WriteDurably(temp + "/" + kRocksDbSnapshotMetadataName, encoded));
   ARROW_RETURN_NOT_OK(checkpoint::SyncDirectory(temp));
-  KillPoint(kill_points::kFileBeforeRename, target);
+  KillPoint(fault_points::kFileBeforeRename, target);
+  if (FailPoint(fault_points::kFileRename, target)) {
+    errno = EIO;
+    return Errno("Cannot rename a folder into", target);
+  }
 
   if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) != 0) {
     if (errno != EEXIST) return Errno("Cannot rename a folder into", target);

@@ -8,7 +8,7 @@
 #include "sluice/checkpoint/compactible_log.h"
 #include "sluice/checkpoint/file_sink_log.h"
 #include "sluice/common/errors.h"
-#include "sluice/common/kill_point.h"
+#include "sluice/common/fault_points.h"
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/formats/partitioned_writer.h"
 #include "sluice/sinks/file/file_sink_options.h"
@@ -69,7 +69,7 @@ class FileStreamSink final : public StreamSink {
       formats::DeleteUncommittedFiles(settings_.folder, written);
       return statuses.status();
     }
-    KillPoint(kill_points::kSinkFilesWritten);
+    KillPoint(fault_points::kSinkFilesWritten);
     // The files stay even if this fails: the manifest entry may exist despite a reported
     // failure (Spark's commitJob forgets its pending files before logging them, too).
     return CommitBatchManifest(*log_, batch_id, *statuses, settings_.options.retention_ms,

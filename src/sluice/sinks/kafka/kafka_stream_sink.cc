@@ -3,7 +3,7 @@
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/checkpoint/checkpoint_paths.h"
 #include "sluice/checkpoint/offset_seq.h"
-#include "sluice/common/kill_point.h"
+#include "sluice/common/fault_points.h"
 #include "sluice/sinks/kafka/kafka_producer.h"
 #include "sluice/sinks/kafka/kafka_write_columns.h"
 #include "sluice/sinks/kafka/kafka_sink_options.h"
@@ -74,7 +74,7 @@ class KafkaStreamSink final : public StreamSink {
       status = producer_->SendOffsetsToTransaction(group_, *marker_topic, 0, batch_id + 1);
     }
     if (status.ok()) {
-      KillPoint(kill_points::kKafkaRecordsFlushed);
+      KillPoint(fault_points::kKafkaRecordsFlushed);
       status = producer_->CommitTransaction();
     }
     if (!status.ok()) {

@@ -1,0 +1,73 @@
+#include "sluice/common/fault_points.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+namespace sluice {
+
+namespace {
+
+/// One of the variables, parsed.
+struct FaultSpec {
+  std::string point;
+  int64_t hit = 0;
+  std::string path_part;
+  std::atomic<int64_t> seen{0};
+
+  /// True at the pass the spec names.
+  bool Reached(std::string_view at, std::string_view path) {
+    if (at != point) return false;
+    if (!path_part.empty() && path.find(path_part) == std::string_view::npos) return false;
+    return seen.fetch_add(1) + 1 == hit;
+  }
+};
+
+/// `variable` parsed, or null when unset. A malformed value is reported and ignored: the
+/// harness notices a fault that never comes, since its processes then finish normally.
+FaultSpec* ParseSpec(const char* variable) {
+  const char* text = std::getenv(variable);
+  if (text == nullptr || *text == '\0') return nullptr;
+  std::string value(text);
+  size_t first = value.find(',');
+  size_t second = first == std::string::npos ? first : value.find(',', first + 1);
+  std::string hit = first == std::string::npos
+                        ? std::string()
+                        : value.substr(first + 1, second == std::string::npos
+                                                      ? std::string::npos
+                                                      : second - first - 1);
+  char* end = nullptr;
+  int64_t number = hit.empty() ? 0 : std::strtoll(hit.c_str(), &end, 10);
+  if (number < 1 || *end != '\0') {
+    std::cerr << variable << "=" << value
+              << " ignored: expected <point>,<hit>[,<path part>] with a hit >= 1" << std::endl;
+    return nullptr;
+  }
+  auto* spec = new FaultSpec();
+  spec->point = value.substr(0, first);
+  spec->hit = number;
+  if (second != std::string::npos) spec->path_part = value.substr(second + 1);
+  return spec;
+}
+
+}  // namespace
+
+void KillPoint(std::string_view point, std::string_view path) {
+  // Leaked on purpose: a kill point may be reached while the process exits.
+  static FaultSpec* const spec = ParseSpec("SLUICE_KILL_AT");
+  if (spec == nullptr || !spec->Reached(point, path)) return;
+  ::kill(::getpid(), SIGKILL);
+  ::pause();
+}
+
+bool FailPoint(std::string_view operation, std::string_view path) {
+  static FaultSpec* const spec = ParseSpec("SLUICE_FAIL_AT");
+  return spec != nullptr && spec->Reached(operation, path);
+}
+
+}  // namespace sluice
