@@ -13,6 +13,8 @@
 #   broker.sh stop <state-dir>
 #       Stops that broker: SIGTERM, then SIGKILL if it has not exited after a bound. Succeeds when
 #       no broker runs.
+#   broker.sh kill <state-dir>
+#       Kills that broker at once (SIGKILL), as a crash would; its data stays for the next start.
 #
 # Environment: SLUICE_KAFKA_LIBS (the broker's jars; default: fetched by fetch.sh),
 # SLUICE_KAFKA_START_TIMEOUT (seconds to wait for the broker to answer; default 60).
@@ -21,7 +23,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 stop_timeout_seconds=30
 
 usage() {
-  echo "usage: $0 start <state-dir> [--owner <pid>|parent] | stop <state-dir>" >&2
+  echo "usage: $0 start <state-dir> [--owner <pid>|parent] | stop <state-dir> | kill <state-dir>" >&2
   exit 2
 }
 
@@ -62,6 +64,15 @@ stop_broker() {
       sleep 0.1
       waited=$((waited + 1))
     done
+  fi
+  rm -f "$state/broker.pid" "$state/bootstrap"
+}
+
+kill_broker() {
+  local pid
+  if pid="$(running_broker_pid)"; then
+    kill -KILL "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
   fi
   rm -f "$state/broker.pid" "$state/bootstrap"
 }
@@ -208,5 +219,6 @@ shift 2
 case "$command" in
   start) start_broker "$@" ;;
   stop) [ $# -eq 0 ] || usage; stop_broker ;;
+  kill) [ $# -eq 0 ] || usage; kill_broker ;;
   *) usage ;;
 esac

@@ -37,10 +37,25 @@ struct Fault {
   std::string label;
   /// The part of the path an injected failure must name in the run's error.
   std::string path_part;
+  /// When the harness kills the Kafka broker and starts it again, if the run still runs.
+  std::optional<Clock::duration> broker_crash;
 };
 
+/// A run taking longer is taken to hang: the harness kills it and fails.
+constexpr auto kPatience = std::chrono::minutes(5);
+
 /// How one child ended.
-enum class Ending { kFinished, kKilledByHarness, kKilledItself, kFailedCleanly };
+enum class Ending {
+  kFinished,
+  kKilledByHarness,
+  kKilledItself,
+  /// Failed with an error naming the file of the injected failure.
+  kFailedCleanly,
+  /// The broker was killed and restarted while it ran: it finished nonetheless, or failed with
+  /// an error.
+  kRodeOutBrokerCrash,
+  kFailedAtBrokerCrash,
+};
 
 std::string Label(const FaultTarget& target) {
   return std::string(target.point) +
@@ -135,20 +150,38 @@ struct Child {
       return arrow::Status::IOError("Cannot start ", options.self, ": ", std::strerror(spawned));
     }
     bool killed = false;
+    bool hung = false;
+    bool broker_crashed = false;
     int status = 0;
     while (true) {
-      pid_t done = ::waitpid(pid, &status, fault.deadline ? WNOHANG : 0);
+      pid_t done = ::waitpid(pid, &status, WNOHANG);
       if (done == pid) break;
       if (done < 0 && errno != EINTR) {
         return arrow::Status::IOError("waitpid failed: ", std::strerror(errno));
       }
-      if (fault.deadline && !killed && Clock::now() - started >= *fault.deadline) {
+      auto elapsed = Clock::now() - started;
+      if (!killed && ((fault.deadline && elapsed >= *fault.deadline) || elapsed >= kPatience)) {
         ::kill(pid, SIGKILL);
         killed = true;
+        hung = elapsed >= kPatience;
+      }
+      if (fault.broker_crash && !broker_crashed && elapsed >= *fault.broker_crash) {
+        // The query runs on meanwhile, for the seconds the broker takes to start.
+        broker_crashed = true;
+        ARROW_RETURN_NOT_OK(options.broker->Kill());
+        ARROW_RETURN_NOT_OK(options.broker->Start());
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    if (hung) {
+      return arrow::Status::Invalid("The ", pipeline.name(), " query on ", run.folder.string(),
+                                    " still ran after ", kPatience.count(), " minutes (",
+                                    fault.variable, "); its output:\n", Read(log, log_start));
+    }
     *took = Clock::now() - started;
+    if (broker_crashed && WIFEXITED(status)) {
+      return WEXITSTATUS(status) == 0 ? Ending::kRodeOutBrokerCrash : Ending::kFailedAtBrokerCrash;
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Ending::kFinished;
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
       return killed ? Ending::kKilledByHarness : Ending::kKilledItself;
@@ -192,7 +225,7 @@ arrow::Result<SoakReport> RunSoak(const SoakPipeline& pipeline, const SoakOption
   const fs::path root = options.work / std::string(pipeline.name());
   fs::remove_all(root);
   fs::create_directories(root);
-  SoakInput input{root / "input", options.bootstrap, ""};
+  SoakInput input{root / "input", options.broker ? options.broker->bootstrap() : "", ""};
   SoakRun run{root / "run", ""};
   SoakRun reference{root / "reference", ""};
   if (pipeline.uses_kafka()) {
@@ -200,7 +233,10 @@ arrow::Result<SoakReport> RunSoak(const SoakPipeline& pipeline, const SoakOption
     input.topic = testing::UniqueTopicName(prefix + "-in");
     run.topic = testing::UniqueTopicName(prefix + "-out");
     reference.topic = testing::UniqueTopicName(prefix + "-reference");
-    testing::KafkaTestClient kafka(options.bootstrap);
+    if (options.broker == nullptr) {
+      return arrow::Status::Invalid(pipeline.name(), " needs a Kafka broker");
+    }
+    testing::KafkaTestClient kafka(input.bootstrap);
     for (const auto* topic : {&input.topic, &run.topic, &reference.topic}) {
       ARROW_RETURN_NOT_OK(kafka.CreateTopic(*topic, 3));
     }
@@ -218,12 +254,18 @@ arrow::Result<SoakReport> RunSoak(const SoakPipeline& pipeline, const SoakOption
     for (int chunk : {2 * cycle, 2 * cycle + 1}) {
       ARROW_RETURN_NOT_OK(pipeline.AddInput(input, chunk));
     }
-    // In turn: a kill at a random instant, at a kill point, a failing file operation.
+    // In turn: a kill at a random instant, at a kill point, a failing file operation; and
+    // every tenth cycle of a Kafka pipeline, the broker killed and restarted.
     Fault fault;
+    const bool broker_crash = pipeline.uses_kafka() && cycle % 10 == 9;
     Rotation* rotation = cycle % 3 == 1 ? &kill_targets : cycle % 3 == 2 ? &fail_targets : nullptr;
-    if (rotation == nullptr) {
-      std::uniform_int_distribution<int64_t> instant(
-          0, std::chrono::duration_cast<std::chrono::microseconds>(typical).count());
+    std::uniform_int_distribution<int64_t> instant(
+        0, std::chrono::duration_cast<std::chrono::microseconds>(typical).count());
+    if (broker_crash) {
+      rotation = nullptr;
+      fault.label = "broker killed and restarted";
+      fault.broker_crash = std::chrono::microseconds(instant(random) / 2);
+    } else if (rotation == nullptr) {
       fault.deadline = std::chrono::microseconds(instant(random));
     } else {
       // At the target's first or second pass.
@@ -252,6 +294,12 @@ arrow::Result<SoakReport> RunSoak(const SoakPipeline& pipeline, const SoakOption
       case Ending::kFailedCleanly:
         ++report.failed_at[fault.label];
         rotation->Fired();
+        break;
+      case Ending::kRodeOutBrokerCrash:
+        ++report.rode_out_broker_crash;
+        break;
+      case Ending::kFailedAtBrokerCrash:
+        ++report.failed_at_broker_crash;
         break;
     }
   }

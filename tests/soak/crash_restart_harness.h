@@ -13,6 +13,7 @@
 #include <arrow/result.h>
 
 #include "soak/soak_pipeline.h"
+#include "support/kafka_broker.h"
 
 namespace sluice::soak {
 
@@ -24,8 +25,9 @@ struct SoakOptions {
   std::filesystem::path work;
   /// This program, started as `<self> --child <pipeline> ...` for each run.
   std::string self;
-  /// The Kafka broker, for pipelines that use Kafka.
-  std::string bootstrap;
+  /// The Kafka broker, for pipelines that use Kafka: one of the harness's own, since every
+  /// tenth cycle kills and restarts it while the query runs.
+  testing::KafkaBroker* broker = nullptr;
 };
 
 struct SoakReport {
@@ -37,6 +39,10 @@ struct SoakReport {
   /// Children that failed, as they must, with an error naming the file whose write, fsync or
   /// rename was made to fail, by operation and file.
   std::map<std::string, int> failed_at;
+  /// Children under which the Kafka broker was killed and restarted: they finished, or failed
+  /// with an error (and the next run recovered).
+  int rode_out_broker_crash = 0;
+  int failed_at_broker_crash = 0;
   /// Children that ended normally before their random instant or fault point came.
   int finished = 0;
   int64_t expected_rows = 0;

@@ -4,8 +4,8 @@
 //
 // runs each pipeline (all six by default) for N kill-restart cycles and prints, per pipeline,
 // how its children ended and how many rows were lost or duplicated; it exits non-zero if any
-// row was, or a restart failed. Pipelines that use Kafka take the broker of the ctest fixture
-// (SLUICE_KAFKA_STATE_DIR) or start one. The harness starts this program again as
+// row was, or a restart failed. For pipelines that use Kafka it starts a broker of its own,
+// which it kills and restarts now and then. The harness starts this program again as
 //
 //   sluice_soak --child <pipeline> --input DIR --run DIR [--bootstrap B --input-topic T
 //               --output-topic T]
@@ -84,6 +84,11 @@ void Print(const SoakPipeline& pipeline, const sluice::soak::SoakReport& report)
             << "  finished " << std::setw(3) << report.finished << "  rows " << std::setw(6)
             << report.output_rows << " of " << std::setw(6) << report.expected_rows
             << "  lost " << report.lost << "  duplicated " << report.duplicated << std::endl;
+  if (pipeline.uses_kafka()) {
+    std::cout << "    broker killed and restarted: the query rode it out "
+              << report.rode_out_broker_crash << ", failed and recovered "
+              << report.failed_at_broker_crash << std::endl;
+  }
   for (const auto* counts : {&report.killed_at_point, &report.failed_at}) {
     for (const auto& [point, count] : *counts) {
       std::cout << "    " << std::left << std::setw(36) << point << std::right
@@ -148,14 +153,17 @@ int main(int argc, char** argv) {
   options.work = flags.contains("work")
                      ? fs::path(flags["work"])
                      : fs::temp_directory_path() / ("sluice-soak-" + std::to_string(getpid()));
+  // A broker of the harness's own, which it kills and restarts.
+  std::unique_ptr<sluice::testing::KafkaBroker> broker;
   for (const auto* pipeline : chosen) {
-    if (!pipeline->uses_kafka() || !options.bootstrap.empty()) continue;
-    try {
-      options.bootstrap = sluice::testing::SharedKafkaBroker().bootstrap();
-    } catch (const std::exception& error) {
-      std::cerr << "sluice_soak: no Kafka broker: " << error.what() << std::endl;
+    if (!pipeline->uses_kafka() || broker != nullptr) continue;
+    auto launched = sluice::testing::KafkaBroker::Launch();
+    if (!launched.ok()) {
+      std::cerr << "sluice_soak: no Kafka broker: " << launched.status().ToString() << std::endl;
       return 1;
     }
+    broker = std::move(*launched);
+    options.broker = broker.get();
   }
 
   bool failed = false;

@@ -146,6 +146,14 @@ arrow::Status KafkaBroker::Stop() {
   return arrow::Status::OK();
 }
 
+arrow::Status KafkaBroker::Kill() {
+  ARROW_RETURN_NOT_OK(CheckOwned());
+  if (!running_) return arrow::Status::OK();
+  ARROW_RETURN_NOT_OK(RunScript("kill"));
+  running_ = false;
+  return arrow::Status::OK();
+}
+
 arrow::Status KafkaBroker::Start() {
   ARROW_RETURN_NOT_OK(CheckOwned());
   if (running_) return arrow::Status::OK();

@@ -43,8 +43,11 @@ class KafkaBroker {
   bool running() const { return running_; }
 
   /// Stops the broker (SIGTERM, then SIGKILL after a bound); its data stays. No-op when stopped.
-  /// Stop, Start and Restart fail with Invalid on a shared broker (Attach, SharedKafkaBroker).
+  /// Stop, Kill, Start and Restart fail with Invalid on a shared broker (Attach,
+  /// SharedKafkaBroker).
   arrow::Status Stop();
+  /// Kills the broker by SIGKILL, as a crash would; its data stays. No-op when stopped.
+  arrow::Status Kill();
   /// Starts the broker again on the same ports with the same data and returns once it answers.
   /// No-op when running.
   arrow::Status Start();
