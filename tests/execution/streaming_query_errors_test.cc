@@ -1,7 +1,16 @@
 // Bad input to the micro-batch engine: each a clear error, and a restart from the checkpoint
 // works once the cause is gone.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -10,6 +19,8 @@
 #include "sluice/api/grouped_data.h"
 #include "sluice/checkpoint/atomic_file.h"
 #include "support/stream_test.h"
+
+extern char** environ;
 
 namespace sluice::testing {
 namespace {
@@ -69,6 +80,53 @@ TEST_F(StreamingQueryErrorsTest, ASecondRunOnACheckpointInUseIsRefused) {
                                       .start();
                     EXPECT_TRUE(HasErrorClass(second.status(), "CONCURRENT_QUERY"));
                   })});
+}
+
+// The same against another process: flock(1) holds the lock a query of that process would.
+TEST_F(StreamingQueryErrorsTest, ACheckpointInUseByAnotherProcessIsRefused) {
+  auto input = MemoryStream("a INT");
+  auto df = spark_->readStream().load(input);
+  TestStream(df, {AddData(input, {"[1]"}), CheckAnswer({"[1]"}), StopStream()});
+  const std::string metadata = checkpoint_ + "/metadata";
+  // In a process group of its own, so that one kill ends flock and the sleep it waits for.
+  const char* argv[] = {"flock", "--no-fork", metadata.c_str(), "sleep", "60", nullptr};
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  pid_t holder = 0;
+  int spawned = posix_spawnp(&holder, "flock", nullptr, &attributes, const_cast<char**>(argv),
+                             environ);
+  posix_spawnattr_destroy(&attributes);
+  ASSERT_EQ(spawned, 0);
+  auto held = [&]() {
+    int fd = ::open(metadata.c_str(), O_RDONLY | O_CLOEXEC);
+    bool busy = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+    ::close(fd);
+    return busy;
+  };
+  for (int waited = 0; !held() && waited < 10'000; waited += 10) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  auto start = [&]() {
+    return df.writeStream()
+        .format("memory")
+        .queryName(query_name_)
+        .option("checkpointLocation", checkpoint_)
+        .start();
+  };
+  auto refused = start();
+  EXPECT_TRUE(HasErrorClass(refused.status(), "CONCURRENT_QUERY")) << refused.status().ToString();
+  EXPECT_NE(refused.status().message().find(checkpoint_), std::string::npos);
+  // Once the other process is gone, the query starts.
+  ::kill(-holder, SIGKILL);
+  ::waitpid(holder, nullptr, 0);
+  for (int waited = 0; held() && waited < 10'000; waited += 10) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  auto started = start();
+  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  ASSERT_TRUE((*started)->stop().ok());
 }
 
 TEST_F(StreamingQueryErrorsTest, CorruptOrTruncatedLogsNameTheFile) {

@@ -4,6 +4,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -33,6 +34,23 @@ Checkpoint::~Checkpoint() {
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
 }
 
+namespace {
+
+/// True if `folder` holds a log entry: a file named by a batch id.
+bool HasLogEntries(const std::string& folder) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.empty() && std::all_of(name.begin(), name.end(),
+                                      [](char c) { return c >= '0' && c <= '9'; })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 arrow::Result<std::unique_ptr<Checkpoint>> Checkpoint::Open(const std::string& root,
                                                             const std::string& new_query_id) {
   std::error_code error;
@@ -43,6 +61,13 @@ arrow::Result<std::unique_ptr<Checkpoint>> Checkpoint::Open(const std::string& r
   }
   CheckpointPaths paths(root);
   if (!fs::exists(paths.metadata(), error)) {
+    // A query id is written before the first batch. Logs without one mean the file was lost:
+    // a new id would give the sinks that key their idempotence on it (Delta's txn, Kafka's
+    // transactional id) a new key, and a re-run batch would be written twice.
+    if (HasLogEntries(paths.offsets()) || HasLogEntries(paths.commits())) {
+      return MalformedLogFile(paths.metadata(),
+                              "it is missing, yet the checkpoint has logged batches");
+    }
     auto status = WriteFileAtomically(paths.metadata(), SerializeQueryMetadata(new_query_id));
     if (!status.ok() && !IsAlreadyExists(status)) return status;
   }

@@ -19,11 +19,12 @@ arrow::Result<ResumePoint> DecideResumePoint(const LogHeads& heads,
   }
   int64_t latest = *heads.latest_offsets;
   if (heads.latest_commit && *heads.latest_commit > latest) {
+    const std::string missing = std::to_string(*heads.latest_commit);
     return SparkError("MALFORMED_LOG_FILE",
-                      "The checkpoint " + checkpoint_root + " has commits/" +
-                          std::to_string(*heads.latest_commit) + " but its newest offsets are " +
-                          "offsets/" + std::to_string(latest) +
-                          ": it is corrupt. Restore it from a backup or remove the checkpoint "
+                      "The checkpoint " + checkpoint_root + " has commits/" + missing +
+                          " but its offsets file " + checkpoint_root + "/offsets/" + missing +
+                          " is missing (the newest is offsets/" + std::to_string(latest) +
+                          "): it is corrupt. Restore it from a backup or remove the checkpoint "
                           "to start over.");
   }
   if (heads.latest_commit && *heads.latest_commit == latest) {

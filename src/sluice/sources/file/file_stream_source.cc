@@ -129,7 +129,14 @@ FileReadLimit FileStreamSource::LimitFor(ReadLimitMode mode) const {
 }
 
 arrow::Result<std::optional<std::string>> FileStreamSource::LatestOffset(
-    const std::optional<std::string>&, ReadLimitMode mode) {
+    const std::optional<std::string>& start, ReadLimitMode mode) {
+  if (start) {
+    // The checkpoint says the query read up to log batch `committed`; a log that ends before
+    // it lost entries. Going on would log the next files under an id the query counts as
+    // read (Spark's behaviour), skipping them in silence.
+    ARROW_ASSIGN_OR_RAISE(int64_t committed, ParseFileSourceOffset(*start));
+    if (committed > current_offset_) return log_->MissingEntry(committed);
+  }
   std::vector<SourceFile> candidates;
   if (unread_ && !unread_->empty()) {
     candidates = std::move(*unread_);

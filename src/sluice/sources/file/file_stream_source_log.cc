@@ -92,17 +92,23 @@ arrow::Result<std::vector<FileEntry>> FileStreamSourceLog::Get(int64_t first,
       int64_t compact_id = (batch_id / interval + 1) * interval - 1;
       ARROW_ASSIGN_OR_RAISE(entries, ReadFile(compact_id));
     }
-    if (!entries) {
-      return arrow::Status::IOError("The file source log ", log_->directory(),
-                                    " has no entries for batch ", batch_id,
-                                    ": its file is missing. Restore it from a backup or "
-                                    "remove the checkpoint to start over.");
-    }
+    if (!entries) return MissingEntry(batch_id);
     for (auto& entry : *entries) {
       if (entry.batch_id == batch_id) result.push_back(std::move(entry));
     }
   }
   return result;
+}
+
+arrow::Status FileStreamSourceLog::MissingEntry(int64_t batch_id) const {
+  int64_t interval = log_->compact_interval();
+  int64_t compact_id = (batch_id / interval + 1) * interval - 1;
+  return arrow::Status::IOError(
+      "The file source log has no entries for batch ", batch_id, ": its file ",
+      log_->PathOf(batch_id), " is missing",
+      compact_id == batch_id ? std::string() : " and no compact file " + log_->PathOf(compact_id) +
+                                                   " holds the batch",
+      ". Restore it from a backup or remove the checkpoint to start over.");
 }
 
 arrow::Result<std::vector<FileEntry>> FileStreamSourceLog::Restore() const {

@@ -55,8 +55,10 @@ class FileStreamSourceLog {
   arrow::Result<std::optional<int64_t>> LatestBatchId() const;
   /// The entries of batches `first`..`last` (inclusive), in batch order. A batch whose file is
   /// gone is read from the compact file after it (Spark deletes old files after compacting);
-  /// a batch found nowhere is an error naming the log folder.
+  /// a batch found nowhere is MissingEntry.
   arrow::Result<std::vector<FileEntry>> Get(int64_t first, int64_t last) const;
+  /// The error for batch `batch_id` missing from the log, naming its file.
+  arrow::Status MissingEntry(int64_t batch_id) const;
   /// Every entry of the log, oldest first: the newest compact file plus the batches after it.
   arrow::Result<std::vector<FileEntry>> Restore() const;
 
