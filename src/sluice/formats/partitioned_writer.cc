@@ -15,6 +15,7 @@
 #include <arrow/array.h>
 #include <arrow/builder.h>
 #include <arrow/compute/api_vector.h>
+#include <arrow/util/io_util.h>
 
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/common/errors.h"
@@ -70,6 +71,15 @@ arrow::Status CheckNoIntervals(const arrow::Schema& schema, FileFormat format) {
     }
   }
   return arrow::Status::OK();
+}
+
+/// `status` of writing the part file `path`, naming the file and the system's reason (e.g. "No
+/// space left on device"): the format writers say only "Error writing bytes to file".
+arrow::Status NamingFile(const arrow::Status& status, const std::string& path) {
+  if (status.ok()) return status;
+  int error = arrow::internal::ErrnoFromStatus(status);
+  return status.WithMessage("Cannot write ", path, ": ", status.message(),
+                            error != 0 ? std::string(": ") + std::strerror(error) : "");
 }
 
 arrow::Status SyncFile(const std::string& path) {
@@ -212,7 +222,9 @@ arrow::Result<PartitionedWriter::OpenFile*> PartitionedWriter::FileFor(
                                   error.message());
   }
   file->temporary = (target_folder / ("." + name + ".inprogress")).string();
-  ARROW_ASSIGN_OR_RAISE(file->writer, writer_->Open(file->temporary, data_schema_));
+  auto opened = writer_->Open(file->temporary, data_schema_);
+  ARROW_RETURN_NOT_OK(NamingFile(opened.status(), file->temporary));
+  file->writer = std::move(*opened);
   OpenFile* raw = file.get();
   files_.emplace(folder, std::move(file));
   return raw;
@@ -223,7 +235,7 @@ arrow::Status PartitionedWriter::WriteTo(OpenFile* file, const arrow::RecordBatc
   for (size_t c = 0; c < file->written.statistics.size(); ++c) {
     ARROW_RETURN_NOT_OK(file->written.statistics[c].Update(*data.column(static_cast<int>(c))));
   }
-  return file->writer->Write(data);
+  return NamingFile(file->writer->Write(data), file->temporary);
 }
 
 arrow::Status PartitionedWriter::Write(const std::shared_ptr<arrow::RecordBatch>& batch) {
@@ -284,7 +296,7 @@ arrow::Result<std::vector<WrittenFile>> PartitionedWriter::Finish() {
   }
   std::vector<WrittenFile> written;
   for (auto& [folder, file] : files_) {
-    ARROW_RETURN_NOT_OK(file->writer->Close());
+    ARROW_RETURN_NOT_OK(NamingFile(file->writer->Close(), file->temporary));
     if (collect_statistics_) file->writer->RecordedBounds(&file->written.statistics);
     fs::path final_path = fs::path(directory_) / file->written.relative;
     std::error_code error;
