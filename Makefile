@@ -5,7 +5,7 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 CTEST_JOBS ?= 2
 
-.PHONY: all setup build test demo soak bench bench-nexmark bench-nexmark-spark bench-latency bench-results fuzz clean
+.PHONY: all setup build test sanitize demo soak bench bench-nexmark bench-nexmark-spark bench-latency bench-results fuzz clean
 
 all: build
 
@@ -25,6 +25,19 @@ build: setup $(BUILD_DIR)/build.ninja
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(CTEST_JOBS)
+
+# The whole suite again, built with AddressSanitizer and UndefinedBehaviorSanitizer in a
+# build folder of its own. Arrow allocates from the system allocator there, so that ASan sees
+# every buffer.
+SANITIZE_BUILD_DIR ?= $(BUILD_DIR)/sanitize
+sanitize: setup
+	cmake -S . -B $(SANITIZE_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DSLUICE_SANITIZE=ON -DSLUICE_PYTHON=$(abspath $(PYTHON))
+	cmake --build $(SANITIZE_BUILD_DIR)
+	cd $(SANITIZE_BUILD_DIR) && ARROW_DEFAULT_MEMORY_POOL=system \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(CTEST_JOBS)
 
 demo: build
 	$(BUILD_DIR)/examples/clickstream_demo $(BUILD_DIR)/demo-output
@@ -58,10 +71,11 @@ bench-latency: build
 bench-results: build
 	BUILD_DIR=$(BUILD_DIR) scripts/nexmark-results.sh $(NEXMARK_EVENTS)
 
-# Fuzzes the SQL parser with libFuzzer for FUZZ_SECONDS (needs clang, installed if missing).
+# Fuzzes the parsers of untrusted bytes (SQL, JSON and CSV files, checkpoint and log files,
+# options) with libFuzzer, each for FUZZ_SECONDS (needs clang, installed if missing).
 FUZZ_SECONDS ?= 60
 fuzz: build
-	BUILD_DIR=$(BUILD_DIR) scripts/fuzz-sql-parser.sh $(FUZZ_SECONDS)
+	BUILD_DIR=$(BUILD_DIR) scripts/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD_DIR)

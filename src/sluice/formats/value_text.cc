@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include <arrow/array.h>
+#include <arrow/scalar.h>
 #include <arrow/type.h>
 
 #include "sluice/datetime/calendar.h"
