@@ -167,6 +167,34 @@ class JsonRecordDecoder::Impl {
     for (const auto& child : column.children) BuildLookups(*child);
   }
 
+  /// True when objects and arrays nest deeper than Jackson's limit (StreamReadConstraints:
+  /// 1000), which makes Spark take the record as malformed. simdjson would read it (a string
+  /// column keeps a nested value's text without descending into it), so the depth is counted
+  /// here, only in records long enough to reach it.
+  static bool NestedTooDeep(std::string_view text) {
+    constexpr int kMaxDepth = 1000;
+    if (text.size() <= 2 * kMaxDepth) return false;
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      if (in_string) {
+        if (c == '\\') {
+          ++i;
+        } else if (c == '"') {
+          in_string = false;
+        }
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        if (++depth > kMaxDepth) return true;
+      } else if (c == '}' || c == ']') {
+        --depth;
+      }
+    }
+    return false;
+  }
+
   Outcome DecodeDocument(std::string_view text, size_t padded_size) {
     // A blank record yields no row, as in Spark.
     size_t first = 0;
@@ -175,6 +203,7 @@ class JsonRecordDecoder::Impl {
       ++first;
     }
     if (first == text.size()) return Outcome::kOk;
+    if (NestedTooDeep(text)) return Outcome::kSyntaxError;
     ondemand::document document;
     if (parser_.iterate(simdjson::padded_string_view(text.data(), text.size(), padded_size))
             .get(document)) {
