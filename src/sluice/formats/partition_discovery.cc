@@ -321,7 +321,9 @@ std::string EscapePathName(std::string_view name) {
   out.reserve(name.size());
   for (char c : name) {
     unsigned char u = static_cast<unsigned char>(c);
-    bool escape = (u >= 0x01 && u <= 0x1F) || u == 0x7F || c == '"' || c == '#' || c == '%' ||
+    // Spark's set (ExternalCatalogUtils.charToEscape), plus NUL: Spark leaves it, and the
+    // file system then refuses the path; %00 reads back as NUL in Spark and here.
+    bool escape = u <= 0x1F || u == 0x7F || c == '"' || c == '#' || c == '%' ||
                   c == '\'' || c == '*' || c == '/' || c == ':' || c == '=' || c == '?' ||
                   c == '\\' || c == '{' || c == '[' || c == ']' || c == '^';
     if (escape) {
