@@ -15,6 +15,10 @@ bool ValidDate(int64_t year, int64_t month, int64_t day) {
 }
 
 // The digits each segment may have: year 4..6, fraction any, zone segment up to 2, others 1..2.
+/// Digits a segment accumulates at most: more than ValidDigits ever accepts, fewer than
+/// overflow int64.
+constexpr int kMaxSegmentDigits = 18;
+
 bool ValidDigits(int segment, int digits) {
   return segment == 6 || (segment == 0 && digits >= 4 && digits <= 6) ||
          (segment == 7 && digits <= 2) ||
@@ -98,7 +102,9 @@ bool ParseParts(std::string_view text, TimestampParts* parts) {
       }
     } else {
       if (i == 6) ++fraction_digits;
-      if (i != 6 || digits < 6) value = value * 10 + parsed;
+      // A fraction keeps its first six digits. Other segments are refused past six digits
+      // (ValidDigits); stopping before int64 overflows keeps that so.
+      if (digits < (i == 6 ? 6 : kMaxSegmentDigits)) value = value * 10 + parsed;
       ++digits;
     }
     ++j;
@@ -167,7 +173,7 @@ std::optional<int64_t> ParseDate(std::string_view text) {
     } else {
       const int parsed = b - '0';
       if (parsed < 0 || parsed > 9) return std::nullopt;
-      value = value * 10 + parsed;
+      if (digits < kMaxSegmentDigits) value = value * 10 + parsed;
       ++digits;
     }
     ++j;

@@ -146,7 +146,9 @@ class PosixParser {
     const size_t start = pos_;
     int64_t v = 0;
     while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
-      v = v * 10 + (text_[pos_++] - '0');
+      // Capped short of overflow; no offset or rule of a zone comes near it.
+      if (v < 1'000'000'000'000) v = v * 10 + (text_[pos_] - '0');
+      ++pos_;
     }
     *value = v;
     return pos_ > start;
