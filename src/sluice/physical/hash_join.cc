@@ -152,7 +152,9 @@ class HashJoinStream final : public BatchStream {
           kept_right = right_rows;
         }
       } else {
-        const auto& flags = static_cast<const arrow::BooleanArray&>(*mask.make_array());
+        // Held by name: make_array() returns the only reference to the array.
+        std::shared_ptr<arrow::Array> array = mask.make_array();
+        const auto& flags = static_cast<const arrow::BooleanArray&>(*array);
         for (size_t k = 0; k < left_rows.size(); ++k) {
           if (flags.IsValid(k) && flags.Value(k)) {
             kept_left.push_back(left_rows[k]);

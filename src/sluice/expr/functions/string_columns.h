@@ -134,6 +134,8 @@ class StringOutput {
 
   /// Starts the bytes of the current row (append with Append/AppendChar, then call EndRow).
   void Append(std::string_view bytes) {
+    // An empty view may have no data pointer, which memcpy must never be given.
+    if (bytes.empty()) return;
     if (data_.capacity() - data_.length() < static_cast<int64_t>(bytes.size())) Grow(bytes.size());
     data_.UnsafeAppend(bytes.data(), static_cast<int64_t>(bytes.size()));
   }
