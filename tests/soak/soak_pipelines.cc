@@ -128,7 +128,19 @@ std::string EventLines(int index) {
   return lines;
 }
 
-constexpr const char* kEventSchema = "id BIGINT, user STRING, amount BIGINT, ts TIMESTAMP";
+/// The event files as a stream, one file per batch.
+DataFrame ReadEvents(const SparkSession& spark, const SoakInput& input) {
+  return spark.readStream()
+      .schema("id BIGINT, user STRING, amount BIGINT, ts TIMESTAMP")
+      .option("maxFilesPerTrigger", int64_t{1})
+      .json((input.folder / "events").string());
+}
+
+/// The rows of the run's output, a Delta table.
+arrow::Result<std::vector<std::string>> DeltaRows(const SoakRun& run) {
+  ARROW_ASSIGN_OR_RAISE(auto spark, Session(kMemoryProvider));
+  return Rows(spark->read().format("delta").load(run.output().string()));
+}
 
 // ---- JSON files, filtered and projected, to a Parquet file sink ------------------------------
 
@@ -145,11 +157,8 @@ class FilesToParquet final : public SoakPipeline {
   }
   arrow::Status Run(const SoakInput& input, const SoakRun& run) const override {
     ARROW_ASSIGN_OR_RAISE(auto spark, Session(kMemoryProvider));
-    auto events = spark->readStream()
-                      .schema(kEventSchema)
-                      .option("maxFilesPerTrigger", int64_t{1})
-                      .json((input.folder / "events").string());
-    auto kept = events.where(F::col("amount") >= F::lit(100))
+    auto kept = ReadEvents(*spark, input)
+                    .where(F::col("amount") >= F::lit(100))
                     .select({F::col("id"), F::col("user"),
                              (F::col("amount") * F::lit(2)).alias("doubled"), F::col("ts")});
     return RunToEnd(kept.writeStream().format("parquet"), run, run.output().string());
@@ -178,11 +187,8 @@ class WindowedFilesToDelta final : public SoakPipeline {
   }
   arrow::Status Run(const SoakInput& input, const SoakRun& run) const override {
     ARROW_ASSIGN_OR_RAISE(auto spark, Session(kMemoryProvider));
-    auto events = spark->readStream()
-                      .schema(kEventSchema)
-                      .option("maxFilesPerTrigger", int64_t{1})
-                      .json((input.folder / "events").string());
-    auto windows = events.withWatermark("ts", "30 seconds")
+    auto windows = ReadEvents(*spark, input)
+                       .withWatermark("ts", "30 seconds")
                        .groupBy({F::window(F::col("ts"), "20 seconds"), F::col("user")})
                        .agg({F::count(F::lit(1)).alias("events"),
                              F::sum(F::col("amount")).alias("amount")});
@@ -312,8 +318,7 @@ class MergeUpsert final : public SoakPipeline {
   }
   arrow::Result<std::vector<std::string>> ReadOutput(const SoakInput&,
                                                      const SoakRun& run) const override {
-    ARROW_ASSIGN_OR_RAISE(auto spark, Session(kMemoryProvider));
-    return Rows(spark->read().format("delta").load(run.output().string()));
+    return DeltaRows(run);
   }
 };
 
@@ -408,8 +413,7 @@ class DedupKafkaToDelta final : public SoakPipeline {
   }
   arrow::Result<std::vector<std::string>> ReadOutput(const SoakInput&,
                                                      const SoakRun& run) const override {
-    ARROW_ASSIGN_OR_RAISE(auto spark, Session(kMemoryProvider));
-    return Rows(spark->read().format("delta").load(run.output().string()));
+    return DeltaRows(run);
   }
 };
 
