@@ -39,6 +39,19 @@ TEST_F(TriggerTest, ProcessingTimeRunsOneBatchPerInterval) {
                       })});
 }
 
+// Found by fuzzing the option parsers: an interval past int64 milliseconds (or "inf", "nan")
+// was converted from double as undefined behaviour; it is an error naming the interval.
+TEST_F(TriggerTest, AnIntervalOutOfRangeIsRefused) {
+  for (const char* interval : {"1e40 seconds", "inf days", "nan hours", "-1e30 milliseconds"}) {
+    SCOPED_TRACE(interval);
+    auto trigger = Trigger::ProcessingTime(interval);
+    ASSERT_FALSE(trigger.ok());
+    EXPECT_TRUE(HasErrorClass(trigger.status(), "INVALID_INTERVAL_FORMAT.INVALID_UNIT"));
+    EXPECT_NE(trigger.status().message().find(interval), std::string::npos);
+  }
+  EXPECT_EQ(Trigger::ProcessingTime("1.5 seconds")->interval_ms, 1500);
+}
+
 TEST_F(TriggerTest, OnceRunsOneBatchThenStops) {
   StartOptions options;
   options.trigger = Trigger::Once();

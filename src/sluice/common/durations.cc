@@ -79,6 +79,9 @@ arrow::Result<int64_t> ParseIntervalMs(std::string_view text, std::string_view w
     if (found == nullptr) return invalid("invalid unit '" + unit + "'");
     total_ms += value * found->ms;
   }
+  // Beyond int64 milliseconds (or not a number at all, as "nan" and "inf" parse) there is no
+  // interval; converting such a double is undefined behaviour.
+  if (!(std::fabs(total_ms) < 9.2e18)) return invalid("the interval is out of range");
   return static_cast<int64_t>(total_ms);
 }
 
