@@ -186,6 +186,17 @@ std::optional<int64_t> ParseDate(std::string_view text) {
   return DaysFromCivil(year, static_cast<int32_t>(segments[1]), static_cast<int32_t>(segments[2]));
 }
 
+/// `seconds` and `micros` as microseconds, or nullopt past int64: a year of six digits reaches
+/// beyond what microseconds hold, and Spark's exact arithmetic makes such a text invalid.
+std::optional<int64_t> SecondsToMicros(int64_t seconds, int64_t micros) {
+  int64_t result;
+  if (__builtin_mul_overflow(seconds, kMicrosPerSecond, &result) ||
+      __builtin_add_overflow(result, micros, &result)) {
+    return std::nullopt;
+  }
+  return result;
+}
+
 std::optional<int64_t> ParseTimestamp(std::string_view text, const TimeZone& zone,
                                       std::optional<int64_t> now_micros) {
   TimestampParts parts;
@@ -209,7 +220,7 @@ std::optional<int64_t> ParseTimestamp(std::string_view text, const TimeZone& zon
     days = DaysFromCivil(s[0], static_cast<int32_t>(s[1]), static_cast<int32_t>(s[2]));
   }
   const int64_t local_seconds = days * kSecondsPerDay + s[3] * 3600 + s[4] * 60 + s[5];
-  return effective->LocalToUtc(local_seconds) * kMicrosPerSecond + s[6];
+  return SecondsToMicros(effective->LocalToUtc(local_seconds), s[6]);
 }
 
 std::optional<int64_t> ParseTimestampNtz(std::string_view text, bool allow_zone,
@@ -227,7 +238,7 @@ std::optional<int64_t> ParseTimestampNtz(std::string_view text, bool allow_zone,
     if (!ValidDate(s[0], s[1], s[2])) return std::nullopt;
     days = DaysFromCivil(s[0], static_cast<int32_t>(s[1]), static_cast<int32_t>(s[2]));
   }
-  return (days * kSecondsPerDay + s[3] * 3600 + s[4] * 60 + s[5]) * kMicrosPerSecond + s[6];
+  return SecondsToMicros(days * kSecondsPerDay + s[3] * 3600 + s[4] * 60 + s[5], s[6]);
 }
 
 }  // namespace sluice::datetime
