@@ -58,8 +58,9 @@ ScalarResolver PadFunction(bool left) {
                              int64_t num_rows) -> arrow::Result<arrow::Datum> {
       StringInput input(args[0]);
       IntInput length(args[1]);
-      StringInput pad(args.size() > 2 ? args[2]
-                                      : arrow::Datum(std::make_shared<arrow::StringScalar>(" ")));
+      // Named: StringInput views the scalar's bytes, which a temporary would take along.
+      const arrow::Datum space(std::make_shared<arrow::StringScalar>(" "));
+      StringInput pad(args.size() > 2 ? args[2] : space);
       return MapToStrings(args, num_rows, input.TotalBytes(num_rows) * 2, context.pool,
                           [&](int64_t row, StringOutput& out) {
                             if (!input.IsValid(row) || !length.IsValid(row) ||
