@@ -14,7 +14,6 @@
 #include "execution/file_stream_end_to_end_support.h"
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/dataframe_reader.h"
-#include "sluice/api/delta_table.h"
 #include "sluice/api/functions.h"
 
 namespace sluice::testing {
@@ -99,12 +98,16 @@ class FullDiskTest : public EndToEndTest {
   bool mounted_ = false;
 };
 
-TEST_F(FullDiskTest, AFileSinkFailsNamingTheFileAndResumesExactlyOnceWithRoom) {
+// The sink's format: a file sink, then a Delta table.
+class FullDiskSinkTest : public FullDiskTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(FullDiskSinkTest, FailsNamingTheFileAndResumesExactlyOnceWithRoom) {
+  const std::string format = GetParam();
   LandInput();
   auto start = [&]() {
     return Input()
         .writeStream()
-        .format("parquet")
+        .format(format)
         .option("checkpointLocation", disk_ + "/ckpt")
         .trigger(Trigger::AvailableNow())
         .start(disk_ + "/out");
@@ -112,24 +115,10 @@ TEST_F(FullDiskTest, AFileSinkFailsNamingTheFileAndResumesExactlyOnceWithRoom) {
   FillTheDisk(start);
   GrowDisk();
   ASSERT_TRUE(Finish(start()).ok());
-  ExpectEveryIdOnce(spark_->read().parquet(disk_ + "/out"));
+  ExpectEveryIdOnce(spark_->read().format(format).load(disk_ + "/out"));
 }
 
-TEST_F(FullDiskTest, ADeltaSinkFailsNamingTheFileAndResumesExactlyOnceWithRoom) {
-  LandInput();
-  auto start = [&]() {
-    return Input()
-        .writeStream()
-        .format("delta")
-        .option("checkpointLocation", disk_ + "/ckpt")
-        .trigger(Trigger::AvailableNow())
-        .start(disk_ + "/table");
-  };
-  FillTheDisk(start);
-  GrowDisk();
-  ASSERT_TRUE(Finish(start()).ok());
-  ExpectEveryIdOnce(spark_->read().format("delta").load(disk_ + "/table"));
-}
+INSTANTIATE_TEST_SUITE_P(Sinks, FullDiskSinkTest, ::testing::Values("parquet", "delta"));
 
 }  // namespace
 }  // namespace sluice::testing

@@ -67,6 +67,7 @@ std::string Label(const FaultTarget& target) {
 class Rotation {
  public:
   explicit Rotation(std::vector<FaultTarget> targets) : targets_(std::move(targets)) {}
+  bool empty() const { return targets_.empty(); }
   const FaultTarget& current() const { return targets_[next_ % targets_.size()]; }
   void Fired() {
     ++next_;
@@ -259,6 +260,7 @@ arrow::Result<SoakReport> RunSoak(const SoakPipeline& pipeline, const SoakOption
     Fault fault;
     const bool broker_crash = pipeline.uses_kafka() && cycle % 10 == 9;
     Rotation* rotation = cycle % 3 == 1 ? &kill_targets : cycle % 3 == 2 ? &fail_targets : nullptr;
+    if (rotation != nullptr && rotation->empty()) rotation = nullptr;
     std::uniform_int_distribution<int64_t> instant(
         0, std::chrono::duration_cast<std::chrono::microseconds>(typical).count());
     if (broker_crash) {
