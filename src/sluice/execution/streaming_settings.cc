@@ -1,8 +1,7 @@
 #include "sluice/execution/streaming_settings.h"
 
-#include <charconv>
-
 #include "sluice/common/ascii.h"
+#include "sluice/common/config_values.h"
 #include "sluice/sources/typed_options.h"
 #include "sluice/common/errors.h"
 
@@ -11,32 +10,6 @@ namespace sluice::execution {
 namespace {
 
 constexpr const char* kPrefix = "spark.sql.streaming.";
-
-arrow::Result<int64_t> IntSetting(const SessionConfig& config, const std::string& key,
-                                  int64_t default_value, int64_t minimum) {
-  auto text = config.Get(key);
-  if (!text) return default_value;
-  int64_t value = 0;
-  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (error != std::errc() || end != text->data() + text->size() || value < minimum) {
-    return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
-                      "The value '" + *text + "' in the config \"" + key +
-                          "\" is invalid. It should be an integer of at least " +
-                          std::to_string(minimum) + ".");
-  }
-  return value;
-}
-
-arrow::Result<bool> BoolSetting(const SessionConfig& config, const std::string& key,
-                                bool default_value) {
-  auto text = config.Get(key);
-  if (!text) return default_value;
-  if (*text == "true") return true;
-  if (*text == "false") return false;
-  return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
-                    "The value '" + *text + "' in the config \"" + key +
-                        "\" is invalid. It should be a boolean: true or false.");
-}
 
 arrow::Result<int64_t> TimeSetting(const SessionConfig& config, const std::string& key,
                                    int64_t default_ms) {
@@ -84,49 +57,49 @@ arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConf
   const std::string prefix = kPrefix;
   StreamingSettings settings;
   ARROW_ASSIGN_OR_RAISE(settings.min_batches_to_retain,
-                        IntSetting(config, prefix + "minBatchesToRetain", 100, 1));
+                        IntConfigValue(config, prefix + "minBatchesToRetain", 100, 1));
   ARROW_ASSIGN_OR_RAISE(settings.no_data_micro_batches,
-                        BoolSetting(config, prefix + "noDataMicroBatches.enabled", true));
+                        BoolConfigValue(config, prefix + "noDataMicroBatches.enabled", true));
   ARROW_ASSIGN_OR_RAISE(settings.polling_delay_ms,
                         TimeSetting(config, prefix + "pollingDelay", 10));
   ARROW_ASSIGN_OR_RAISE(settings.no_data_progress_event_interval_ms,
                         TimeSetting(config, prefix + "noDataProgressEventInterval", 10000));
   ARROW_ASSIGN_OR_RAISE(settings.num_recent_progress_updates,
-                        IntSetting(config, prefix + "numRecentProgressUpdates", 100, 0));
+                        IntConfigValue(config, prefix + "numRecentProgressUpdates", 100, 0));
   ARROW_ASSIGN_OR_RAISE(settings.schema_inference,
-                        BoolSetting(config, prefix + "schemaInference", false));
+                        BoolConfigValue(config, prefix + "schemaInference", false));
   ARROW_ASSIGN_OR_RAISE(int64_t sink_interval,
-                        IntSetting(config, prefix + "fileSink.log.compactInterval", 10, 1));
+                        IntConfigValue(config, prefix + "fileSink.log.compactInterval", 10, 1));
   ARROW_ASSIGN_OR_RAISE(int64_t source_interval,
-                        IntSetting(config, prefix + "fileSource.log.compactInterval", 10, 1));
+                        IntConfigValue(config, prefix + "fileSource.log.compactInterval", 10, 1));
   settings.file_sink_compact_interval = static_cast<int32_t>(sink_interval);
   settings.file_source_compact_interval = static_cast<int32_t>(source_interval);
   settings.checkpoint_root = config.Get(prefix + "checkpointLocation").value_or("");
   ARROW_ASSIGN_OR_RAISE(
       settings.check_stateful_correctness,
-      BoolSetting(config, prefix + "statefulOperator.checkCorrectness.enabled", true));
+      BoolConfigValue(config, prefix + "statefulOperator.checkCorrectness.enabled", true));
   ARROW_ASSIGN_OR_RAISE(int64_t partitions,
-                        IntSetting(config, "spark.sql.shuffle.partitions", 200, 1));
+                        IntConfigValue(config, "spark.sql.shuffle.partitions", 200, 1));
   settings.shuffle_partitions = static_cast<int32_t>(partitions);
   state::StateStoreConf& store = settings.state_store;
   store.provider_class =
       config.Get(prefix + "stateStore.providerClass").value_or(kPinnedKeys[0].default_value);
   ARROW_ASSIGN_OR_RAISE(store.min_deltas_for_snapshot,
-                        IntSetting(config, prefix + "stateStore.minDeltasForSnapshot", 10, 1));
+                        IntConfigValue(config, prefix + "stateStore.minDeltasForSnapshot", 10, 1));
   store.min_versions_to_retain = settings.min_batches_to_retain;
   const std::string rocksdb = prefix + "stateStore.rocksdb.";
   ARROW_ASSIGN_OR_RAISE(store.rocksdb.bounded_memory_usage,
-                        BoolSetting(config, rocksdb + "boundedMemoryUsage", false));
+                        BoolConfigValue(config, rocksdb + "boundedMemoryUsage", false));
   ARROW_ASSIGN_OR_RAISE(store.rocksdb.max_memory_usage_mb,
-                        IntSetting(config, rocksdb + "maxMemoryUsageMB", 500, 1));
+                        IntConfigValue(config, rocksdb + "maxMemoryUsageMB", 500, 1));
   ARROW_ASSIGN_OR_RAISE(store.rocksdb.block_cache_size_mb,
-                        IntSetting(config, rocksdb + "blockCacheSizeMB", 8, 0));
+                        IntConfigValue(config, rocksdb + "blockCacheSizeMB", 8, 0));
   ARROW_ASSIGN_OR_RAISE(store.rocksdb.block_size_kb,
-                        IntSetting(config, rocksdb + "blockSizeKB", 4, 1));
+                        IntConfigValue(config, rocksdb + "blockSizeKB", 4, 1));
   ARROW_ASSIGN_OR_RAISE(store.rocksdb.write_buffer_size_mb,
-                        IntSetting(config, rocksdb + "writeBufferSizeMB", -1, -1));
+                        IntConfigValue(config, rocksdb + "writeBufferSizeMB", -1, -1));
   ARROW_ASSIGN_OR_RAISE(store.rocksdb.max_write_buffer_number,
-                        IntSetting(config, rocksdb + "maxWriteBufferNumber", -1, -1));
+                        IntConfigValue(config, rocksdb + "maxWriteBufferNumber", -1, -1));
   store.rocksdb.compression =
       AsciiLower(config.Get(rocksdb + "compression").value_or(store.rocksdb.compression));
   std::string policy = AsciiLower(config.Get(prefix + "multipleWatermarkPolicy").value_or("min"));
@@ -137,7 +110,7 @@ arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConf
                           "'max'.");
   }
   settings.max_watermark_policy = policy == "max";
-  ARROW_ASSIGN_OR_RAISE(int64_t partitioning, IntSetting(config, kStatePartitioningKey, 2, 1));
+  ARROW_ASSIGN_OR_RAISE(int64_t partitioning, IntConfigValue(config, kStatePartitioningKey, 2, 1));
   if (partitioning > 2) {
     return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
                       "The value '" + std::to_string(partitioning) + "' in the config \"" +
