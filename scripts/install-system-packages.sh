@@ -6,6 +6,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   librdkafka-dev librocksdb-dev libsimdjson-dev libre2-dev libssl-dev zlib1g-dev
   openjdk-17-jre-headless maven
+  # The web UI test loads the page in headless Chromium.
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -96,7 +96,9 @@ void RegisterSession(nb::module_& m) {
             return Checked(session.sql(text));
           },
           nb::call_guard<nb::gil_scoped_release>())
-      .def("streams", &SparkSession::streams);
+      .def("streams", &SparkSession::streams)
+      .def("uiWebUrl", &SparkSession::uiWebUrl)
+      .def("stop", &SparkSession::stop, nb::call_guard<nb::gil_scoped_release>());
 }
 
 }  // namespace sluice::python

@@ -3,12 +3,13 @@ process (master settings are accepted and ignored)."""
 
 import atexit
 import threading
+import warnings
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 import pyarrow as pa
 
 from sluice import _native
-from sluice.errors import PySparkTypeError, PySparkValueError
+from sluice.errors import PySparkException, PySparkTypeError, PySparkValueError
 from sluice.sql._conversion import infer_schema, rows_to_table
 from sluice.sql.dataframe import DataFrame
 from sluice.sql.readwriter import DataFrameReader, to_option_string
@@ -48,9 +49,15 @@ class RuntimeConfig:
 class _SparkContext:
     """The few SparkContext calls streaming jobs make, accepted for compatibility."""
 
-    def __init__(self, app_name: str):
-        self.appName = app_name
+    def __init__(self, jss: "_native.SparkSession"):
+        self._jss = jss
+        self.appName = jss.appName()
         self.master = "local[*]"
+
+    @property
+    def uiWebUrl(self) -> Optional[str]:
+        """The web UI's address when the session was built with spark.ui.enabled=true."""
+        return self._jss.uiWebUrl()
 
     def setLogLevel(self, logLevel: str) -> None:
         pass
@@ -107,7 +114,14 @@ class SparkSession:
                 if session is None:
                     return self.create()
                 for key, value in self._options.items():
-                    session.conf.set(key, value)
+                    try:
+                        session.conf.set(key, value)
+                    except PySparkException as error:
+                        # As Spark: an existing session keeps the settings it was built with.
+                        if error.getErrorClass() != "CANNOT_MODIFY_CONFIG":
+                            raise
+                        warnings.warn("Using an existing session; the setting " + key +
+                                      " only takes effect in a new one.")
                 return session
 
         def create(self) -> "SparkSession":
@@ -124,7 +138,7 @@ class SparkSession:
         self._jss = jss
         self._conf = RuntimeConfig(jss)
         self._streams: Any = None
-        self._spark_context = _SparkContext(jss.appName())
+        self._spark_context = _SparkContext(jss)
         _native_sessions.append(jss)
 
     @classmethod
@@ -227,6 +241,7 @@ class SparkSession:
         """Stops the session's active streaming queries; the session stops being active."""
         for query in self.streams.active:
             query.stop()
+        self._jss.stop()
         with SparkSession._lock:
             if SparkSession._active is self:
                 SparkSession._active = None

@@ -11,7 +11,11 @@
 #include "sluice/api/dataframe_reader.h"
 #include "sluice/api/session_state.h"
 #include "sluice/common/errors.h"
+#include "sluice/execution/console_progress_bar.h"
+#include "sluice/execution/streaming_query.h"
 #include "sluice/plan/relation.h"
+#include "sluice/server/web_ui.h"
+#include "sluice/server/web_ui_settings.h"
 #include "sluice/types/spark_type_names.h"
 
 namespace sluice {
@@ -29,6 +33,12 @@ arrow::Status InitializeArrowOnce() {
 }  // namespace
 
 arrow::Status RuntimeConfig::set(const std::string& key, const std::string& value) {
+  if (server::IsStaticWebUiSetting(key)) {
+    return SparkError("CANNOT_MODIFY_CONFIG",
+                      "Cannot modify the value of the Spark config: \"" + key +
+                          "\". The web UI reads it once, when the session is built: set it "
+                          "with SparkSession.builder.config.");
+  }
   return state_->config.Set(key, value);
 }
 
@@ -56,6 +66,16 @@ arrow::Result<std::shared_ptr<SparkSession>> SparkSession::Builder::getOrCreate(
   auto session = std::make_shared<SparkSession>(app_name_);
   for (const auto& [key, value] : settings_) {
     ARROW_RETURN_NOT_OK(session->state_->config.Set(key, value));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto ui_settings, server::WebUiSettings::FromConfig(session->state_->config));
+  if (ui_settings.enabled) {
+    ARROW_ASSIGN_OR_RAISE(session->state_->web_ui,
+                          server::WebUi::Start(ui_settings, session->state_->streams));
+  }
+  if (ui_settings.show_console_progress) {
+    if (auto bar = execution::ConsoleProgressBar::ForStandardError()) {
+      session->state_->streams->addListener(std::move(bar));
+    }
   }
   return session;
 }
@@ -108,5 +128,15 @@ const std::shared_ptr<execution::StreamingQueryManager>& SparkSession::streams()
 }
 
 DataFrame SparkSession::table(const std::string& name) const { return read().table(name); }
+
+void SparkSession::stop() const {
+  for (const auto& query : state_->streams->active()) (void)query->stop();
+  state_->web_ui.reset();
+}
+
+std::optional<std::string> SparkSession::uiWebUrl() const {
+  if (state_->web_ui == nullptr) return std::nullopt;
+  return state_->web_ui->url();
+}
 
 }  // namespace sluice

@@ -23,7 +23,9 @@ class DataStreamReader;
 class RuntimeConfig {
  public:
   explicit RuntimeConfig(std::shared_ptr<SessionState> state) : state_(std::move(state)) {}
-  /// Sets a `spark.*` key; an error names the key and the allowed values.
+  /// Sets a `spark.*` key; an error names the key and the allowed values. The web UI's
+  /// settings (spark.ui.*) are read once, when the session is built, and are refused here
+  /// (CANNOT_MODIFY_CONFIG), as Spark refuses to change its core settings at runtime.
   arrow::Status set(const std::string& key, const std::string& value);
   std::optional<std::string> get(const std::string& key) const;
   void unset(const std::string& key);
@@ -44,7 +46,8 @@ class SparkSession {
     /// Accepted for compatibility ("local[*]", "local[2]"); Sluice always runs in-process.
     Builder& master(const std::string& master);
     Builder& config(const std::string& key, const std::string& value);
-    /// A new session with these settings (an invalid setting is an error naming it).
+    /// A new session with these settings (an invalid setting is an error naming it); it
+    /// starts the web UI when spark.ui.enabled is true.
     arrow::Result<std::shared_ptr<SparkSession>> getOrCreate();
 
    private:
@@ -80,6 +83,13 @@ class SparkSession {
   /// the warehouse (spark.sql.warehouse.dir), read as a batch DataFrame;
   /// TABLE_OR_VIEW_NOT_FOUND when there is neither.
   DataFrame table(const std::string& name) const;
+
+  /// Stops the session's active streaming queries and its web UI, as PySpark's spark.stop();
+  /// the session stays usable for batch work. Idempotent.
+  void stop() const;
+  /// The web UI's address ("http://127.0.0.1:4040"), as PySpark's SparkContext.uiWebUrl;
+  /// nullopt unless the session was built with spark.ui.enabled=true.
+  std::optional<std::string> uiWebUrl() const;
 
   const std::shared_ptr<SessionState>& state() const { return state_; }
 

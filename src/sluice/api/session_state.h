@@ -17,6 +17,10 @@
 
 namespace sluice {
 
+namespace server {
+class WebUi;
+}  // namespace server
+
 /// What a session shares with the DataFrames made from it: settings, functions and attribute
 /// ids. DataFrames hold it by shared_ptr, so they stay usable after the session object is gone.
 /// Settings are not synchronized: set them before running queries from several threads.
@@ -100,6 +104,11 @@ struct SessionState {
   mutable std::mutex views_mutex;  // guards the views and the table locations
   std::map<std::string, plan::PlanPtr> temp_views;
   std::map<std::string, std::string> table_locations;
+
+ public:
+  /// The web UI, when spark.ui.enabled started one with the session. Declared last so that it
+  /// stops, and leaves the query manager, before the rest of the state goes.
+  std::shared_ptr<server::WebUi> web_ui;
 };
 
 }  // namespace sluice
