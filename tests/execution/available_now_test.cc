@@ -106,6 +106,30 @@ TEST_F(AvailableNowTest, RunsTheBatchesTheLimitNeedsThenStops) {
   EXPECT_EQ(Output(), SortedRows({"[1]", "[2]", "[3]"}));
 }
 
+TEST_F(AvailableNowTest, EachReportCountsTheFilesTakenOfTheRunsBacklog) {
+  auto query = StartParquet(Stream(), Trigger::AvailableNow());
+  ASSERT_TRUE(Finish(query).ok());
+  std::vector<std::pair<int64_t, int64_t>> backlog;
+  for (const auto& progress : (*query)->recentProgress()) {
+    ASSERT_TRUE(progress.sources.at(0).backlog.has_value());
+    backlog.emplace_back(progress.sources[0].backlog->done, progress.sources[0].backlog->total);
+  }
+  EXPECT_EQ(backlog, (std::vector<std::pair<int64_t, int64_t>>{{1, 3}, {2, 3}, {3, 3}}));
+  // Not part of Spark's report.
+  EXPECT_EQ((*query)->lastProgress()->Json().find("backlog"), std::string::npos);
+
+  // The next run's backlog is what landed since; a run with a plain trigger has none.
+  LandRow(4);
+  auto next = StartParquet(Stream(), Trigger::AvailableNow());
+  ASSERT_TRUE(Finish(next).ok());
+  ASSERT_EQ((*next)->recentProgress().size(), 1u);
+  EXPECT_EQ((*next)->lastProgress()->sources[0].backlog->total, 1);
+  LandRow(5);
+  auto once = StartParquet(Stream(), Trigger::Once());
+  ASSERT_TRUE(Finish(once).ok());
+  EXPECT_FALSE((*once)->lastProgress()->sources[0].backlog.has_value());
+}
+
 TEST_F(AvailableNowTest, AFileLandingAfterStartWaitsForTheNextRun) {
   // Batch 1 is planned after batch 0's progress event: a file landed from the listener is
   // there when the source looks for batch 1's files, yet the run was fixed at start.

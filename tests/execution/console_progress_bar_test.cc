@@ -38,6 +38,17 @@ TEST(BacklogFractionDoneTest, SumsTheOffsetsOfEveryPartition) {
   EXPECT_DOUBLE_EQ(*BacklogFractionDone(first, first), 0.5);
 }
 
+TEST(BacklogFractionDoneTest, ASourcesOwnAccountOfItsBacklogComesFirst) {
+  // A file source's offsets count log entries; its backlog counts files.
+  auto report = Report(2, R"({"logOffset":1})", R"({"logOffset":2})", "null", 10);
+  report.sources[0].latest_offset.reset();
+  EXPECT_FALSE(BacklogFractionDone(report, report).has_value());
+  report.sources[0].backlog = sources::SourceBacklog{6, 40};
+  EXPECT_DOUBLE_EQ(*BacklogFractionDone(report, report), 0.15);
+  report.sources[0].backlog = sources::SourceBacklog{40, 40};
+  EXPECT_FALSE(BacklogFractionDone(report, report).has_value());
+}
+
 TEST(BacklogFractionDoneTest, NothingToShowWhenCaughtUpOrWithoutNumbers) {
   auto caught_up = Report(3, R"({"logOffset":2})", R"({"logOffset":3})", R"({"logOffset":3})", 1);
   EXPECT_FALSE(BacklogFractionDone(caught_up, caught_up).has_value());

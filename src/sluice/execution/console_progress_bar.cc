@@ -65,9 +65,15 @@ std::optional<double> BacklogFractionDone(const StreamingQueryProgress& run_star
   simdjson::dom::parser parser;
   double done = 0, total = 0;
   for (size_t i = 0; i < latest.sources.size() && i < run_start.sources.size(); ++i) {
+    const SourceProgress& source = latest.sources[i];
+    if (source.backlog) {
+      done += static_cast<double>(source.backlog->done);
+      total += static_cast<double>(source.backlog->total);
+      continue;
+    }
     auto start = Position(run_start.sources[i].start_offset, &parser);
-    auto end = Position(latest.sources[i].end_offset, &parser);
-    auto target = Position(latest.sources[i].latest_offset, &parser);
+    auto end = Position(source.end_offset, &parser);
+    auto target = Position(source.latest_offset, &parser);
     if (!end || !target) continue;
     double origin = start.value_or(0);
     done += std::max(0.0, *end - origin);

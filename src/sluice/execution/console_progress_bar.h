@@ -13,12 +13,12 @@
 
 namespace sluice::execution {
 
-/// How far a query has got, from its progress reports alone. A source's position is the sum of
-/// the integer members of its offset (a file source's logOffset, the offsets of a Kafka topic's
-/// partitions), so the fraction done is
-///   (end - start of the run) / (latest - start of the run)
-/// summed over the sources; sources whose offsets have no integer member do not count.
-/// Returns nullopt when the query is not behind (nothing to show).
+/// How far a query has got through its backlog, from its progress reports alone, summed over
+/// its sources. A source that accounts for its backlog (SourceProgress::backlog, a file
+/// source's availableNow files) counts its files; another counts its offsets: its position is
+/// the sum of the integer members of an offset (the offsets of a Kafka topic's partitions), and
+/// what is done is (end - start of the run) out of (latest - start of the run). Sources with
+/// neither do not count. Returns nullopt when the query is not behind (nothing to show).
 std::optional<double> BacklogFractionDone(const StreamingQueryProgress& run_start,
                                           const StreamingQueryProgress& latest);
 

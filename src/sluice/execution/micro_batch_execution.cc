@@ -417,6 +417,7 @@ void MicroBatchExecution::ReportProgress(const Timings& timings) {
     entry.input_rows_per_second = source.rows_read / input_seconds;
     entry.processed_rows_per_second = source.rows_read / processing_seconds;
     entry.metrics = source.source->Metrics();
+    entry.backlog = source.source->Backlog();
     progress.sources.push_back(std::move(entry));
   }
   if (!watermark_operators_.empty()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sluice/physical/stateful_context.h"
+#include "sluice/sources/source_backlog.h"
 
 namespace sluice::execution {
 
@@ -27,6 +28,8 @@ struct SourceProgress {
   double input_rows_per_second = 0;
   double processed_rows_per_second = 0;
   std::map<std::string, std::string> metrics;
+  /// The source's own account of a fixed backlog (sources::SourceBacklog); not printed.
+  std::optional<sources::SourceBacklog> backlog;
 };
 
 /// The sink's figures for a batch (Spark's SinkProgress); num_output_rows is -1 for sinks that

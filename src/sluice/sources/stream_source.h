@@ -20,6 +20,7 @@
 #include "sluice/common/session_config.h"
 #include "sluice/formats/file_format.h"
 #include "sluice/plan/data_source.h"
+#include "sluice/sources/source_backlog.h"
 
 namespace sluice::sources {
 
@@ -76,6 +77,9 @@ class StreamSource {
   /// The progress report's "latestOffset": the newest available offset regardless of rate
   /// limits, or nullopt where Spark reports null (file source).
   virtual std::optional<std::string> ReportLatestOffset() const { return std::nullopt; }
+  /// The backlog fixed for this run and how much of it the batches planned so far admitted;
+  /// nullopt when there is none or the offsets tell it (ReportLatestOffset).
+  virtual std::optional<SourceBacklog> Backlog() const { return std::nullopt; }
   /// The progress report's per-source "metrics" (e.g. Kafka's offsets behind latest).
   virtual std::map<std::string, std::string> Metrics() const { return {}; }
   /// Releases connections and threads; the source is not used afterwards.

@@ -66,6 +66,7 @@ class FileStreamSource final : public StreamSource {
   arrow::Result<std::optional<std::string>> LatestOffset(const std::optional<std::string>&,
                                                          ReadLimitMode mode) override;
   arrow::Status PrepareForAvailableNow() override;
+  std::optional<SourceBacklog> Backlog() const override { return backlog_; }
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatch(
       const std::optional<std::string>& start, const std::string& end) override;
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> GetBatchReading(
@@ -97,6 +98,8 @@ class FileStreamSource final : public StreamSource {
   std::optional<std::vector<SourceFile>> unread_;
   /// Trigger.AvailableNow: the listing every batch of this run draws from.
   std::optional<std::vector<SourceFile>> available_now_;
+  /// Trigger.AvailableNow: its new files, and how many of them batches took so far.
+  std::optional<SourceBacklog> backlog_;
   /// The newest log batch whose files were cleaned in this run.
   std::optional<int64_t> last_cleaned_;
 };
@@ -165,6 +168,7 @@ arrow::Result<std::optional<std::string>> FileStreamSource::LatestOffset(
   }
   for (const auto& file : admission.batch) seen_.Add(file.uri, file.timestamp);
   seen_.Purge();
+  if (backlog_) backlog_->done += static_cast<int64_t>(admission.batch.size());
   if (!admission.batch.empty()) {
     std::vector<FileEntry> entries;
     entries.reserve(admission.batch.size());
@@ -180,6 +184,10 @@ arrow::Result<std::optional<std::string>> FileStreamSource::LatestOffset(
 
 arrow::Status FileStreamSource::PrepareForAvailableNow() {
   ARROW_ASSIGN_OR_RAISE(auto files, FetchAllFiles());
+  backlog_ = SourceBacklog{};
+  for (const auto& file : files) {
+    if (seen_.IsNewFile(file.uri, file.timestamp)) ++backlog_->total;
+  }
   available_now_ = std::move(files);
   return arrow::Status::OK();
 }
