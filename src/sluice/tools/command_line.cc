@@ -1,0 +1,87 @@
+#include "sluice/tools/command_line.h"
+
+#include <charconv>
+
+namespace sluice::tools {
+
+namespace {
+
+arrow::Status UsageError(const std::string& message) {
+  return arrow::Status::Invalid(message);
+}
+
+/// Walks the arguments, handing out options and their values.
+class Arguments {
+ public:
+  explicit Arguments(const std::vector<std::string>& args) : args_(args) {}
+
+  bool done() const { return next_ >= args_.size(); }
+  const std::string& Next() { return args_[next_++]; }
+  /// The value after `option`.
+  arrow::Result<std::string> ValueOf(const std::string& option) {
+    if (done()) return UsageError(option + " needs a value.");
+    return Next();
+  }
+
+ private:
+  const std::vector<std::string>& args_;
+  size_t next_ = 0;
+};
+
+arrow::Status AddConf(const std::string& setting, CommandLine* line) {
+  const auto equals = setting.find('=');
+  if (equals == std::string::npos || equals == 0) {
+    return UsageError("--conf needs key=value, not '" + setting + "'.");
+  }
+  line->conf.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
+  return arrow::Status::OK();
+}
+
+arrow::Status ParseSql(Arguments& args, CommandLine* line) {
+  while (!args.done()) {
+    const std::string& arg = args.Next();
+    if (arg == "--conf") {
+      ARROW_ASSIGN_OR_RAISE(auto setting, args.ValueOf(arg));
+      ARROW_RETURN_NOT_OK(AddConf(setting, line));
+    } else if (arg == "-e") {
+      ARROW_ASSIGN_OR_RAISE(line->statements, args.ValueOf(arg));
+    } else if (arg == "-f") {
+      ARROW_ASSIGN_OR_RAISE(line->file, args.ValueOf(arg));
+    } else {
+      return UsageError("sluice sql does not know the argument '" + arg + "'.");
+    }
+  }
+  if (line->statements && line->file) return UsageError("Give -e or -f, not both.");
+  return arrow::Status::OK();
+}
+
+}  // namespace
+
+arrow::Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
+  CommandLine line;
+  if (args.empty()) return UsageError("Name a command.");
+  const std::string& command = args.front();
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  Arguments arguments(rest);
+  if (command == "help" || command == "--help" || command == "-h") {
+    line.command = CommandLine::Command::kHelp;
+  } else if (command == "sql") {
+    line.command = CommandLine::Command::kSql;
+    ARROW_RETURN_NOT_OK(ParseSql(arguments, &line));
+  } else {
+    return UsageError("Unknown command '" + command + "'.");
+  }
+  return line;
+}
+
+std::string UsageText() {
+  return R"(Usage:
+  sluice sql [--conf key=value]... [-e "statements" | -f file]
+      Spark SQL on a session: an interactive shell (history in ~/.sluice_history; end
+      statements with ';', Ctrl-D or exit; to leave), or the statements of -e or -f,
+      stopping at the first error.
+  sluice help
+)";
+}
+
+}  // namespace sluice::tools

@@ -1,0 +1,32 @@
+// The arguments of the `sluice` program, parsed once into what each command needs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <arrow/result.h>
+
+namespace sluice::tools {
+
+/// A parsed command line.
+struct CommandLine {
+  enum class Command { kHelp, kSql };
+  Command command = Command::kHelp;
+  /// --conf key=value, in order: session settings.
+  std::vector<std::pair<std::string, std::string>> conf;
+
+  /// sql: -e's statements or -f's file; neither starts the interactive shell.
+  std::optional<std::string> statements;
+  std::optional<std::string> file;
+};
+
+/// Parses the arguments after the program name. A wrong command, option or value fails
+/// naming it; the caller prints UsageText() with the error.
+arrow::Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args);
+
+/// How to call the program, for --help and for usage errors.
+std::string UsageText();
+
+}  // namespace sluice::tools

@@ -1,0 +1,83 @@
+// The real `sluice` program, run as a user runs it: its output, its exit codes, and its
+// errors on stderr.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include <gtest/gtest.h>
+
+#include "support/scratch_dir.h"
+
+namespace sluice::testing {
+namespace {
+
+/// What a run of the program printed and how it ended.
+struct ProgramRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Quoted(const std::string& arg) {
+  std::string quoted = "'";
+  for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// Runs `sluice args...` with `input` on its standard input, its files in `scratch`.
+ProgramRun Sluice(const ScratchDir& scratch, const std::vector<std::string>& args,
+           const std::string& input = "") {
+  std::string command = Quoted(SLUICE_COMMAND);
+  for (const auto& arg : args) command += " " + Quoted(arg);
+  const std::string in = scratch.Write("stdin.txt", input);
+  const std::string out = scratch / "stdout.txt";
+  const std::string err = scratch / "stderr.txt";
+  command += " <" + Quoted(in) + " >" + Quoted(out) + " 2>" + Quoted(err);
+  const int status = std::system(command.c_str());
+  ProgramRun run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.out = ReadAll(out);
+  run.err = ReadAll(err);
+  return run;
+}
+
+TEST(SluiceSqlCommandTest, RunsStatementsAndStopsAtTheFirstError) {
+  ScratchDir scratch;
+  ProgramRun run = Sluice(scratch, {"sql", "--conf", "spark.sql.session.timeZone=UTC", "-e",
+                    "SELECT 1 AS a, 'x' AS b; SELECT CAST(0 AS TIMESTAMP) AS t"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out,
+            "+---+---+\n|a  |b  |\n+---+---+\n|1  |x  |\n+---+---+\n"
+            "+-------------------+\n|t                  |\n+-------------------+\n"
+            "|1970-01-01 00:00:00|\n+-------------------+\n");
+  EXPECT_NE(run.err.find(" seconds, Fetched 1 row(s)\n"), std::string::npos) << run.err;
+
+  const std::string script = scratch.Write(
+      "script.sql", "SELECT 1 AS a;\nSELECT nope FROM range(1);\nSELECT 2 AS b;\n");
+  run = Sluice(scratch, {"sql", "-f", script});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "+---+\n|a  |\n+---+\n|1  |\n+---+\n");
+  EXPECT_NE(run.err.find("Error: [UNRESOLVED_COLUMN"), std::string::npos) << run.err;
+
+  run = Sluice(scratch, {"sql", "--conf", "spark.sql.shuffle.partitions=zero"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("spark.sql.shuffle.partitions"), std::string::npos) << run.err;
+}
+
+TEST(SluiceSqlCommandTest, TheShellReadsStatementsFromItsInput) {
+  ScratchDir scratch;
+  ProgramRun run = Sluice(scratch, {"sql"}, "SELECT nope;\nSELECT 'a;'\n  AS s;\n");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "+---+\n|s  |\n+---+\n|a; |\n+---+\n");
+  EXPECT_NE(run.err.find("Error in query: [UNRESOLVED_COLUMN"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace sluice::testing
