@@ -3,12 +3,13 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
 #include <gtest/gtest.h>
 
-#include "support/scratch_dir.h"
+#include "tools/stateful_checkpoint_fixture.h"
 
 namespace sluice::testing {
 namespace {
@@ -48,6 +49,13 @@ ProgramRun Sluice(const ScratchDir& scratch, const std::vector<std::string>& arg
   return run;
 }
 
+class SluiceCommandTest : public StatefulCheckpointTest {
+ protected:
+  ProgramRun Sluice(const std::vector<std::string>& args) {
+    return sluice::testing::Sluice(scratch_dir_, args);
+  }
+};
+
 TEST(SluiceSqlCommandTest, RunsStatementsAndStopsAtTheFirstError) {
   ScratchDir scratch;
   ProgramRun run = Sluice(scratch, {"sql", "--conf", "spark.sql.session.timeZone=UTC", "-e",
@@ -78,6 +86,37 @@ TEST(SluiceSqlCommandTest, TheShellReadsStatementsFromItsInput) {
   EXPECT_EQ(run.out, "+---+\n|s  |\n+---+\n|a; |\n+---+\n");
   EXPECT_NE(run.err.find("Error in query: [UNRESOLVED_COLUMN"), std::string::npos) << run.err;
 }
+
+TEST_P(SluiceCommandTest, CheckpointReadsARealCheckpoint) {
+  RunDedupedCounts();
+  const int64_t last = query_->lastProgress()->batch_id;
+  ProgramRun run = Sluice({"checkpoint", checkpoint_});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("Query id    " + query_->id()), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("commits 0-" + std::to_string(last)), std::string::npos) << run.out;
+
+  run = Sluice({"checkpoint", checkpoint_, "--json"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("\"queryId\" : \"" + query_->id() + "\""), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("\"nextBatchWatermarkMs\" : 15000"), std::string::npos) << run.out;
+}
+
+TEST(SluiceCheckpointCommandTest, ABadCheckpointFailsNamingTheFile) {
+  ScratchDir scratch;
+  const std::string folder = scratch / "not-a-checkpoint";
+  std::filesystem::create_directories(folder);
+  ProgramRun run = Sluice(scratch, {"checkpoint", folder});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_NE(run.err.find(folder + "/metadata does not exist"), std::string::npos) << run.err;
+}
+
+// The program reads the checkpoints of either provider.
+INSTANTIATE_TEST_SUITE_P(Providers, SluiceCommandTest,
+                         ::testing::Values(state::kHdfsBackedProviderClass,
+                                           state::kRocksDbProviderClass),
+                         ProviderName);
 
 }  // namespace
 }  // namespace sluice::testing

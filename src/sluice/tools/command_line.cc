@@ -1,7 +1,5 @@
 #include "sluice/tools/command_line.h"
 
-#include <charconv>
-
 namespace sluice::tools {
 
 namespace {
@@ -55,6 +53,21 @@ arrow::Status ParseSql(Arguments& args, CommandLine* line) {
   return arrow::Status::OK();
 }
 
+arrow::Status ParseCheckpoint(Arguments& args, CommandLine* line) {
+  while (!args.done()) {
+    const std::string& arg = args.Next();
+    if (arg == "--json") {
+      line->json = true;
+    } else if (!arg.starts_with("-") && line->checkpoint.empty()) {
+      line->checkpoint = arg;
+    } else {
+      return UsageError("sluice checkpoint does not know the argument '" + arg + "'.");
+    }
+  }
+  if (line->checkpoint.empty()) return UsageError("sluice checkpoint needs a checkpoint folder.");
+  return arrow::Status::OK();
+}
+
 }  // namespace
 
 arrow::Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
@@ -68,6 +81,9 @@ arrow::Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args
   } else if (command == "sql") {
     line.command = CommandLine::Command::kSql;
     ARROW_RETURN_NOT_OK(ParseSql(arguments, &line));
+  } else if (command == "checkpoint") {
+    line.command = CommandLine::Command::kCheckpoint;
+    ARROW_RETURN_NOT_OK(ParseCheckpoint(arguments, &line));
   } else {
     return UsageError("Unknown command '" + command + "'.");
   }
@@ -80,6 +96,9 @@ std::string UsageText() {
       Spark SQL on a session: an interactive shell (history in ~/.sluice_history; end
       statements with ';', Ctrl-D or exit; to leave), or the statements of -e or -f,
       stopping at the first error.
+  sluice checkpoint <folder> [--json]
+      What a streaming checkpoint holds: query id, batches, the batch a restart re-runs,
+      the latest batch's offsets, time and watermark, pinned settings, sources, state.
   sluice help
 )";
 }

@@ -12,14 +12,18 @@ namespace sluice::tools {
 
 /// A parsed command line.
 struct CommandLine {
-  enum class Command { kHelp, kSql };
+  enum class Command { kHelp, kSql, kCheckpoint };
   Command command = Command::kHelp;
-  /// --conf key=value, in order: session settings.
+  /// --conf key=value, in order (sql): session settings.
   std::vector<std::pair<std::string, std::string>> conf;
 
   /// sql: -e's statements or -f's file; neither starts the interactive shell.
   std::optional<std::string> statements;
   std::optional<std::string> file;
+
+  /// checkpoint: --json prints the report as JSON.
+  std::string checkpoint;
+  bool json = false;
 };
 
 /// Parses the arguments after the program name. A wrong command, option or value fails

@@ -6,6 +6,7 @@
 
 #include "sluice/api/session.h"
 #include "sluice/checkpoint/atomic_file.h"
+#include "sluice/tools/checkpoint_report.h"
 #include "sluice/tools/command_line.h"
 #include "sluice/tools/edit_line_source.h"
 #include "sluice/tools/sql_command.h"
@@ -39,6 +40,16 @@ arrow::Status RunSql(const CommandLine& line) {
   return arrow::Status::OK();
 }
 
+arrow::Status RunCheckpoint(const CommandLine& line) {
+  ARROW_ASSIGN_OR_RAISE(auto report, ReadCheckpointReport(line.checkpoint));
+  if (line.json) {
+    std::cout << CheckpointReportJson(report) << std::endl;
+  } else {
+    PrintCheckpointReport(report, std::cout);
+  }
+  return arrow::Status::OK();
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   auto line = ParseCommandLine(args);
@@ -53,6 +64,9 @@ int Main(int argc, char** argv) {
       return 0;
     case CommandLine::Command::kSql:
       status = RunSql(*line);
+      break;
+    case CommandLine::Command::kCheckpoint:
+      status = RunCheckpoint(*line);
       break;
   }
   if (!status.ok()) {
