@@ -87,7 +87,7 @@ TEST(SluiceSqlCommandTest, TheShellReadsStatementsFromItsInput) {
   EXPECT_NE(run.err.find("Error in query: [UNRESOLVED_COLUMN"), std::string::npos) << run.err;
 }
 
-TEST_P(SluiceCommandTest, CheckpointReadsARealCheckpoint) {
+TEST_P(SluiceCommandTest, CheckpointAndStateReadARealCheckpoint) {
   RunDedupedCounts();
   const int64_t last = query_->lastProgress()->batch_id;
   ProgramRun run = Sluice({"checkpoint", checkpoint_});
@@ -100,6 +100,27 @@ TEST_P(SluiceCommandTest, CheckpointReadsARealCheckpoint) {
   EXPECT_NE(run.out.find("\"queryId\" : \"" + query_->id() + "\""), std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("\"nextBatchWatermarkMs\" : 15000"), std::string::npos) << run.out;
+
+  // The aggregation is the operator after the deduplication.
+  std::string operator_id;
+  for (const char* id : {"0", "1"}) {
+    if (Sluice({"state", checkpoint_, "--operator", id}).out.find("(stateStoreSave)") !=
+        std::string::npos) {
+      operator_id = id;
+    }
+  }
+  ASSERT_FALSE(operator_id.empty());
+  run = Sluice({"state", checkpoint_, "--operator", operator_id, "--batch-id", "0"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("batch 0 (state version 1): 2 row(s)"), std::string::npos) << run.out;
+
+  const std::string parquet = scratch_dir_ / "state.parquet";
+  run = Sluice({"state", checkpoint_, "--operator", operator_id, "--output", parquet});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "Wrote 3 row(s) to " + parquet + "\n");
+  auto table = ReadParquetFile(parquet);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_EQ((*table)->num_rows(), 3);
 }
 
 TEST(SluiceCheckpointCommandTest, ABadCheckpointFailsNamingTheFile) {
@@ -110,6 +131,12 @@ TEST(SluiceCheckpointCommandTest, ABadCheckpointFailsNamingTheFile) {
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.out, "");
   EXPECT_NE(run.err.find(folder + "/metadata does not exist"), std::string::npos) << run.err;
+
+  run = Sluice(scratch, {"state", folder, "--operator", "-1"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--operator needs a number of 0 or more, not '-1'"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("Usage:"), std::string::npos) << run.err;
 }
 
 // The program reads the checkpoints of either provider.

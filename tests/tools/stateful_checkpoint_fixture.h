@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <arrow/io/file.h>
 #include <gtest/gtest.h>
+#include <parquet/arrow/reader.h>
 
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/functions.h"
@@ -84,6 +86,14 @@ class StatefulCheckpointTest : public StreamTest,
   int64_t started_ms_ = 0;
   int64_t finished_ms_ = 0;
 };
+
+/// The rows of the Parquet file at `path`, read by Arrow's own Parquet reader.
+inline arrow::Result<std::shared_ptr<arrow::Table>> ReadParquetFile(const std::string& path) {
+  ARROW_ASSIGN_OR_RAISE(auto file, arrow::io::ReadableFile::Open(path));
+  ARROW_ASSIGN_OR_RAISE(auto reader,
+                        parquet::arrow::OpenFile(file, arrow::default_memory_pool()));
+  return reader->ReadTable();
+}
 
 /// The parameter names of the two providers.
 inline std::string ProviderName(const ::testing::TestParamInfo<const char*>& info) {

@@ -1,11 +1,23 @@
 #include "sluice/tools/command_line.h"
 
+#include <charconv>
+#include <limits>
+
 namespace sluice::tools {
 
 namespace {
 
 arrow::Status UsageError(const std::string& message) {
   return arrow::Status::Invalid(message);
+}
+
+arrow::Result<int64_t> NonNegativeNumber(const std::string& option, const std::string& text) {
+  int64_t value = -1;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 0) {
+    return UsageError(option + " needs a number of 0 or more, not '" + text + "'.");
+  }
+  return value;
 }
 
 /// Walks the arguments, handing out options and their values.
@@ -68,6 +80,43 @@ arrow::Status ParseCheckpoint(Arguments& args, CommandLine* line) {
   return arrow::Status::OK();
 }
 
+arrow::Status ParseState(Arguments& args, CommandLine* line) {
+  StateSelection& state = line->state;
+  while (!args.done()) {
+    const std::string& arg = args.Next();
+    if (arg == "--operator") {
+      ARROW_ASSIGN_OR_RAISE(auto value, args.ValueOf(arg));
+      ARROW_ASSIGN_OR_RAISE(state.operator_id, NonNegativeNumber(arg, value));
+    } else if (arg == "--store-name") {
+      ARROW_ASSIGN_OR_RAISE(state.store_name, args.ValueOf(arg));
+    } else if (arg == "--join-side") {
+      ARROW_ASSIGN_OR_RAISE(state.join_side, args.ValueOf(arg));
+    } else if (arg == "--batch-id") {
+      ARROW_ASSIGN_OR_RAISE(auto value, args.ValueOf(arg));
+      ARROW_ASSIGN_OR_RAISE(state.batch_id, NonNegativeNumber(arg, value));
+    } else if (arg == "--limit") {
+      ARROW_ASSIGN_OR_RAISE(auto value, args.ValueOf(arg));
+      ARROW_ASSIGN_OR_RAISE(int64_t limit, NonNegativeNumber(arg, value));
+      if (limit > std::numeric_limits<int>::max()) {
+        return UsageError("--limit is at most " +
+                          std::to_string(std::numeric_limits<int>::max()) + ".");
+      }
+      line->limit = static_cast<int>(limit);
+    } else if (arg == "--output") {
+      ARROW_ASSIGN_OR_RAISE(line->output, args.ValueOf(arg));
+    } else if (arg == "--conf") {
+      ARROW_ASSIGN_OR_RAISE(auto setting, args.ValueOf(arg));
+      ARROW_RETURN_NOT_OK(AddConf(setting, line));
+    } else if (!arg.starts_with("-") && state.checkpoint.empty()) {
+      state.checkpoint = arg;
+    } else {
+      return UsageError("sluice state does not know the argument '" + arg + "'.");
+    }
+  }
+  if (state.checkpoint.empty()) return UsageError("sluice state needs a checkpoint folder.");
+  return arrow::Status::OK();
+}
+
 }  // namespace
 
 arrow::Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args) {
@@ -84,6 +133,9 @@ arrow::Result<CommandLine> ParseCommandLine(const std::vector<std::string>& args
   } else if (command == "checkpoint") {
     line.command = CommandLine::Command::kCheckpoint;
     ARROW_RETURN_NOT_OK(ParseCheckpoint(arguments, &line));
+  } else if (command == "state") {
+    line.command = CommandLine::Command::kState;
+    ARROW_RETURN_NOT_OK(ParseState(arguments, &line));
   } else {
     return UsageError("Unknown command '" + command + "'.");
   }
@@ -99,6 +151,11 @@ std::string UsageText() {
   sluice checkpoint <folder> [--json]
       What a streaming checkpoint holds: query id, batches, the batch a restart re-runs,
       the latest batch's offsets, time and watermark, pinned settings, sources, state.
+  sluice state <folder> [--operator N] [--store-name NAME | --join-side left|right]
+               [--batch-id B] [--limit N] [--output file.parquet] [--conf key=value]...
+      The state rows (key, value, partition_id) of one operator's store at a batch
+      (default: operator 0, store default, the last committed batch, 20 rows shown),
+      or all of them written to a Parquet file.
   sluice help
 )";
 }

@@ -10,6 +10,7 @@
 #include "sluice/tools/command_line.h"
 #include "sluice/tools/edit_line_source.h"
 #include "sluice/tools/sql_command.h"
+#include "sluice/tools/state_command.h"
 
 namespace sluice::tools {
 namespace {
@@ -50,6 +51,14 @@ arrow::Status RunCheckpoint(const CommandLine& line) {
   return arrow::Status::OK();
 }
 
+arrow::Status RunState(const CommandLine& line) {
+  ARROW_ASSIGN_OR_RAISE(auto session, MakeSession(line, "sluice state"));
+  if (!line.output) return PrintState(*session, line.state, line.limit, std::cout);
+  ARROW_ASSIGN_OR_RAISE(int64_t rows, WriteStateParquet(*session, line.state, *line.output));
+  std::cout << "Wrote " << rows << " row(s) to " << *line.output << std::endl;
+  return arrow::Status::OK();
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   auto line = ParseCommandLine(args);
@@ -67,6 +76,9 @@ int Main(int argc, char** argv) {
       break;
     case CommandLine::Command::kCheckpoint:
       status = RunCheckpoint(*line);
+      break;
+    case CommandLine::Command::kState:
+      status = RunState(*line);
       break;
   }
   if (!status.ok()) {
