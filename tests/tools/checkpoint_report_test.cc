@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sluice/api/data_stream_writer.h"
 #include "sluice/execution/iso_timestamp.h"
 #include "sluice/tools/checkpoint_report.h"
 #include "tools/stateful_checkpoint_fixture.h"
@@ -172,6 +173,47 @@ TEST_P(CheckpointReportTest, ADamagedOrMissingFileIsNamed) {
   EXPECT_NE(error_of().find("The checkpoint metadata file " + (root / "metadata").string() +
                             " does not exist"),
             std::string::npos);
+}
+
+// A file source's folder holds its log of admitted files, read back with the source's reader.
+class FileSourceCheckpointReportTest : public SessionTest {
+ protected:
+  ScratchDir scratch_;
+};
+
+TEST_F(FileSourceCheckpointReportTest, CountsTheFilesTheSourceAdmitted) {
+  for (const char* name : {"a.json", "b.json", "c.json"}) {
+    scratch_.Write(std::string("in/") + name, "{\"n\":1}\n{\"n\":2}\n");
+  }
+  const std::string checkpoint = scratch_ / "checkpoint";
+  auto query = spark_->readStream()
+                   .schema("n INT")
+                   .option("maxFilesPerTrigger", int64_t{1})
+                   .json(scratch_ / "in")
+                   .writeStream()
+                   .format("noop")
+                   .option("checkpointLocation", checkpoint)
+                   .trigger(Trigger::AvailableNow())
+                   .start();
+  ASSERT_TRUE(query.ok()) << query.status().ToString();
+  ASSERT_TRUE((*query)->awaitTermination().ok());
+
+  auto report = ReadCheckpointReport(checkpoint);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->offsets_batches, (std::vector<int64_t>{0, 1, 2}));
+  ASSERT_EQ(report->sources.size(), 1u);
+  const auto& source = report->sources[0];
+  EXPECT_EQ(source.latest_offset, "{\"logOffset\":2}");
+  EXPECT_EQ(source.metadata_batches, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(source.files_admitted, 3);
+  EXPECT_FALSE(source.kafka_initial_offsets.has_value());
+  EXPECT_TRUE(report->operators.empty());
+  std::ostringstream out;
+  tools::PrintCheckpointReport(*report, out);
+  EXPECT_NE(out.str().find("  0  sources/0: entries 0-2; file source log, 3 files admitted\n"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("State operators  none\n"), std::string::npos) << out.str();
 }
 
 TEST(CheckpointReportRangesTest, PrintsRunsOfBatchIdsAsRanges) {
