@@ -59,6 +59,9 @@ struct CheckpointReport {
   std::optional<checkpoint::CommitMetadata> latest_commit;
   std::vector<SourceReport> sources;
   std::vector<StateOperatorReport> operators;
+
+  /// The value the latest offsets entry pins for `key`, if any.
+  std::optional<std::string> PinnedSetting(const std::string& key) const;
 };
 
 /// Reads the checkpoint at `root`: its metadata, every entry of its offsets and commits logs,
@@ -66,6 +69,8 @@ struct CheckpointReport {
 /// missing or damaged file fails with an error naming the file (a missing `metadata`: the
 /// folder is not a checkpoint).
 arrow::Result<CheckpointReport> ReadCheckpointReport(const std::string& root);
+
+// Printing (checkpoint_report_print.cc).
 
 /// Writes `report` for a reader: batches as ranges ("offsets 0-41, commits 0-40"), times as
 /// ISO 8601 UTC followed by the milliseconds, one section per part of the checkpoint.
