@@ -32,11 +32,9 @@ std::string ReadAll(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-/// Runs `sluice args...` with `input` on its standard input, its files in `scratch`.
-ProgramRun Sluice(const ScratchDir& scratch, const std::vector<std::string>& args,
-           const std::string& input = "") {
-  std::string command = Quoted(SLUICE_COMMAND);
-  for (const auto& arg : args) command += " " + Quoted(arg);
+/// Runs the shell command `command` with `input` on its standard input, its files in
+/// `scratch`.
+ProgramRun RunCommand(const ScratchDir& scratch, std::string command, const std::string& input) {
   const std::string in = scratch.Write("stdin.txt", input);
   const std::string out = scratch / "stdout.txt";
   const std::string err = scratch / "stderr.txt";
@@ -47,6 +45,14 @@ ProgramRun Sluice(const ScratchDir& scratch, const std::vector<std::string>& arg
   run.out = ReadAll(out);
   run.err = ReadAll(err);
   return run;
+}
+
+/// Runs `sluice args...` with `input` on its standard input, its files in `scratch`.
+ProgramRun Sluice(const ScratchDir& scratch, const std::vector<std::string>& args,
+                  const std::string& input = "") {
+  std::string command = Quoted(SLUICE_COMMAND);
+  for (const auto& arg : args) command += " " + Quoted(arg);
+  return RunCommand(scratch, command, input);
 }
 
 class SluiceCommandTest : public StatefulCheckpointTest {
@@ -85,6 +91,27 @@ TEST(SluiceSqlCommandTest, TheShellReadsStatementsFromItsInput) {
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out, "+---+\n|s  |\n+---+\n|a; |\n+---+\n");
   EXPECT_NE(run.err.find("Error in query: [UNRESOLVED_COLUMN"), std::string::npos) << run.err;
+}
+
+// On a terminal (`script`, of Debian's essential bsdutils, gives it one) the shell edits lines
+// with libedit and keeps them in ~/.sluice_history, across sessions.
+TEST(SluiceSqlCommandTest, TheShellOnATerminalKeepsItsHistory) {
+  ScratchDir scratch;
+  const std::string shell = "HOME=" + Quoted(scratch.path()) + " script -qfec " +
+                            Quoted(Quoted(SLUICE_COMMAND) + " sql") + " /dev/null";
+  ProgramRun run = RunCommand(scratch, shell, "SELECT 'x'\n AS s;\n");
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("sluice-sql> SELECT 'x'\r\n          >  AS s;\r\n+---+\r\n|s  |"),
+            std::string::npos)
+      << run.out;
+  run = RunCommand(scratch, shell, "SELECT 2 AS n;\n");
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  const std::string history = ReadAll(scratch / ".sluice_history");
+  const auto first = history.find("SELECT\\040'x'\n\\040AS\\040s;\n");
+  const auto second = history.find("SELECT\\0402\\040AS\\040n;\n");
+  EXPECT_NE(first, std::string::npos) << history;
+  EXPECT_NE(second, std::string::npos) << history;
+  EXPECT_LT(first, second) << history;
 }
 
 TEST_P(SluiceCommandTest, CheckpointAndStateReadARealCheckpoint) {
