@@ -36,6 +36,27 @@ TEST_F(ShowTest, TruncatesAndRightAlignsByDefault) {
             "+----+--------------------+----+\n");
 }
 
+// Spark 4.0.1: spark.sql("select cast('hello' as binary) b, array(1, null) a, named_struct('x',
+// cast(null as string), 'b', cast('' as binary)) st, map('k', cast(null as binary)) m").show()
+// (ToPrettyString: binary in hex, nulls inside nested values as NULL), while a string cast of
+// the same values keeps "null" and the raw bytes.
+TEST_F(ShowTest, BinaryPrintsInHexAndNestedNullsAsNull) {
+  auto df = spark_->sql(
+      "select cast('hello' as binary) b, array(1, null) a, named_struct('x', cast(null as "
+      "string), 'b', cast('' as binary)) st, map('k', cast(null as binary)) m");
+  EXPECT_EQ(Show(df, 20, 20),
+            "+----------------+---------+----------+-----------+\n"
+            "|               b|        a|        st|          m|\n"
+            "+----------------+---------+----------+-----------+\n"
+            "|[68 65 6C 6C 6F]|[1, NULL]|{NULL, []}|{k -> NULL}|\n"
+            "+----------------+---------+----------+-----------+\n");
+  auto cast = spark_->sql("select cast(array(1, null) as string) a, cast(cast('hi' as binary) as "
+                          "string) b").collect();
+  ASSERT_TRUE(cast.ok()) << cast.status().ToString();
+  EXPECT_EQ((*cast)->column(0)->GetScalar(0).ValueOrDie()->ToString(), "[1, null]");
+  EXPECT_EQ((*cast)->column(1)->GetScalar(0).ValueOrDie()->ToString(), "hi");
+}
+
 TEST_F(ShowTest, SaysWhenRowsAreLeftOut) {
   EXPECT_EQ(Show(Rows(), 2, 20),
             "+---+--------------------+----+\n"

@@ -238,16 +238,10 @@ arrow::Result<int64_t> DataFrame::count() const {
 
 arrow::Result<std::string> DataFrame::showString(int n, int truncate_to, bool vertical) const {
   ARROW_RETURN_NOT_OK(status_);
-  // Spark renders each value as its string cast (nulls as NULL), reading one row more than it
+  // Spark renders each value with ToPrettyString (nulls as NULL), reading one row more than it
   // shows to know whether to say "only showing top n rows".
-  std::vector<Column> as_strings;
-  for (const auto& attribute : plan_->output()) {
-    as_strings.push_back(ColumnOf(attribute).cast("string").alias(attribute.name));
-  }
-  DataFrame rendered = select(std::move(as_strings));
-  ARROW_RETURN_NOT_OK(rendered.status());
   physical::ExecContext context{session_->eval_context(NowMicros())};
-  ARROW_ASSIGN_OR_RAISE(auto stream, physical::Execute(*rendered.plan(), context));
+  ARROW_ASSIGN_OR_RAISE(auto stream, physical::Execute(*plan_, context));
   arrow::RecordBatchVector batches;
   int64_t rows = 0;
   while (rows <= n) {
@@ -256,8 +250,9 @@ arrow::Result<std::string> DataFrame::showString(int n, int truncate_to, bool ve
     rows += batch->num_rows();
     batches.push_back(std::move(batch));
   }
-  ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(stream->schema(), batches));
-  return FormatShow(*table, n, truncate_to, vertical);
+  ARROW_ASSIGN_OR_RAISE(auto rendered,
+                        RenderShowStrings(*stream->schema(), batches, session_->config));
+  return FormatShow(*rendered, n, truncate_to, vertical);
 }
 
 arrow::Status DataFrame::show(int n, bool truncate) const { return show(n, truncate ? 20 : 0); }

@@ -8,6 +8,9 @@
 #include <arrow/chunked_array.h>
 #include <arrow/table.h>
 
+#include "sluice/expr/bound_expression.h"
+#include "sluice/expr/cast.h"
+
 namespace sluice {
 
 namespace {
@@ -155,6 +158,37 @@ arrow::Result<std::string> FormatShow(const arrow::Table& rows, int n, int trunc
     out += "only showing top " + std::to_string(shown) + (shown == 1 ? " row" : " rows") + "\n";
   }
   return out;
+}
+
+arrow::Result<std::shared_ptr<arrow::Table>> RenderShowStrings(
+    const arrow::Schema& schema, const arrow::RecordBatchVector& batches,
+    const SessionConfig& config) {
+  std::vector<expr::BoundExprPtr> casts;
+  std::vector<std::shared_ptr<arrow::Field>> fields;
+  for (int i = 0; i < schema.num_fields(); ++i) {
+    const auto& field = schema.field(i);
+    auto column = std::make_shared<expr::BoundColumn>(i, field->type(), field->nullable(),
+                                                      field->name());
+    ARROW_ASSIGN_OR_RAISE(auto cast, expr::MakeCast(column, arrow::utf8(),
+                                                    expr::CastKind::kPretty, config));
+    casts.push_back(std::move(cast));
+    fields.push_back(arrow::field(field->name(), arrow::utf8()));
+  }
+  expr::EvalContext context;
+  context.config = &config;
+  std::vector<arrow::ArrayVector> chunks(casts.size());
+  for (const auto& batch : batches) {
+    for (size_t c = 0; c < casts.size(); ++c) {
+      ARROW_ASSIGN_OR_RAISE(auto strings, expr::EvaluateToArray(*casts[c], *batch, context));
+      chunks[c].push_back(std::move(strings));
+    }
+  }
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
+  for (auto& column_chunks : chunks) {
+    columns.push_back(
+        std::make_shared<arrow::ChunkedArray>(std::move(column_chunks), arrow::utf8()));
+  }
+  return arrow::Table::Make(arrow::schema(std::move(fields)), std::move(columns));
 }
 
 }  // namespace sluice

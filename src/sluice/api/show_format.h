@@ -2,8 +2,11 @@
 
 #include <string>
 
+#include <arrow/record_batch.h>
 #include <arrow/result.h>
 #include <arrow/type_fwd.h>
+
+#include "sluice/common/session_config.h"
 
 namespace sluice {
 
@@ -13,5 +16,12 @@ namespace sluice {
 /// aligns cells; 0 left-aligns without cutting. `vertical` prints one "-RECORD i" block per row.
 arrow::Result<std::string> FormatShow(const arrow::Table& rows, int n, int truncate_to,
                                       bool vertical);
+
+/// The values of `batches` (of `schema`) as show() renders them before laying them out: each
+/// column as a string column by Spark's ToPrettyString (expr::CastKind::kPretty) in the
+/// session's time zone, nulls kept as nulls.
+arrow::Result<std::shared_ptr<arrow::Table>> RenderShowStrings(
+    const arrow::Schema& schema, const arrow::RecordBatchVector& batches,
+    const SessionConfig& config);
 
 }  // namespace sluice

@@ -538,19 +538,25 @@ arrow::Result<BoundExprPtr> MakeCast(BoundExprPtr child, std::shared_ptr<arrow::
   const bool allowed = CanAnsiCast(from, *target) || (!ansi && CanLegacyCast(from, *target));
   if (!allowed) return CastNotAllowed(*child, *target, ansi && kind != CastKind::kTry);
   ARROW_ASSIGN_OR_RAISE(auto zone, datetime::TimeZone::Find(config.session_time_zone()));
-  const bool fail_on_error = kind != CastKind::kTry && ansi;
+  const bool pretty = kind == CastKind::kPretty;
+  if (pretty && target->id() != arrow::Type::STRING) {
+    return arrow::Status::Invalid("show() renders values as strings only, not as ",
+                                  target->ToString());
+  }
+  const bool fail_on_error = kind != CastKind::kTry && !pretty && ansi;
   const std::string target_name = cast_internal::TypeSql(*target);
-  std::string sql = kind == CastKind::kImplicit
+  std::string sql = kind == CastKind::kImplicit || pretty
                         ? child->sql()
                         : std::string(kind == CastKind::kTry ? "TRY_CAST(" : "CAST(") +
                               child->sql() + " AS " + target_name + ")";
   const bool legacy = !ansi && kind != CastKind::kTry;
-  Kernel kernel = [target, fail_on_error, legacy, zone](const std::vector<arrow::Datum>& args,
-                                                const EvalContext& context,
-                                                int64_t) -> arrow::Result<arrow::Datum> {
+  Kernel kernel = [target, fail_on_error, legacy, pretty, zone](
+                      const std::vector<arrow::Datum>& args, const EvalContext& context,
+                      int64_t) -> arrow::Result<arrow::Datum> {
     CastSettings settings;
     settings.fail_on_error = fail_on_error;
     settings.legacy = legacy;
+    settings.pretty = pretty;
     settings.zone = zone.get();
     settings.now_micros = context.batch_timestamp_us;
     settings.pool = context.pool;

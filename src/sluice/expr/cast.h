@@ -11,8 +11,10 @@
 namespace sluice::expr {
 
 /// How a cast came to be: written by the user (`CAST(a AS INT)`, named as such), inserted by type
-/// coercion (named as its child), or `try_cast` (null instead of an error).
-enum class CastKind { kExplicit, kImplicit, kTry };
+/// coercion (named as its child), `try_cast` (null instead of an error), or show()'s rendering
+/// of values as strings (Spark's ToPrettyString, named as its child: binary as hex bytes
+/// "[68 65]", nulls inside nested values as NULL; to string only).
+enum class CastKind { kExplicit, kImplicit, kTry, kPretty };
 
 /// Whether Spark allows casting `from` to `to` at all (under ANSI rules); a disallowed cast is an
 /// analysis error, an allowed one may still fail on a value at run time.

@@ -29,6 +29,9 @@ struct CastSettings {
   const datetime::TimeZone* zone = nullptr;
   int64_t now_micros = 0;
   arrow::MemoryPool* pool = nullptr;
+  /// To string as show() prints (Spark's ToPrettyString): binary as its bytes in hex,
+  /// "[68 65 6C]", and nulls inside arrays, maps and structs as NULL.
+  bool pretty = false;
 };
 
 /// Casts every value of `input` to `target` (a cast CanCast allows).

@@ -27,23 +27,24 @@ using Type = arrow::Type;
 using ValueWriter = std::function<void(int64_t index, std::string* out)>;
 
 // Builds a writer for `array`'s type; nested types print their elements recursively, nulls
-// inside them as "null".
+// inside them as "null" ("NULL" when pretty).
 arrow::Result<ValueWriter> MakeWriter(const std::shared_ptr<arrow::Array>& array,
                                       const CastSettings& settings);
 
 arrow::Result<ValueWriter> MakeNestedWriter(const std::shared_ptr<arrow::Array>& array,
                                             const CastSettings& settings) {
+  const char* null_text = settings.pretty ? "NULL" : "null";
   switch (array->type_id()) {
     case Type::LIST: {
       auto list = std::static_pointer_cast<arrow::ListArray>(array);
       auto values = list->values();
       ARROW_ASSIGN_OR_RAISE(auto element, MakeWriter(values, settings));
-      return ValueWriter([list, values, element](int64_t i, std::string* out) {
+      return ValueWriter([list, values, element, null_text](int64_t i, std::string* out) {
         out->push_back('[');
         for (int32_t j = list->value_offset(i); j < list->value_offset(i + 1); ++j) {
           if (j > list->value_offset(i)) out->append(", ");
           if (values->IsNull(j)) {
-            out->append("null");
+            out->append(null_text);
           } else {
             element(j, out);
           }
@@ -57,18 +58,19 @@ arrow::Result<ValueWriter> MakeNestedWriter(const std::shared_ptr<arrow::Array>&
       auto items = map->items();
       ARROW_ASSIGN_OR_RAISE(auto key_writer, MakeWriter(keys, settings));
       ARROW_ASSIGN_OR_RAISE(auto item_writer, MakeWriter(items, settings));
-      return ValueWriter([map, keys, items, key_writer, item_writer](int64_t i, std::string* out) {
+      return ValueWriter([map, keys, items, key_writer, item_writer, null_text](int64_t i,
+                                                                                std::string* out) {
         out->push_back('{');
         for (int32_t j = map->value_offset(i); j < map->value_offset(i + 1); ++j) {
           if (j > map->value_offset(i)) out->append(", ");
           if (keys->IsNull(j)) {
-            out->append("null");
+            out->append(null_text);
           } else {
             key_writer(j, out);
           }
           out->append(" -> ");
           if (items->IsNull(j)) {
-            out->append("null");
+            out->append(null_text);
           } else {
             item_writer(j, out);
           }
@@ -85,12 +87,12 @@ arrow::Result<ValueWriter> MakeNestedWriter(const std::shared_ptr<arrow::Array>&
         ARROW_ASSIGN_OR_RAISE(auto writer, MakeWriter(st->field(f), settings));
         writers.push_back(std::move(writer));
       }
-      return ValueWriter([fields, writers](int64_t i, std::string* out) {
+      return ValueWriter([fields, writers, null_text](int64_t i, std::string* out) {
         out->push_back('{');
         for (size_t f = 0; f < fields.size(); ++f) {
           if (f > 0) out->append(", ");
           if (fields[f]->IsNull(i)) {
-            out->append("null");
+            out->append(null_text);
           } else {
             writers[f](i, out);
           }
@@ -101,6 +103,19 @@ arrow::Result<ValueWriter> MakeNestedWriter(const std::shared_ptr<arrow::Array>&
     default:
       return MissingCastKernel(*array->type(), arrow::StringType());
   }
+}
+
+// Spark's HEX_DISCRETE binary style, what show() prints: "[68 65 6C]", "[]" when empty.
+void AppendHexBytes(std::string_view bytes, std::string* out) {
+  constexpr char kDigits[] = "0123456789ABCDEF";
+  out->push_back('[');
+  for (size_t k = 0; k < bytes.size(); ++k) {
+    if (k > 0) out->push_back(' ');
+    const auto byte = static_cast<unsigned char>(bytes[k]);
+    out->push_back(kDigits[byte >> 4]);
+    out->push_back(kDigits[byte & 0x0F]);
+  }
+  out->push_back(']');
 }
 
 template <typename ArrayType, typename Fn>
@@ -163,6 +178,11 @@ arrow::Result<ValueWriter> MakeWriter(const std::shared_ptr<arrow::Array>& array
       return Typed<arrow::LargeStringArray>(
           array, [](const auto& a, int64_t i, std::string* out) { out->append(a.GetView(i)); });
     case Type::BINARY:
+      if (settings.pretty) {
+        return Typed<arrow::BinaryArray>(array, [](const auto& a, int64_t i, std::string* out) {
+          AppendHexBytes(a.GetView(i), out);
+        });
+      }
       return Typed<arrow::BinaryArray>(array, [](const auto& a, int64_t i, std::string* out) {
         out->append(a.GetView(i));
       });
@@ -451,6 +471,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> CastToString(const arrow::Array& in
           });
     }
     case Type::BINARY: {
+      if (settings.pretty) break;  // hex, by the writer below
       // The bytes themselves, reinterpreted as UTF-8.
       auto data = input.data()->Copy();
       data->type = arrow::utf8();

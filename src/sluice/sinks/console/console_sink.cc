@@ -8,8 +8,6 @@
 #include "sluice/api/show_format.h"
 #include "sluice/common/session_config.h"
 #include "sluice/datetime/zone.h"
-#include "sluice/expr/bound_expression.h"
-#include "sluice/expr/cast.h"
 #include "sluice/sources/typed_options.h"
 
 namespace sluice::sinks {
@@ -50,7 +48,7 @@ class ConsoleSink final : public StreamSink {
         kept_rows += take;
       }
     }
-    ARROW_ASSIGN_OR_RAISE(auto rendered, RenderAsStrings(*data.schema(), kept));
+    ARROW_ASSIGN_OR_RAISE(auto rendered, RenderShowStrings(*data.schema(), kept, config_));
     ARROW_ASSIGN_OR_RAISE(std::string table,
                           FormatShow(*rendered, num_rows_,
                                      truncate_ ? kTruncatedCellWidth : 0, /*vertical=*/false));
@@ -66,38 +64,6 @@ class ConsoleSink final : public StreamSink {
   int64_t last_output_rows() const override { return last_output_rows_; }
 
  private:
-  // Each value as its string cast in the session time zone, as show() renders it.
-  arrow::Result<std::shared_ptr<arrow::Table>> RenderAsStrings(
-      const arrow::Schema& schema, const arrow::RecordBatchVector& batches) const {
-    std::vector<expr::BoundExprPtr> casts;
-    std::vector<std::shared_ptr<arrow::Field>> fields;
-    for (int i = 0; i < schema.num_fields(); ++i) {
-      const auto& field = schema.field(i);
-      auto column = std::make_shared<expr::BoundColumn>(i, field->type(), field->nullable(),
-                                                        field->name());
-      ARROW_ASSIGN_OR_RAISE(auto cast, expr::MakeCast(column, arrow::utf8(),
-                                                      expr::CastKind::kExplicit, config_));
-      casts.push_back(std::move(cast));
-      fields.push_back(arrow::field(field->name(), arrow::utf8()));
-    }
-    auto string_schema = arrow::schema(std::move(fields));
-    expr::EvalContext context;
-    context.config = &config_;
-    std::vector<arrow::ArrayVector> chunks(casts.size());
-    for (const auto& batch : batches) {
-      for (size_t c = 0; c < casts.size(); ++c) {
-        ARROW_ASSIGN_OR_RAISE(auto strings, expr::EvaluateToArray(*casts[c], *batch, context));
-        chunks[c].push_back(std::move(strings));
-      }
-    }
-    std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
-    for (auto& column_chunks : chunks) {
-      columns.push_back(
-          std::make_shared<arrow::ChunkedArray>(std::move(column_chunks), arrow::utf8()));
-    }
-    return arrow::Table::Make(std::move(string_schema), std::move(columns));
-  }
-
   const int32_t num_rows_;
   const bool truncate_;
   const SessionConfig config_;
