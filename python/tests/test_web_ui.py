@@ -3,6 +3,7 @@ the numbers of the query's progress reports; /metrics must parse as Prometheus' 
 and carry the same numbers."""
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -74,11 +75,14 @@ def _render(url):
     """The DOM of `url` once its script has fetched and drawn, as headless Chromium sees it."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     assert chromium, "chromium is missing: scripts/install-system-packages.sh installs it"
+    # The sanitizer build runs these tests with its runtime preloaded; the browser must not
+    # inherit it (Chromium hangs under a preloaded ASan runtime).
+    env = {key: value for key, value in os.environ.items() if key != "LD_PRELOAD"}
     with tempfile.TemporaryDirectory() as profile:
         result = subprocess.run(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--user-data-dir=" + profile, "--virtual-time-budget=3000", "--dump-dom", url],
-            capture_output=True, text=True, timeout=120)
+            capture_output=True, text=True, timeout=120, env=env)
     assert result.returncode == 0, result.stderr
     parser = _ChartPoints()
     parser.feed(result.stdout)
