@@ -84,6 +84,12 @@ const execution::StreamingQueryProgress* LastProgress(const QueryRun& run) {
   return run.recent_progress.empty() ? nullptr : &run.recent_progress.back();
 }
 
+/// A rate, or nothing for a rate over no time (Spark leaves such rates out of its reports).
+std::optional<double> FiniteRate(double rate) {
+  if (!std::isfinite(rate)) return std::nullopt;
+  return rate;
+}
+
 /// How far the watermark is behind the batch's trigger time, in seconds (Spark's "global
 /// watermark gap" chart); nullopt before the query has a watermark.
 std::optional<double> WatermarkGapSeconds(const execution::StreamingQueryProgress& progress) {
@@ -155,18 +161,10 @@ std::string PrometheusMetricsText(const std::vector<QueryRun>& runs) {
                   [](const Progress& p) { return static_cast<double>(p.num_input_rows()); });
   progress_family("sluice_streaming_query_input_rows_per_second",
                   "Input rate of the latest batch: its rows over the time since the one before.",
-                  [](const Progress& p) -> std::optional<double> {
-                    double rate = p.input_rows_per_second();
-                    if (!std::isfinite(rate)) return std::nullopt;
-                    return rate;
-                  });
+                  [](const Progress& p) { return FiniteRate(p.input_rows_per_second()); });
   progress_family("sluice_streaming_query_processed_rows_per_second",
                   "Process rate of the latest batch: its rows over its duration.",
-                  [](const Progress& p) -> std::optional<double> {
-                    double rate = p.processed_rows_per_second();
-                    if (!std::isfinite(rate)) return std::nullopt;
-                    return rate;
-                  });
+                  [](const Progress& p) { return FiniteRate(p.processed_rows_per_second()); });
   progress_family("sluice_streaming_query_batch_duration_seconds",
                   "Duration of the latest batch.",
                   [](const Progress& p) { return static_cast<double>(p.batch_duration_ms) / 1000; });

@@ -1,12 +1,12 @@
 #include "sluice/server/query_api_json.h"
 
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <string_view>
 
 #include "sluice/common/json_writer.h"
 #include "sluice/execution/progress_json.h"
+#include "sluice/expr/cast_format.h"
 
 namespace sluice::server {
 
@@ -40,9 +40,10 @@ void WriteAverageRate(const char* key, const QueryRun& run,
     writer->Null();
     return;
   }
-  char text[32];
-  auto [end, error] = std::to_chars(text, text + sizeof(text), total / count);
-  writer->Number(std::string_view(text, static_cast<size_t>(end - text)));
+  // Printed as the progress reports print their rates (Java's Double.toString).
+  std::string text;
+  expr::AppendJavaDouble(total / count, &text);
+  writer->Number(text);
 }
 
 void WriteProgress(const execution::StreamingQueryProgress& progress, JsonWriter* writer) {
