@@ -1,7 +1,9 @@
 // A query whose checkpoint and output live on a disk that fills up: a real file system (a tmpfs
 // of one megabyte) refusing writes with ENOSPC. The query must fail with an error naming the
 // file it could not write, and once the disk has room again, a restart must write every row
-// exactly once.
+// exactly once. Stateless queries fill the disk with part files and logs; a deduplication
+// fills it with state files too: the memory provider's deltas, RocksDB's changelogs and the
+// table files it copies into snapshots (its working folder is on another file system).
 #include <sys/mount.h>
 
 #include <cerrno>
@@ -119,6 +121,38 @@ TEST_P(FullDiskSinkTest, FailsNamingTheFileAndResumesExactlyOnceWithRoom) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sinks, FullDiskSinkTest, ::testing::Values("parquet", "delta"));
+
+// The state store provider of a deduplication whose state (every text seen) fills the disk.
+class FullDiskStateTest : public FullDiskTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(FullDiskStateTest, FailsNamingTheFileAndResumesExactlyOnceWithRoom) {
+  ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.providerClass", GetParam()).ok());
+  ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2").ok());
+  ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "2").ok());
+  LandInput();
+  auto start = [&]() {
+    return Input()
+        .dropDuplicates({"text"})
+        .writeStream()
+        .format("parquet")
+        .option("checkpointLocation", disk_ + "/ckpt")
+        .trigger(Trigger::AvailableNow())
+        .start(disk_ + "/out");
+  };
+  FillTheDisk(start);
+  GrowDisk();
+  ASSERT_TRUE(Finish(start()).ok());
+  ExpectEveryIdOnce(spark_->read().parquet(disk_ + "/out"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Providers, FullDiskStateTest,
+    ::testing::Values("org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider",
+                      "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"),
+    [](const ::testing::TestParamInfo<std::string>& info) {
+      return info.param.find("RocksDB") != std::string::npos ? std::string("RocksDB")
+                                                             : std::string("Memory");
+    });
 
 }  // namespace
 }  // namespace sluice::testing

@@ -83,8 +83,8 @@ class Rotation {
   int misses_ = 0;
 };
 
-/// The failures worth injecting: each file operation on each kind of file the pipeline's kill
-/// points write.
+/// The failures worth injecting: each file operation (write, fsync, rename, the folder's
+/// fsync) on each kind of file the pipeline's kill points write.
 std::vector<FaultTarget> FailTargets(const std::vector<FaultTarget>& kill_targets) {
   std::vector<FaultTarget> targets;
   std::vector<std::string> parts;
@@ -94,8 +94,8 @@ std::vector<FaultTarget> FailTargets(const std::vector<FaultTarget>& kill_target
       continue;
     }
     parts.push_back(target.path_part);
-    for (auto operation :
-         {fault_points::kFileWrite, fault_points::kFileSync, fault_points::kFileRename}) {
+    for (auto operation : {fault_points::kFileWrite, fault_points::kFileSync,
+                           fault_points::kFileRename, fault_points::kFolderSync}) {
       targets.push_back({operation, target.path_part});
     }
   }

@@ -149,6 +149,7 @@ class FilesToParquet final : public SoakPipeline {
   std::string_view name() const override { return "files_to_parquet"; }
   std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kSinkFilesWritten, ""},
+                 {kp::kFileHalfWritten, "part-"},
                  {kp::kFileHalfWritten, "_spark_metadata"},
                  {kp::kFileBeforeRename, "_spark_metadata"}});
   }
@@ -177,6 +178,7 @@ class WindowedFilesToDelta final : public SoakPipeline {
   std::string_view name() const override { return "windowed_files_to_delta"; }
   std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kDeltaFilesWritten, ""},
+                 {kp::kFileHalfWritten, "part-"},
                  {kp::kFileHalfWritten, "_delta_log"},
                  {kp::kFileBeforeRename, "_delta_log"},
                  {kp::kFileHalfWritten, ".delta"},
@@ -211,6 +213,7 @@ class StreamJoin final : public SoakPipeline {
   std::string_view name() const override { return "stream_join"; }
   std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kSinkFilesWritten, ""},
+                 {kp::kFileHalfWritten, "part-"},
                  {kp::kFileBeforeRename, ".changelog"},
                  {kp::kFileHalfWritten, ".snapshot"},
                  {kp::kFileBeforeRename, ".snapshot"}});
@@ -270,6 +273,7 @@ class MergeUpsert final : public SoakPipeline {
   std::string_view name() const override { return "merge_upsert"; }
   std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kDeltaFilesWritten, ""},
+                 {kp::kFileHalfWritten, "part-"},
                  {kp::kFileHalfWritten, "_delta_log"},
                  {kp::kFileBeforeRename, "_delta_log"}});
   }
@@ -385,6 +389,7 @@ class DedupKafkaToDelta final : public SoakPipeline {
   bool uses_kafka() const override { return true; }
   std::vector<FaultTarget> kill_targets() const override {
     return With({{kp::kDeltaFilesWritten, ""},
+                 {kp::kFileHalfWritten, "part-"},
                  {kp::kFileBeforeRename, "_delta_log"},
                  {kp::kFileHalfWritten, ".delta"},
                  {kp::kFileBeforeRename, ".snapshot"}});

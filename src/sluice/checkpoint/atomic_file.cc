@@ -10,6 +10,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <arrow/util/io_util.h>
+
+#include "sluice/checkpoint/durable_io.h"
 #include "sluice/common/fault_points.h"
 #include "sluice/formats/partitioned_writer.h"
 
@@ -21,81 +24,37 @@ namespace {
 
 constexpr const char* kAlreadyExists = "the file already exists";
 
-arrow::Status Errno(const std::string& what, const std::string& path) {
-  return arrow::Status::IOError(what, " ", path, ": ", std::strerror(errno));
-}
+/// Marks a failure after the rename (IsInPlace).
+class InPlaceDetail final : public arrow::StatusDetail {
+ public:
+  static constexpr const char* kTypeId = "sluice::checkpoint::InPlace";
+  const char* type_id() const override { return kTypeId; }
+  std::string ToString() const override { return "the file is in place, maybe not durably"; }
+};
 
-// write, fsync and rename, each of which a crash test can make fail (common/fault_points.h)
-// on the file `target`.
-
-bool WriteAll(int fd, std::string_view data, const std::string& target) {
-  if (FailPoint(fault_points::kFileWrite, target)) {
-    errno = ENOSPC;
-    return false;
-  }
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
-
-bool Sync(int fd, const std::string& target) {
-  if (FailPoint(fault_points::kFileSync, target)) {
-    errno = EIO;
-    return false;
-  }
-  return ::fsync(fd) == 0;
-}
-
-bool Rename(const std::string& from, const std::string& to, unsigned flags) {
-  if (FailPoint(fault_points::kFileRename, to)) {
-    errno = EIO;
-    return false;
-  }
-  return ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), flags) == 0;
-}
-
-/// `target` names the file for the fault points, which a crash test selects by path. The
-/// contents go out in two halves so that a crash test can tear the file between them.
+/// Writes `contents` into the new file `path` and fsyncs it. `target` names the file for the
+/// fault points, which a crash test selects by path. The contents go out in two halves so that
+/// a crash test can tear the file between them.
 arrow::Status WriteAndSync(const std::string& path, std::string_view contents,
                            const std::string& target) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("Cannot create", path);
+  if (fd < 0) return ErrnoError(errno, "Cannot create", path);
   size_t half = contents.size() / 2;
-  bool written = WriteAll(fd, contents.substr(0, half), target);
-  if (written) {
+  arrow::Status written = WriteAll(fd, contents.substr(0, half), target);
+  if (written.ok()) {
     KillPoint(fault_points::kFileHalfWritten, target);
     written = WriteAll(fd, contents.substr(half), target);
   }
-  if (!written) {
-    auto status = Errno("Cannot write", path);
+  if (written.ok()) written = SyncDescriptor(fd, target);
+  if (!written.ok()) {
     ::close(fd);
-    return status;
+    return written;
   }
-  if (!Sync(fd, target)) {
-    auto status = Errno("Cannot fsync", path);
-    ::close(fd);
-    return status;
-  }
-  if (::close(fd) != 0) return Errno("Cannot close", path);
+  if (::close(fd) != 0) return ErrnoError(errno, "Cannot close", path);
   return arrow::Status::OK();
 }
 
 }  // namespace
-
-arrow::Status SyncDirectory(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return Errno("Cannot open folder", path);
-  int result = ::fsync(fd);
-  ::close(fd);
-  if (result != 0) return Errno("Cannot fsync folder", path);
-  return arrow::Status::OK();
-}
 
 arrow::Status WriteFileAtomically(const std::string& path, std::string_view contents,
                                   bool overwrite) {
@@ -117,27 +76,32 @@ arrow::Status WriteFileAtomically(const std::string& path, std::string_view cont
     return written;
   }
   KillPoint(fault_points::kFileBeforeRename, path);
-  unsigned flags = overwrite ? 0 : RENAME_NOREPLACE;
-  if (!Rename(temp, path, flags)) {
-    int rename_errno = errno;
+  arrow::Status renamed = RenameFile(temp, path, overwrite ? 0 : RENAME_NOREPLACE);
+  if (!renamed.ok()) {
     ::unlink(temp.c_str());
-    if (rename_errno == EEXIST) {
+    if (arrow::internal::ErrnoFromStatus(renamed) == EEXIST) {
       return arrow::Status::AlreadyExists(kAlreadyExists, ": ", path);
     }
-    errno = rename_errno;
-    return Errno("Cannot rename a file into", path);
+    return renamed;
   }
-  return SyncDirectory(folder.string());
+  arrow::Status synced = SyncFolderOf(path);
+  if (synced.ok()) return synced;
+  return arrow::Status(synced.code(), synced.message(), std::make_shared<InPlaceDetail>());
 }
 
 bool IsAlreadyExists(const arrow::Status& status) { return status.IsAlreadyExists(); }
 
+bool IsInPlace(const arrow::Status& status) {
+  return status.detail() != nullptr &&
+         std::string_view(status.detail()->type_id()) == InPlaceDetail::kTypeId;
+}
+
 arrow::Result<std::string> ReadWholeFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Errno("Cannot open", path);
+  if (!in) return ErrnoError(errno, "Cannot open", path);
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) return Errno("Cannot read", path);
+  if (in.bad()) return ErrnoError(errno, "Cannot read", path);
   return buffer.str();
 }
 

@@ -20,10 +20,13 @@ arrow::Status WriteFileAtomically(const std::string& path, std::string_view cont
 /// True if the status is WriteFileAtomically's "the file already exists".
 bool IsAlreadyExists(const arrow::Status& status);
 
+/// True if the status is a WriteFileAtomically failure that left the file in place: it was
+/// renamed into `path`, then the fsync of its folder failed, so readers may see it though it
+/// may not survive a power loss. What the file refers to must then be kept (a Delta commit's
+/// data files, for one).
+bool IsInPlace(const arrow::Status& status);
+
 /// The whole contents of `path`; IOError naming the file when it cannot be read.
 arrow::Result<std::string> ReadWholeFile(const std::string& path);
-
-/// fsyncs a folder so that renames and creations inside it are durable.
-arrow::Status SyncDirectory(const std::string& path);
 
 }  // namespace sluice::checkpoint

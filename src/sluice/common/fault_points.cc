@@ -28,12 +28,10 @@ struct FaultSpec {
   }
 };
 
-/// `variable` parsed, or null when unset. A malformed value is reported and ignored: the
+/// `value` of `variable` parsed, or null when empty. A malformed value is reported and ignored: the
 /// harness notices a fault that never comes, since its processes then finish normally.
-FaultSpec* ParseSpec(const char* variable) {
-  const char* text = std::getenv(variable);
-  if (text == nullptr || *text == '\0') return nullptr;
-  std::string value(text);
+FaultSpec* ParseSpec(const char* variable, std::string value) {
+  if (value.empty()) return nullptr;
   size_t first = value.find(',');
   size_t second = first == std::string::npos ? first : value.find(',', first + 1);
   std::string hit = first == std::string::npos
@@ -55,19 +53,35 @@ FaultSpec* ParseSpec(const char* variable) {
   return spec;
 }
 
+FaultSpec* ParseVariable(const char* variable) {
+  const char* text = std::getenv(variable);
+  return ParseSpec(variable, text == nullptr ? std::string() : std::string(text));
+}
+
+/// The failing operation; replaced only by SetFailPointForTesting.
+std::atomic<FaultSpec*>& FailSpec() {
+  static std::atomic<FaultSpec*> spec{ParseVariable("SLUICE_FAIL_AT")};
+  return spec;
+}
+
 }  // namespace
 
 void KillPoint(std::string_view point, std::string_view path) {
   // Leaked on purpose: a kill point may be reached while the process exits.
-  static FaultSpec* const spec = ParseSpec("SLUICE_KILL_AT");
+  static FaultSpec* const spec = ParseVariable("SLUICE_KILL_AT");
   if (spec == nullptr || !spec->Reached(point, path)) return;
   ::kill(::getpid(), SIGKILL);
   ::pause();
 }
 
 bool FailPoint(std::string_view operation, std::string_view path) {
-  static FaultSpec* const spec = ParseSpec("SLUICE_FAIL_AT");
+  FaultSpec* spec = FailSpec().load(std::memory_order_acquire);
   return spec != nullptr && spec->Reached(operation, path);
+}
+
+void SetFailPointForTesting(std::string_view value) {
+  // The previous spec is leaked: a thread of a finished query may still read it.
+  FailSpec().store(ParseSpec("SLUICE_FAIL_AT", std::string(value)), std::memory_order_release);
 }
 
 }  // namespace sluice

@@ -25,7 +25,8 @@ inline constexpr std::string_view kBeforeAddBatch = "beforeAddBatch";
 inline constexpr std::string_view kAfterAddBatch = "afterAddBatch";
 inline constexpr std::string_view kAfterCommit = "afterCommit";
 /// A checkpoint log, state file, sink manifest or Delta log entry: half of its temporary file
-/// is written (torn), or all of it is written and synced but not yet renamed into place.
+/// is written (torn), or all of it is written and synced but not yet renamed into place. A
+/// part file (data of a file sink or Delta table) is "half written" after each of its writes.
 inline constexpr std::string_view kFileHalfWritten = "fileHalfWritten";
 inline constexpr std::string_view kFileBeforeRename = "fileBeforeRename";
 /// The file sink wrote a batch's part files; its manifest entry is not written.
@@ -35,14 +36,18 @@ inline constexpr std::string_view kDeltaFilesWritten = "deltaFilesWritten";
 /// The Kafka sink flushed a batch's records into its transaction; the commit is not sent.
 inline constexpr std::string_view kKafkaRecordsFlushed = "kafkaRecordsFlushed";
 
-// Operations that SLUICE_FAIL_AT makes fail, on checkpoint logs, state files, sink manifests
-// and Delta log entries, with the errno a real disk gives.
+// Operations that SLUICE_FAIL_AT makes fail, with the errno a real disk gives, on every file
+// written durably (checkpoint/durable_io.h): checkpoint logs, state files, sink manifests,
+// part files, Delta log entries and RocksDB snapshots.
 /// write(2) fails with ENOSPC: the disk is full.
 inline constexpr std::string_view kFileWrite = "fileWrite";
 /// fsync(2) fails with EIO: the data may not have reached the disk.
 inline constexpr std::string_view kFileSync = "fileSync";
 /// rename(2) fails with EIO.
 inline constexpr std::string_view kFileRename = "fileRename";
+/// fsync(2) of the folder that makes a file's creation or rename durable fails with EIO; the
+/// path is that of the file.
+inline constexpr std::string_view kFolderSync = "folderSync";
 }  // namespace fault_points
 
 /// Dies by SIGKILL here if SLUICE_KILL_AT names this point and its hit count is reached.
@@ -52,5 +57,9 @@ void KillPoint(std::string_view point, std::string_view path = {});
 /// True if SLUICE_FAIL_AT names this operation on `path` and its hit count is reached; the
 /// caller then fails as the operation would, with errno set to the value it documents.
 bool FailPoint(std::string_view operation, std::string_view path);
+
+/// Replaces SLUICE_FAIL_AT's value for this process ("" for none), so that a test can make an
+/// operation fail in its own process. Not thread-safe: call it while no query runs.
+void SetFailPointForTesting(std::string_view value);
 
 }  // namespace sluice

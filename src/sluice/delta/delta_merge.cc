@@ -15,6 +15,7 @@
 #include <arrow/table.h>
 #include <arrow/type.h>
 
+#include "sluice/checkpoint/atomic_file.h"
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/common/json_writer.h"
@@ -671,7 +672,8 @@ arrow::Result<MergeResult> MergeRun::Commit(const std::vector<AddFile>& candidat
   rules.read_whole_table = true;
   auto version = CommitWithRetries(log_, snapshot_, actions, rules);
   if (!version.ok()) {
-    AbandonRewrites();
+    // A commit in place already refers to the rewritten files.
+    if (!checkpoint::IsInPlace(version.status())) AbandonRewrites();
     return version.status();
   }
   result.version = *version;

@@ -499,7 +499,11 @@ arrow::Result<WriteResult> WriteToTable(const DeltaLog& log, const std::optional
   if (options.transaction) rules.app_id = options.transaction->app_id;
   rules.any_data_change = options.mode == WriteMode::kOverwrite;
   auto version = CommitWithRetries(log, read, actions, rules);
-  if (!version.ok()) return abandon(version.status());
+  if (!version.ok()) {
+    // A commit in place already refers to the data files.
+    if (checkpoint::IsInPlace(version.status())) return version.status();
+    return abandon(version.status());
+  }
   result.version = *version;
   ARROW_ASSIGN_OR_RAISE(result.snapshot, AfterCommit(log, read, result.version));
   return result;

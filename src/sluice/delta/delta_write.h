@@ -150,8 +150,10 @@ struct ConflictRules {
 
 /// Commits `actions` as the version after `read` (version 0 when nullopt: the table is
 /// created), retried on top of each commit another writer made first unless that commit
-/// conflicts under `rules`. Returns the version committed. Writes nothing on failure.
-/// DELTA_MAX_COMMIT_RETRIES_EXCEEDED after many lost races.
+/// conflicts under `rules`. Returns the version committed. Writes nothing on failure, except
+/// when the commit was renamed into place before the failure (checkpoint::IsInPlace): the
+/// commit's data files must then be kept. DELTA_MAX_COMMIT_RETRIES_EXCEEDED after many lost
+/// races.
 arrow::Result<int64_t> CommitWithRetries(const DeltaLog& log, const std::optional<Snapshot>& read,
                                          const std::vector<Action>& actions,
                                          const ConflictRules& rules);

@@ -10,6 +10,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/formats/file_writers.h"
+#include "sluice/formats/part_file_stream.h"
 #include "sluice/formats/parquet_dictionary_choice.h"
 
 namespace sluice::formats {
@@ -68,7 +69,7 @@ std::pair<std::shared_ptr<arrow::Scalar>, std::shared_ptr<arrow::Scalar>> Footer
 // (parquet_dictionary_choice.h); a file without rows gets the writer's defaults.
 class ParquetFileWriter final : public FormatFileWriter {
  public:
-  ParquetFileWriter(std::shared_ptr<arrow::io::FileOutputStream> stream,
+  ParquetFileWriter(std::shared_ptr<arrow::io::OutputStream> stream,
                     std::shared_ptr<arrow::Schema> schema, arrow::Compression::type codec)
       : stream_(std::move(stream)), schema_(std::move(schema)), codec_(codec) {}
   arrow::Status Write(const arrow::RecordBatch& batch) override {
@@ -161,7 +162,7 @@ class ParquetFileWriter final : public FormatFileWriter {
     return arrow::Status::OK();
   }
 
-  std::shared_ptr<arrow::io::FileOutputStream> stream_;
+  std::shared_ptr<arrow::io::OutputStream> stream_;
   std::shared_ptr<arrow::Schema> schema_;
   arrow::Compression::type codec_;
   std::unique_ptr<parquet::arrow::FileWriter> writer_;
@@ -178,7 +179,7 @@ class ParquetWriter final : public FormatWriter {
   arrow::Status CheckSchema(const arrow::Schema&) const override { return arrow::Status::OK(); }
   arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
       const std::string& path, const std::shared_ptr<arrow::Schema>& schema) const override {
-    ARROW_ASSIGN_OR_RAISE(auto stream, arrow::io::FileOutputStream::Open(path));
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenPartFile(path));
     return std::make_unique<ParquetFileWriter>(std::move(stream), schema,
                                                ArrowCodec(options_.compression));
   }
@@ -189,7 +190,7 @@ class ParquetWriter final : public FormatWriter {
 
 class OrcFileWriter final : public FormatFileWriter {
  public:
-  OrcFileWriter(std::shared_ptr<arrow::io::FileOutputStream> stream,
+  OrcFileWriter(std::shared_ptr<arrow::io::OutputStream> stream,
                 std::unique_ptr<arrow::adapters::orc::ORCFileWriter> writer)
       : stream_(std::move(stream)), writer_(std::move(writer)) {}
   arrow::Status Write(const arrow::RecordBatch& batch) override {
@@ -220,7 +221,7 @@ class OrcFileWriter final : public FormatFileWriter {
   }
 
  private:
-  std::shared_ptr<arrow::io::FileOutputStream> stream_;
+  std::shared_ptr<arrow::io::OutputStream> stream_;
   std::unique_ptr<arrow::adapters::orc::ORCFileWriter> writer_;
 };
 
@@ -234,7 +235,7 @@ class OrcWriter final : public FormatWriter {
   arrow::Status CheckSchema(const arrow::Schema&) const override { return arrow::Status::OK(); }
   arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
       const std::string& path, const std::shared_ptr<arrow::Schema>&) const override {
-    ARROW_ASSIGN_OR_RAISE(auto stream, arrow::io::FileOutputStream::Open(path));
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenPartFile(path));
     arrow::adapters::orc::WriteOptions write_options;
     write_options.compression = ArrowCodec(options_.compression);
     ARROW_ASSIGN_OR_RAISE(auto writer,

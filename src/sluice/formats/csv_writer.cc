@@ -4,6 +4,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/formats/file_writers.h"
+#include "sluice/formats/part_file_stream.h"
 #include "sluice/formats/value_text.h"
 
 namespace sluice::formats {
@@ -91,7 +92,7 @@ class CsvEncoder {
 
 class CsvFileWriter final : public FormatFileWriter {
  public:
-  CsvFileWriter(std::shared_ptr<arrow::io::FileOutputStream> stream,
+  CsvFileWriter(std::shared_ptr<arrow::io::OutputStream> stream,
                 std::shared_ptr<const CsvEncoder> encoder, std::shared_ptr<arrow::Schema> schema)
       : stream_(std::move(stream)), encoder_(std::move(encoder)), schema_(std::move(schema)) {}
 
@@ -113,7 +114,7 @@ class CsvFileWriter final : public FormatFileWriter {
   }
 
  private:
-  std::shared_ptr<arrow::io::FileOutputStream> stream_;
+  std::shared_ptr<arrow::io::OutputStream> stream_;
   std::shared_ptr<const CsvEncoder> encoder_;
   std::shared_ptr<arrow::Schema> schema_;
   bool header_written_ = false;
@@ -139,7 +140,7 @@ class CsvWriter final : public FormatWriter {
   }
   arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
       const std::string& path, const std::shared_ptr<arrow::Schema>& schema) const override {
-    ARROW_ASSIGN_OR_RAISE(auto stream, arrow::io::FileOutputStream::Open(path));
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenPartFile(path));
     return std::make_unique<CsvFileWriter>(std::move(stream), encoder_, schema);
   }
 

@@ -10,6 +10,7 @@
 #include "sluice/common/base64.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/file_writers.h"
+#include "sluice/formats/part_file_stream.h"
 #include "sluice/formats/text_values.h"
 #include "sluice/formats/value_text.h"
 
@@ -126,7 +127,7 @@ class JsonEncoder {
 
 class JsonFileWriter final : public FormatFileWriter {
  public:
-  JsonFileWriter(std::shared_ptr<arrow::io::FileOutputStream> stream,
+  JsonFileWriter(std::shared_ptr<arrow::io::OutputStream> stream,
                  std::shared_ptr<const JsonEncoder> encoder)
       : stream_(std::move(stream)), encoder_(std::move(encoder)) {}
 
@@ -148,7 +149,7 @@ class JsonFileWriter final : public FormatFileWriter {
   arrow::Status Close() override { return stream_->Close(); }
 
  private:
-  std::shared_ptr<arrow::io::FileOutputStream> stream_;
+  std::shared_ptr<arrow::io::OutputStream> stream_;
   std::shared_ptr<const JsonEncoder> encoder_;
 };
 
@@ -160,7 +161,7 @@ class JsonWriter final : public FormatWriter {
   arrow::Status CheckSchema(const arrow::Schema&) const override { return arrow::Status::OK(); }
   arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
       const std::string& path, const std::shared_ptr<arrow::Schema>&) const override {
-    ARROW_ASSIGN_OR_RAISE(auto stream, arrow::io::FileOutputStream::Open(path));
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenPartFile(path));
     return std::make_unique<JsonFileWriter>(std::move(stream), encoder_);
   }
 

@@ -1,8 +1,5 @@
 #include "sluice/formats/partitioned_writer.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -17,7 +14,7 @@
 #include <arrow/compute/api_vector.h>
 #include <arrow/util/io_util.h>
 
-#include "sluice/checkpoint/atomic_file.h"
+#include "sluice/checkpoint/durable_io.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/format_options.h"
 #include "sluice/formats/partition_discovery.h"
@@ -82,31 +79,22 @@ arrow::Status NamingFile(const arrow::Status& status, const std::string& path) {
                             error != 0 ? std::string(": ") + std::strerror(error) : "");
 }
 
-arrow::Status SyncFile(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return arrow::Status::IOError("Cannot open ", path, ": ", std::strerror(errno));
-  int result = ::fsync(fd);
-  ::close(fd);
-  if (result != 0) return arrow::Status::IOError("Cannot fsync ", path, ": ", std::strerror(errno));
-  return arrow::Status::OK();
-}
-
 }  // namespace
 
 arrow::Status SyncPartFiles(const std::string& output_folder,
                             const std::vector<std::string>& relative_paths) {
-  // Nothing written (an empty input split by partition columns makes no file at all).
-  if (relative_paths.empty()) return arrow::Status::OK();
-  std::set<fs::path> folders = {fs::path(output_folder)};
+  // Each file, then each folder that got a new entry, from the files' folders up to the
+  // output folder (which got the first partition folders), once each.
+  std::set<fs::path> entries;
   for (const auto& relative : relative_paths) {
-    ARROW_RETURN_NOT_OK(SyncFile((fs::path(output_folder) / relative).string()));
-    for (fs::path folder = fs::path(relative).parent_path(); !folder.empty();
-         folder = folder.parent_path()) {
-      folders.insert(fs::path(output_folder) / folder);
+    fs::path path = fs::path(output_folder) / relative;
+    ARROW_RETURN_NOT_OK(checkpoint::SyncFile(path.string()));
+    for (fs::path entry = fs::path(relative); !entry.empty(); entry = entry.parent_path()) {
+      if (!entries.insert(fs::path(output_folder) / entry).second) break;
     }
   }
-  for (const auto& folder : folders) {
-    ARROW_RETURN_NOT_OK(checkpoint::SyncDirectory(folder.string()));
+  for (const auto& entry : entries) {
+    ARROW_RETURN_NOT_OK(checkpoint::SyncFolderOf(entry.string()));
   }
   return arrow::Status::OK();
 }
@@ -299,12 +287,7 @@ arrow::Result<std::vector<WrittenFile>> PartitionedWriter::Finish() {
     ARROW_RETURN_NOT_OK(NamingFile(file->writer->Close(), file->temporary));
     if (collect_statistics_) file->writer->RecordedBounds(&file->written.statistics);
     fs::path final_path = fs::path(directory_) / file->written.relative;
-    std::error_code error;
-    fs::rename(file->temporary, final_path, error);
-    if (error) {
-      return arrow::Status::IOError("Cannot rename ", file->temporary, " to ",
-                                    final_path.string(), ": ", error.message());
-    }
+    ARROW_RETURN_NOT_OK(checkpoint::RenameFile(file->temporary, final_path.string()));
     file->temporary.clear();
     written.push_back(std::move(file->written));
   }

@@ -4,6 +4,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/formats/file_writers.h"
+#include "sluice/formats/part_file_stream.h"
 
 namespace sluice::formats {
 
@@ -11,7 +12,7 @@ namespace {
 
 class TextFileWriter final : public FormatFileWriter {
  public:
-  explicit TextFileWriter(std::shared_ptr<arrow::io::FileOutputStream> stream)
+  explicit TextFileWriter(std::shared_ptr<arrow::io::OutputStream> stream)
       : stream_(std::move(stream)) {}
   arrow::Status Write(const arrow::RecordBatch& batch) override {
     const auto& values = static_cast<const arrow::StringArray&>(*batch.column(0));
@@ -25,7 +26,7 @@ class TextFileWriter final : public FormatFileWriter {
   arrow::Status Close() override { return stream_->Close(); }
 
  private:
-  std::shared_ptr<arrow::io::FileOutputStream> stream_;
+  std::shared_ptr<arrow::io::OutputStream> stream_;
 };
 
 class TextWriter final : public FormatWriter {
@@ -48,7 +49,7 @@ class TextWriter final : public FormatWriter {
   }
   arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
       const std::string& path, const std::shared_ptr<arrow::Schema>&) const override {
-    ARROW_ASSIGN_OR_RAISE(auto stream, arrow::io::FileOutputStream::Open(path));
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenPartFile(path));
     return std::make_unique<TextFileWriter>(std::move(stream));
   }
 };

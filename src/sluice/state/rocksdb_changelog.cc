@@ -12,7 +12,7 @@
 
 #include <arrow/util/crc32.h>
 
-#include "sluice/checkpoint/atomic_file.h"
+#include "sluice/checkpoint/durable_io.h"
 #include "sluice/common/fault_points.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/partitioned_writer.h"
@@ -45,23 +45,7 @@ T Load(const char* at) {
 }
 
 arrow::Status Errno(const std::string& what, const std::string& path) {
-  return arrow::Status::IOError(what, " ", path, ": ", std::strerror(errno));
-}
-
-arrow::Status WriteAll(int fd, std::string_view bytes, const std::string& path) {
-  if (FailPoint(fault_points::kFileWrite, path)) {
-    errno = ENOSPC;
-    return Errno("Cannot write", path);
-  }
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Errno("Cannot write", path);
-    }
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return arrow::Status::OK();
+  return checkpoint::ErrnoError(errno, what, path);
 }
 
 /// Hands out consecutive byte ranges of a file region, reading it in large chunks, and keeps
@@ -193,7 +177,7 @@ arrow::Status ChangelogWriter::Remove(std::string_view key) {
 
 arrow::Status ChangelogWriter::FlushBuffer() {
   crc_ = arrow::internal::crc32(crc_, buffer_.data(), buffer_.size());
-  ARROW_RETURN_NOT_OK(WriteAll(fd_, buffer_, temp_path_));
+  ARROW_RETURN_NOT_OK(checkpoint::WriteAll(fd_, buffer_, path_));
   bytes_ += static_cast<int64_t>(buffer_.size());
   buffer_.clear();
   return arrow::Status::OK();
@@ -214,25 +198,15 @@ arrow::Result<int64_t> ChangelogWriter::Commit() {
   uint32_t crc = arrow::internal::crc32(crc_, buffer_.data(), buffer_.size());
   Append<uint32_t>(buffer_, crc);
   ARROW_RETURN_NOT_OK(FlushBuffer());
-  if (FailPoint(fault_points::kFileSync, path_)) {
-    errno = EIO;
-    return Errno("Cannot fsync", temp_path_);
-  }
-  if (::fsync(fd_) != 0) return Errno("Cannot fsync", temp_path_);
+  ARROW_RETURN_NOT_OK(checkpoint::SyncDescriptor(fd_, path_));
   int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) return Errno("Cannot close", temp_path_);
   KillPoint(fault_points::kFileBeforeRename, path_);
   // Replacing is right: a batch re-run after a crash writes the same version again.
-  if (FailPoint(fault_points::kFileRename, path_)) {
-    errno = EIO;
-    return Errno("Cannot rename a file into", path_);
-  }
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    return Errno("Cannot rename a file into", path_);
-  }
+  ARROW_RETURN_NOT_OK(checkpoint::RenameFile(temp_path_, path_));
   committed_ = true;
-  ARROW_RETURN_NOT_OK(checkpoint::SyncDirectory(fs::path(path_).parent_path().string()));
+  ARROW_RETURN_NOT_OK(checkpoint::SyncFolderOf(path_));
   return bytes_;
 }
 

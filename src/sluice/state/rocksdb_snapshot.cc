@@ -9,7 +9,10 @@
 #include <cstring>
 #include <filesystem>
 
+#include <arrow/util/io_util.h>
+
 #include "sluice/checkpoint/atomic_file.h"
+#include "sluice/checkpoint/durable_io.h"
 #include "sluice/common/fault_points.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/partitioned_writer.h"
@@ -22,7 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 arrow::Status Errno(const std::string& what, const std::string& path) {
-  return arrow::Status::IOError(what, " ", path, ": ", std::strerror(errno));
+  return checkpoint::ErrnoError(errno, what, path);
 }
 
 bool IsTableFile(const std::string& name) { return name.ends_with(".sst"); }
@@ -35,11 +38,19 @@ struct FileDescriptor {
   }
 };
 
-arrow::Status SyncFile(const std::string& path) {
-  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (file.fd < 0) return Errno("Cannot open", path);
-  if (::fsync(file.fd) != 0) return Errno("Cannot fsync", path);
-  return arrow::Status::OK();
+/// Copies the rest of `source` (the file `from`) into `target` (the file `to`) by reads and
+/// writes.
+arrow::Status CopyByReading(int source, const std::string& from, int target,
+                            const std::string& to) {
+  std::string buffer(1 << 20, '\0');
+  while (true) {
+    ssize_t n = ::read(source, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Errno("Cannot read", from);
+    if (n == 0) return arrow::Status::OK();
+    ARROW_RETURN_NOT_OK(
+        checkpoint::WriteAll(target, std::string_view(buffer.data(), static_cast<size_t>(n)), to));
+  }
 }
 
 /// Copies `from` into the new file `to`, fsyncing it when `sync`.
@@ -48,14 +59,24 @@ arrow::Status CopyFile(const std::string& from, const std::string& to, bool sync
   if (source.fd < 0) return Errno("Cannot open", from);
   FileDescriptor target{::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
   if (target.fd < 0) return Errno("Cannot create", to);
+  // A copy is a write: a crash test makes it fail as a full disk would.
+  if (FailPoint(fault_points::kFileWrite, to)) {
+    return checkpoint::ErrnoError(ENOSPC, "Cannot write", to);
+  }
   while (true) {
     ssize_t n = ::copy_file_range(source.fd, nullptr, target.fd, nullptr, 1 << 30, 0);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Errno("Cannot copy " + from + " to", to);
+    if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP)) {
+      // The kernel copies within a file system only (since Linux 5.19, and not at all before
+      // 4.5): between two, say RocksDB's working folder in /tmp and a checkpoint on a data
+      // disk, the bytes go through this process.
+      ARROW_RETURN_NOT_OK(CopyByReading(source.fd, from, target.fd, to));
+      break;
+    }
+    if (n < 0) return Errno("Cannot write a copy of " + from + " into", to);
     if (n == 0) break;
   }
-  if (sync && ::fsync(target.fd) != 0) return Errno("Cannot fsync", to);
-  return arrow::Status::OK();
+  return sync ? checkpoint::SyncDescriptor(target.fd, to) : arrow::Status::OK();
 }
 
 /// Hard-links `from` as `to`, or copies it when the two cannot share the file (another file
@@ -72,14 +93,8 @@ arrow::Result<bool> LinkOrCopy(const std::string& from, const std::string& to, b
 arrow::Status WriteDurably(const std::string& path, std::string_view contents) {
   FileDescriptor file{::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
   if (file.fd < 0) return Errno("Cannot create", path);
-  while (!contents.empty()) {
-    ssize_t n = ::write(file.fd, contents.data(), contents.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Errno("Cannot write", path);
-    contents.remove_prefix(static_cast<size_t>(n));
-  }
-  if (::fsync(file.fd) != 0) return Errno("Cannot fsync", path);
-  return arrow::Status::OK();
+  ARROW_RETURN_NOT_OK(checkpoint::WriteAll(file.fd, contents, path));
+  return checkpoint::SyncDescriptor(file.fd, path);
 }
 
 /// The size of `path`, or nullopt when it does not exist.
@@ -134,7 +149,7 @@ arrow::Result<int64_t> WriteSnapshot(const std::string& local_checkpoint,
       ARROW_ASSIGN_OR_RAISE(bool copied, LinkOrCopy(from, to, /*sync=*/true));
       // RocksDB syncs the table files it writes; syncing a link again costs little and does
       // not rely on it.
-      if (!copied) ARROW_RETURN_NOT_OK(SyncFile(to));
+      if (!copied) ARROW_RETURN_NOT_OK(checkpoint::SyncFile(to));
     } else {
       // CURRENT, MANIFEST and OPTIONS files are rewritten by RocksDB: never share them.
       ARROW_RETURN_NOT_OK(CopyFile(from, to, /*sync=*/true));
@@ -147,22 +162,17 @@ arrow::Result<int64_t> WriteSnapshot(const std::string& local_checkpoint,
   KillPoint(fault_points::kFileHalfWritten, target);
   std::string encoded = EncodeSnapshotMetadata(metadata);
   bytes_added += static_cast<int64_t>(encoded.size());
-  ARROW_RETURN_NOT_OK(WriteDurably(temp + "/" + kRocksDbSnapshotMetadataName, encoded));
-  ARROW_RETURN_NOT_OK(checkpoint::SyncDirectory(temp));
+  const std::string metadata_path = temp + "/" + kRocksDbSnapshotMetadataName;
+  ARROW_RETURN_NOT_OK(WriteDurably(metadata_path, encoded));
+  ARROW_RETURN_NOT_OK(checkpoint::SyncFolderOf(metadata_path));
   KillPoint(fault_points::kFileBeforeRename, target);
-  if (FailPoint(fault_points::kFileRename, target)) {
-    errno = EIO;
-    return Errno("Cannot rename a folder into", target);
-  }
-
-  if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) != 0) {
-    if (errno != EEXIST) return Errno("Cannot rename a folder into", target);
+  arrow::Status renamed = checkpoint::RenameFile(temp, target, RENAME_NOREPLACE);
+  if (!renamed.ok()) {
+    if (arrow::internal::ErrnoFromStatus(renamed) != EEXIST) return renamed;
     // A snapshot of this version exists: swap the two in one step, then drop the old one.
-    if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) != 0) {
-      return Errno("Cannot replace the folder", target);
-    }
+    ARROW_RETURN_NOT_OK(checkpoint::RenameFile(temp, target, RENAME_EXCHANGE));
   }
-  ARROW_RETURN_NOT_OK(checkpoint::SyncDirectory(folder));
+  ARROW_RETURN_NOT_OK(checkpoint::SyncFolderOf(target));
   // After an exchange the temp name holds the replaced snapshot; otherwise it is gone.
   fs::remove_all(temp, error);
   return bytes_added;
