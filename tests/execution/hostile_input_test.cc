@@ -1,6 +1,7 @@
 // Hostile input files read in each parse mode: invalid UTF-8, NUL bytes, a 16 MB line, JSON
 // nested a hundred thousand deep, an unterminated record, wrong types, empty and blank files,
-// garbage named .parquet, and a file still growing when it is read. Whatever the bytes, the
+// garbage or truncated Parquet and ORC files (failing, or skipped with ignoreCorruptFiles), and
+// a file still growing when it is read. Whatever the bytes, the
 // query must not crash, and no record may vanish: PERMISSIVE yields a row for every record
 // (the unreadable ones with their text in the corrupt-record column), DROPMALFORMED yields every
 // record that reads, and FAILFAST fails naming the file. Which records read and which are
@@ -73,6 +74,34 @@ std::vector<HostileFile> CsvFiles() {
 
 class HostileInputTest : public EndToEndTest {
  protected:
+  /// The bytes of a file of `format` holding ids 0 to 4, written by Sluice.
+  std::string FiveIds(const std::string& format) {
+    const std::string folder = Path("written-" + format);
+    EXPECT_TRUE(Frame("id BIGINT", {"[0, 1, 2, 3, 4]"}).write().format(format).save(folder).ok());
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.path().filename().string().starts_with("part-")) {
+        return ReadWhole(entry.path().string());
+      }
+    }
+    ADD_FAILURE() << "no part file in " << folder;
+    return "";
+  }
+
+  /// Streams the files of `folder`/in as `format` to its end, with `options`, into ids.
+  arrow::Result<std::vector<std::string>> StreamIds(
+      const std::string& format, const std::string& folder,
+      const std::vector<std::pair<std::string, std::string>>& options) {
+    auto reader = spark_->readStream().format(format).schema("id BIGINT");
+    for (const auto& [key, value] : options) reader.option(key, value);
+    ARROW_RETURN_NOT_OK(Finish(reader.load(Path(folder + "/in"))
+                                   .writeStream()
+                                   .format("parquet")
+                                   .option("checkpointLocation", Path(folder + "/ckpt"))
+                                   .trigger(Trigger::AvailableNow())
+                                   .start(Path(folder + "/out"))));
+    return CollectRows(spark_->read().parquet(Path(folder + "/out")).orderBy({F::col("id")}));
+  }
+
   /// Lands `file` alone in a folder of its own and reads it as `format` in `mode` through a
   /// stream run to its end, into rows.
   arrow::Result<std::vector<std::string>> Read(const std::string& format, const HostileFile& file,
@@ -130,32 +159,105 @@ TEST_F(HostileInputTest, JsonFilesLoseNoRecordInAnyMode) { CheckEveryMode("json"
 
 TEST_F(HostileInputTest, CsvFilesLoseNoRecordInAnyMode) { CheckEveryMode("csv", CsvFiles()); }
 
-// Spark: a file named .parquet holding anything else fails the query, naming the file.
-TEST_F(HostileInputTest, GarbageOrATruncatedParquetFileFailsNamingIt) {
-  ASSERT_TRUE(Frame("id BIGINT", {"[1, 2, 3]"}).write().parquet(Path("good")).ok());
-  std::string parquet;
-  for (const auto& entry : fs::directory_iterator(Path("good"))) {
-    if (entry.path().extension() == ".parquet") parquet = ReadWhole(entry.path().string());
-  }
-  ASSERT_FALSE(parquet.empty());
-  for (const auto& [name, contents] :
-       std::vector<std::pair<std::string, std::string>>{
-           {"garbage", "this is not a parquet file at all"},
-           {"truncated", parquet.substr(0, parquet.size() / 2)},
-           {"empty", ""}}) {
+class CorruptColumnarFileTest : public HostileInputTest,
+                                public ::testing::WithParamInterface<std::string> {};
+
+// Spark 4.0.1: a file named .parquet or .orc holding anything else, or cut short, fails the
+// query naming it; an empty file has no rows. With ignoreCorruptFiles (the option, or the
+// session's spark.sql.files.ignoreCorruptFiles) the unreadable files are skipped and the good
+// one read, in streams and batch reads alike.
+TEST_P(CorruptColumnarFileTest, FailsNamingTheFileOrIsSkippedWithIgnoreCorruptFiles) {
+  const std::string format = GetParam();
+  const std::string good = FiveIds(format);
+  ASSERT_FALSE(good.empty());
+  const std::vector<std::string> five = {"[0]", "[1]", "[2]", "[3]", "[4]"};
+  for (const auto& [name, contents] : std::vector<std::pair<std::string, std::string>>{
+           {"garbage", "this is not a file of this format at all"},
+           {"truncated", good.substr(0, good.size() / 2)}}) {
     SCOPED_TRACE(name);
-    LandFile(Path(name + "/in/data.parquet"), contents, kFirstMtimeMs);
-    arrow::Status ended = Finish(spark_->readStream()
-                                     .schema("id BIGINT")
-                                     .parquet(Path(name + "/in"))
-                                     .writeStream()
-                                     .format("parquet")
-                                     .option("checkpointLocation", Path(name + "/ckpt"))
-                                     .trigger(Trigger::AvailableNow())
-                                     .start(Path(name + "/out")));
-    ASSERT_FALSE(ended.ok());
-    EXPECT_NE(ended.message().find(Path(name + "/in/data.parquet")), std::string::npos)
-        << ended.ToString();
+    const std::string corrupt = name + "/in/data." + format;
+    LandFile(Path(name + "/in/good." + format), good, kFirstMtimeMs);
+    LandFile(Path(corrupt), contents, kFirstMtimeMs);
+    auto failed = StreamIds(format, name, {});
+    ASSERT_FALSE(failed.ok());
+    EXPECT_NE(failed.status().message().find(Path(corrupt)), std::string::npos)
+        << failed.status().ToString();
+
+    CapturedOutput warnings(std::cerr);
+    LandFile(Path(name + "-ignored/in/good." + format), good, kFirstMtimeMs);
+    LandFile(Path(name + "-ignored/in/data." + format), contents, kFirstMtimeMs);
+    auto skipped = StreamIds(format, name + "-ignored", {{"ignoreCorruptFiles", "true"}});
+    ASSERT_TRUE(skipped.ok()) << skipped.status().ToString();
+    EXPECT_EQ(*skipped, five);
+    EXPECT_NE(warnings.text().find("Skipped the rest of the content in the corrupted file"),
+              std::string::npos);
+    EXPECT_NE(warnings.text().find(Path(name + "-ignored/in/data." + format)), std::string::npos);
+
+    auto batch = spark_->read().format(format).schema("id BIGINT")
+                     .option("ignoreCorruptFiles", "true").load(Path(name + "/in"));
+    EXPECT_EQ(CollectRows(batch.orderBy({F::col("id")})), five);
+    EXPECT_FALSE(spark_->read().format(format).schema("id BIGINT").load(Path(name + "/in"))
+                     .collect().ok());
+  }
+  // The session's setting, and the option overriding it.
+  ASSERT_TRUE(spark_->conf().set("spark.sql.files.ignoreCorruptFiles", "true").ok());
+  auto by_session = StreamIds(format, "garbage", {});
+  ASSERT_TRUE(by_session.ok()) << by_session.status().ToString();
+  EXPECT_EQ(*by_session, five);
+  EXPECT_FALSE(StreamIds(format, "truncated", {{"ignoreCorruptFiles", "false"}}).ok());
+
+  LandFile(Path("empty/in/good." + format), good, kFirstMtimeMs);
+  LandFile(Path("empty/in/data." + format), "", kFirstMtimeMs);
+  auto empty = StreamIds(format, "empty", {{"ignoreCorruptFiles", "false"}});
+  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  EXPECT_EQ(*empty, five);
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, CorruptColumnarFileTest, ::testing::Values("parquet", "orc"));
+
+// Spark 4.0.1 with ignoreCorruptFiles: a Parquet column of the wrong type makes the file
+// unreadable, so it is skipped; FAILFAST's malformed records still fail the query.
+TEST_F(HostileInputTest, IgnoreCorruptFilesSkipsAMistypedFileButNotFailFast) {
+  ASSERT_TRUE(Frame("id STRING", {R"(["x"])"}).write().parquet(Path("typed/in/s")).ok());
+  ASSERT_TRUE(Frame("id BIGINT", {"[7]"}).write().parquet(Path("typed/in/l")).ok());
+  auto skipped = StreamIds("parquet", "typed",
+                           {{"ignoreCorruptFiles", "true"}, {"recursiveFileLookup", "true"}});
+  ASSERT_TRUE(skipped.ok()) << skipped.status().ToString();
+  EXPECT_EQ(*skipped, std::vector<std::string>{"[7]"});
+
+  LandFile(Path("failfast/in/a.json"), "{\"id\":1}\n{\"id\":\n{\"id\":3}\n", kFirstMtimeMs);
+  auto failed = StreamIds("json", "failfast",
+                          {{"ignoreCorruptFiles", "true"}, {"mode", "FAILFAST"}});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("MALFORMED_RECORD_IN_PARSING"), std::string::npos)
+      << failed.status().ToString();
+}
+
+// Spark 4.0.1's schema inference: Parquet reads the first file's footer only, so a corrupt
+// first file fails the read, or with ignoreCorruptFiles leaves no schema; ORC takes the first
+// file that has a schema, passing empty files and, with ignoreCorruptFiles, corrupt ones.
+TEST_F(HostileInputTest, SchemaInferenceOverCorruptFilesIsSparks) {
+  for (const std::string format : {"parquet", "orc"}) {
+    SCOPED_TRACE(format);
+    const std::string good = FiveIds(format);
+    LandFile(Path(format + "/in/0garbage." + format), "garbage garbage garbage", kFirstMtimeMs);
+    LandFile(Path(format + "/in/a." + format), "", kFirstMtimeMs);
+    LandFile(Path(format + "/in/b." + format), good, kFirstMtimeMs);
+    auto strict = spark_->read().format(format).load(Path(format + "/in")).collect();
+    ASSERT_FALSE(strict.ok());
+    EXPECT_NE(strict.status().message().find("0garbage"), std::string::npos)
+        << strict.status().ToString();
+    auto lenient =
+        spark_->read().format(format).option("ignoreCorruptFiles", "true").load(Path(format + "/in"));
+    if (format == "parquet") {
+      auto rows = lenient.collect();
+      ASSERT_FALSE(rows.ok());
+      EXPECT_NE(rows.status().message().find("UNABLE_TO_INFER_SCHEMA"), std::string::npos)
+          << rows.status().ToString();
+    } else {
+      EXPECT_EQ(CollectRows(lenient.orderBy({F::col("id")})),
+                (std::vector<std::string>{"[0]", "[1]", "[2]", "[3]", "[4]"}));
+    }
   }
 }
 

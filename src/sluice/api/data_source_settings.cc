@@ -21,6 +21,8 @@ formats::FormatContext FormatContextOf(const SessionConfig& config) {
   formats::FormatContext context;
   context.session_time_zone = config.session_time_zone();
   context.case_sensitive = config.case_sensitive();
+  context.ignore_missing_files = config.ignore_missing_files();
+  context.ignore_corrupt_files = config.ignore_corrupt_files();
   return context;
 }
 

@@ -11,7 +11,15 @@ namespace sluice {
 
 namespace {
 
-enum class Key { kTimeZone, kAnsi, kCaseSensitive, kShufflePartitions, kWarehouseDir };
+enum class Key {
+  kTimeZone,
+  kAnsi,
+  kCaseSensitive,
+  kShufflePartitions,
+  kWarehouseDir,
+  kIgnoreMissingFiles,
+  kIgnoreCorruptFiles
+};
 
 struct KeySpec {
   Key key;
@@ -26,6 +34,8 @@ constexpr KeySpec kKeys[] = {
     {Key::kCaseSensitive, "spark.sql.caseSensitive", "false"},
     {Key::kShufflePartitions, "spark.sql.shuffle.partitions", "200"},
     {Key::kWarehouseDir, "spark.sql.warehouse.dir", "spark-warehouse"},
+    {Key::kIgnoreMissingFiles, "spark.sql.files.ignoreMissingFiles", "false"},
+    {Key::kIgnoreCorruptFiles, "spark.sql.files.ignoreCorruptFiles", "false"},
 };
 
 const KeySpec* FindKey(std::string_view name) {
@@ -53,7 +63,9 @@ SessionConfig::SessionConfig()
       ansi_enabled_(true),
       case_sensitive_(false),
       shuffle_partitions_(200),
-      warehouse_dir_("spark-warehouse") {}
+      warehouse_dir_("spark-warehouse"),
+      ignore_missing_files_(false),
+      ignore_corrupt_files_(false) {}
 
 arrow::Status SessionConfig::Set(std::string_view key, std::string_view value) {
   if (const KeySpec* spec = FindKey(key)) {
@@ -95,6 +107,14 @@ arrow::Status SessionConfig::Set(std::string_view key, std::string_view value) {
         }
         warehouse_dir_ = std::string(value);
         break;
+      case Key::kIgnoreMissingFiles: {
+        ARROW_ASSIGN_OR_RAISE(ignore_missing_files_, ParseBool(key, value));
+        break;
+      }
+      case Key::kIgnoreCorruptFiles: {
+        ARROW_ASSIGN_OR_RAISE(ignore_corrupt_files_, ParseBool(key, value));
+        break;
+      }
     }
   }
   values_[std::string(key)] = std::string(value);

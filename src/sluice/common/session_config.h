@@ -44,6 +44,10 @@ class SessionConfig {
   /// `spark.sql.warehouse.dir`: the folder of named tables; "spark-warehouse" (in the working
   /// folder) by default.
   const std::string& warehouse_dir() const { return warehouse_dir_; }
+  /// `spark.sql.files.ignoreMissingFiles`: a file deleted after it was listed is skipped.
+  bool ignore_missing_files() const { return ignore_missing_files_; }
+  /// `spark.sql.files.ignoreCorruptFiles`: the rest of a file that cannot be read is skipped.
+  bool ignore_corrupt_files() const { return ignore_corrupt_files_; }
 
  private:
   std::map<std::string, std::string, std::less<>> values_;
@@ -52,6 +56,8 @@ class SessionConfig {
   bool case_sensitive_;
   int32_t shuffle_partitions_;
   std::string warehouse_dir_;
+  bool ignore_missing_files_;
+  bool ignore_corrupt_files_;
 };
 
 }  // namespace sluice

@@ -136,7 +136,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ReadDeltaFiles(
   }
   auto reader = std::make_shared<formats::FileBatchReader>(
       std::move(parquet), std::move(batch_files), arrow::schema(data_fields),
-      arrow::schema(scanned), /*ignore_missing_files=*/false);
+      arrow::schema(scanned), formats::FileScanOptions{});
   return std::make_shared<ReorderedReader>(std::move(reader), snapshot.schema, std::move(order));
 }
 

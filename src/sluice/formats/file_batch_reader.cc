@@ -19,16 +19,32 @@ arrow::Status FileNotExistError(const std::string& local_path) {
                         "Dataset/DataFrame involved.");
 }
 
+bool FileBatchReader::SkipCorrupt(const arrow::Status& failure, const std::string& path) const {
+  if (!scan_.ignore_corrupt_files || failure.IsOutOfMemory()) return false;
+  // FAILFAST's malformed records fail the scan whatever the setting, as in Spark.
+  auto error_class = ErrorClassOf(failure);
+  if (error_class && error_class->starts_with("MALFORMED_RECORD_IN_PARSING")) return false;
+  WarnSkippedCorruptFile(path, failure);
+  return true;
+}
+
 arrow::Result<bool> FileBatchReader::OpenNext() {
   while (next_file_ < files_.size()) {
     const BatchFile& file = files_[next_file_++];
     std::error_code error;
     if (!std::filesystem::exists(file.local_path, error)) {
-      if (ignore_missing_files_) continue;
+      if (scan_.ignore_missing_files) continue;
       return FileNotExistError(file.local_path);
     }
-    ARROW_ASSIGN_OR_RAISE(current_, reader_->OpenFile(file.local_path,
-                                                      read_schema_ ? read_schema_ : data_schema_));
+    // Spark reads nothing from an empty file, even of a format that has a footer.
+    if (std::filesystem::file_size(file.local_path, error) == 0 && !error) continue;
+    auto opened =
+        reader_->OpenFile(file.local_path, read_schema_ ? read_schema_ : data_schema_);
+    if (!opened.ok()) {
+      if (SkipCorrupt(opened.status(), file.local_path)) continue;
+      return opened.status();
+    }
+    current_ = std::move(opened).ValueUnsafe();
     current_file_ = &file;
     return true;
   }
@@ -100,7 +116,10 @@ arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* bat
       if (!opened) return arrow::Status::OK();
     }
     std::shared_ptr<arrow::RecordBatch> data;
-    ARROW_RETURN_NOT_OK(current_->ReadNext(&data));
+    if (arrow::Status read = current_->ReadNext(&data); !read.ok()) {
+      if (!SkipCorrupt(read, current_file_->local_path)) return read;
+      data = nullptr;
+    }
     if (data == nullptr) {
       current_ = nullptr;
       continue;

@@ -22,18 +22,19 @@ struct BatchFile {
 
 /// Reads `files` in order as batches of `schema` (= `data_schema` + the partition columns).
 /// A file that no longer exists when its turn comes fails with FAILED_READ_FILE.FILE_NOT_EXIST
-/// naming it, or is skipped when `ignore_missing_files` (spark.sql.files.ignoreMissingFiles).
-/// Not thread-safe; one reader per scan.
+/// naming it, unless `scan` says to skip it; so does a file that cannot be read. An empty
+/// (zero-byte) file has no rows, whatever its format, as in Spark. Not thread-safe; one reader
+/// per scan.
 class FileBatchReader final : public arrow::RecordBatchReader {
  public:
   FileBatchReader(std::shared_ptr<const FormatReader> reader,
                   std::vector<BatchFile> files, std::shared_ptr<arrow::Schema> data_schema,
-                  std::shared_ptr<arrow::Schema> schema, bool ignore_missing_files)
+                  std::shared_ptr<arrow::Schema> schema, FileScanOptions scan)
       : reader_(std::move(reader)),
         files_(std::move(files)),
         data_schema_(std::move(data_schema)),
         schema_(std::move(schema)),
-        ignore_missing_files_(ignore_missing_files) {}
+        scan_(scan) {}
 
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override;
@@ -47,12 +48,15 @@ class FileBatchReader final : public arrow::RecordBatchReader {
  private:
   /// Opens the next file into current_; false when there are no more files.
   arrow::Result<bool> OpenNext();
+  /// True when `failure` of reading `path` is to be skipped (ignoreCorruptFiles); then it
+  /// warns, naming the file.
+  bool SkipCorrupt(const arrow::Status& failure, const std::string& path) const;
 
   std::shared_ptr<const FormatReader> reader_;
   std::vector<BatchFile> files_;
   std::shared_ptr<arrow::Schema> data_schema_;
   std::shared_ptr<arrow::Schema> schema_;
-  bool ignore_missing_files_;
+  FileScanOptions scan_;
   /// With ReadOnly: the data columns read and their schema, and for each data column its
   /// position there (-1 when not read).
   std::shared_ptr<arrow::Schema> read_schema_;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iostream>
 
 #include <arrow/compute/cast.h>
 
+#include "sluice/checkpoint/file_uri.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/csv_reader.h"
 #include "sluice/formats/file_writers.h"
@@ -140,6 +142,16 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ConformToSchema(
     bool case_sensitive) {
   if (input->schema()->Equals(*target, /*check_metadata=*/false)) return input;
   return std::make_shared<ConformingReader>(std::move(input), std::move(target), case_sensitive);
+}
+
+FileScanOptions ScanOptionsOf(const FileSourceOptions& options, const FormatContext& context) {
+  return {options.ignore_missing_files.value_or(context.ignore_missing_files),
+          options.ignore_corrupt_files.value_or(context.ignore_corrupt_files)};
+}
+
+void WarnSkippedCorruptFile(const std::string& path, const arrow::Status& why) {
+  std::cerr << "WARN Skipped the rest of the content in the corrupted file "
+            << checkpoint::FileUri(path) << ": " << why.message() << std::endl;
 }
 
 arrow::Result<std::shared_ptr<const FormatReader>> MakeFormatReader(FileFormat format,

@@ -28,7 +28,29 @@ struct FormatContext {
   bool case_sensitive = false;
   /// Rows per batch the readers aim for.
   int64_t batch_rows = 8192;
+  /// spark.sql.files.ignoreMissingFiles and ignoreCorruptFiles; a source's options of the
+  /// same names override them (FileSourceOptions).
+  bool ignore_missing_files = false;
+  bool ignore_corrupt_files = false;
 };
+
+/// How a scan treats the files it cannot read.
+struct FileScanOptions {
+  /// A file deleted after it was listed is skipped, instead of failing the scan.
+  bool ignore_missing_files = false;
+  /// The rest of a file that cannot be read (not in the format, truncated, a column of the
+  /// wrong type, a broken compressed stream) is skipped with a warning naming the file, instead
+  /// of failing the scan; the rows read before are kept. FAILFAST's malformed records still
+  /// fail, as in Spark.
+  bool ignore_corrupt_files = false;
+};
+
+/// The scan options of a source: its ignoreMissingFiles and ignoreCorruptFiles options where
+/// set, else the session's spark.sql.files settings.
+FileScanOptions ScanOptionsOf(const FileSourceOptions& options, const FormatContext& context);
+
+/// Warns that the rest of the file `path` is skipped because reading it failed with `why`.
+void WarnSkippedCorruptFile(const std::string& path, const arrow::Status& why);
 
 /// Decodes files of one format. Immutable and thread-safe: every OpenFile is independent.
 class FormatReader {

@@ -105,6 +105,16 @@ arrow::Status SetRecursive(std::string_view v, Options& o) {
   return arrow::Status::OK();
 }
 template <typename Options>
+arrow::Status SetIgnoreMissing(std::string_view v, Options& o) {
+  ARROW_ASSIGN_OR_RAISE(o.files.ignore_missing_files, ParseBool("ignoreMissingFiles", v));
+  return arrow::Status::OK();
+}
+template <typename Options>
+arrow::Status SetIgnoreCorrupt(std::string_view v, Options& o) {
+  ARROW_ASSIGN_OR_RAISE(o.files.ignore_corrupt_files, ParseBool("ignoreCorruptFiles", v));
+  return arrow::Status::OK();
+}
+template <typename Options>
 arrow::Status SetMode(std::string_view v, Options& o) {
   o.parse.mode = ParseModeOf(v);
   return arrow::Status::OK();
@@ -144,7 +154,14 @@ arrow::Status SetMultiLine(std::string_view v, Options& o) {
   {"pathGlobFilter", nullptr, "Only files whose name matches this glob pattern are read.",    \
    SetGlobFilter<Options>},                                                                   \
   {"recursiveFileLookup", "false",                                                            \
-   "Read files in all sub-folders; turns partition discovery off.", SetRecursive<Options>}
+   "Read files in all sub-folders; turns partition discovery off.", SetRecursive<Options>},   \
+  {"ignoreMissingFiles", nullptr,                                                             \
+   "Skip a file deleted after it was listed; default: spark.sql.files.ignoreMissingFiles.",   \
+   SetIgnoreMissing<Options>},                                                                \
+  {"ignoreCorruptFiles", nullptr,                                                             \
+   "Skip the rest of a file that cannot be read (with a warning naming it); default: "       \
+   "spark.sql.files.ignoreCorruptFiles.",                                                     \
+   SetIgnoreCorrupt<Options>}
 
 #define SLUICE_TEXT_PARSE_OPTIONS(Options)                                                    \
   {"mode", "PERMISSIVE",                                                                      \

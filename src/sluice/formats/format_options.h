@@ -47,6 +47,9 @@ struct FileSourceOptions {
   std::string path_glob_filter;
   /// Reads files of all sub-folders and turns off partition discovery (recursiveFileLookup).
   bool recursive_file_lookup = false;
+  /// ignoreMissingFiles and ignoreCorruptFiles; unset: the session's setting.
+  std::optional<bool> ignore_missing_files;
+  std::optional<bool> ignore_corrupt_files;
 };
 
 /// Options shared by the text-based formats (JSON, CSV) when reading.

@@ -1,8 +1,11 @@
 #include "sluice/formats/orc_reader.h"
 
+#include <filesystem>
+
 #include <arrow/adapters/orc/adapter.h>
 #include <arrow/io/file.h>
 
+#include "sluice/checkpoint/file_uri.h"
 #include "sluice/common/errors.h"
 #include "sluice/types/spark_types.h"
 
@@ -22,7 +25,7 @@ arrow::Result<std::unique_ptr<arrow::adapters::orc::ORCFileReader>> OpenOrc(
   auto result = arrow::adapters::orc::ORCFileReader::Open(input, arrow::default_memory_pool());
   if (!result.ok()) {
     return SparkError("FAILED_READ_FILE.NO_HINT",
-                      "Encountered error while reading file file:" + path + ". " +
+                      "Encountered error while reading file " + checkpoint::FileUri(path) + ". " +
                           result.status().message());
   }
   return std::move(result).ValueUnsafe();
@@ -82,18 +85,28 @@ class OrcReader final : public FormatReader {
 
   arrow::Result<std::shared_ptr<arrow::Schema>> InferSchema(
       const std::vector<std::string>& files) const override {
-    if (files.empty()) {
-      return SparkError("UNABLE_TO_INFER_SCHEMA",
-                        "Unable to infer schema for ORC. It must be specified manually.");
+    // As Spark: the schema of the first file that has one. An empty file has none; with
+    // ignoreCorruptFiles, neither has a file that is not ORC.
+    const bool skip_corrupt = ScanOptionsOf(options_.files, context_).ignore_corrupt_files;
+    for (const auto& file : files) {
+      std::error_code error;
+      if (std::filesystem::file_size(file, error) == 0 && !error) continue;
+      auto opened = OpenOrc(file);
+      if (!opened.ok() && skip_corrupt) {
+        WarnSkippedCorruptFile(file, opened.status());
+        continue;
+      }
+      ARROW_ASSIGN_OR_RAISE(auto reader, std::move(opened));
+      ARROW_ASSIGN_OR_RAISE(auto schema, reader->ReadSchema());
+      arrow::FieldVector fields;
+      for (const auto& field : schema->fields()) {
+        ARROW_ASSIGN_OR_RAISE(auto type, types::ToSparkArrowType(OrcToSpark(field->type())));
+        fields.push_back(arrow::field(field->name(), type, true));
+      }
+      return arrow::schema(fields);
     }
-    ARROW_ASSIGN_OR_RAISE(auto reader, OpenOrc(files[0]));
-    ARROW_ASSIGN_OR_RAISE(auto schema, reader->ReadSchema());
-    arrow::FieldVector fields;
-    for (const auto& field : schema->fields()) {
-      ARROW_ASSIGN_OR_RAISE(auto type, types::ToSparkArrowType(OrcToSpark(field->type())));
-      fields.push_back(arrow::field(field->name(), type, true));
-    }
-    return arrow::schema(fields);
+    return SparkError("UNABLE_TO_INFER_SCHEMA",
+                      "Unable to infer schema for ORC. It must be specified manually.");
   }
 
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenFile(

@@ -7,6 +7,7 @@
 #include <parquet/arrow/schema.h>
 #include <parquet/exception.h>
 
+#include "sluice/checkpoint/file_uri.h"
 #include "sluice/common/errors.h"
 #include "sluice/types/spark_types.h"
 
@@ -44,7 +45,7 @@ arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquet(const std
   auto result = parquet::arrow::OpenFile(input, arrow::default_memory_pool());
   if (!result.ok()) {
     return SparkError("FAILED_READ_FILE.NO_HINT",
-                      "Encountered error while reading file file:" + path + ". " +
+                      "Encountered error while reading file " + checkpoint::FileUri(path) + ". " +
                           result.status().message());
   }
   return std::move(result).ValueUnsafe();
@@ -64,7 +65,15 @@ class ParquetReader final : public FormatReader {
       return SparkError("UNABLE_TO_INFER_SCHEMA",
                         "Unable to infer schema for Parquet. It must be specified manually.");
     }
-    ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(files[0]));
+    // Spark reads the footer of the first file only; with ignoreCorruptFiles a corrupt one
+    // leaves no schema to infer.
+    auto opened = OpenParquet(files[0]);
+    if (!opened.ok() && ScanOptionsOf(options_.files, context_).ignore_corrupt_files) {
+      WarnSkippedCorruptFile(files[0], opened.status());
+      return SparkError("UNABLE_TO_INFER_SCHEMA",
+                        "Unable to infer schema for Parquet. It must be specified manually.");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto reader, std::move(opened));
     std::shared_ptr<arrow::Schema> schema;
     ARROW_RETURN_NOT_OK(reader->GetSchema(&schema));
     ARROW_ASSIGN_OR_RAISE(auto spark, types::ToSparkArrowSchema(*schema));

@@ -40,8 +40,9 @@ arrow::Result<std::shared_ptr<FileSource>> FileSource::Make(
   arrow::FieldVector all = data_schema->fields();
   for (const auto& field : partitions) all.push_back(field->WithNullable(true));
   auto schema = arrow::schema(all);
+  const formats::FileScanOptions scan = formats::ScanOptionsOf(reader->file_options(), context);
   return std::make_shared<FileSource>(
-      std::move(reader), formats::LocalPath(path),
+      std::move(reader), formats::LocalPath(path), scan,
       std::make_shared<const formats::FileListing>(std::move(listing)), std::move(data_schema),
       std::move(schema));
 }
@@ -58,9 +59,8 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileSource::Open() cons
   for (size_t i = 0; i < listing_->files.size(); ++i) {
     files.push_back({listing_->files[i], listing_->partition_values[i]});
   }
-  // A file deleted since the listing fails the scan naming it, as Spark's batch reads do.
   return std::make_shared<formats::FileBatchReader>(reader_, std::move(files), data_schema_,
-                                                    schema_, /*ignore_missing_files=*/false);
+                                                    schema_, scan_);
 }
 
 }  // namespace sluice::plan

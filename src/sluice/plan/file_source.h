@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "sluice/formats/file_batch_reader.h"
 #include "sluice/formats/file_format.h"
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/plan/data_source.h"
@@ -30,11 +31,12 @@ class FileSource final : public DataSource {
   const std::shared_ptr<arrow::Schema>& data_schema() const { return data_schema_; }
 
   FileSource(std::shared_ptr<const formats::FormatReader> reader, std::string path,
-             std::shared_ptr<const formats::FileListing> listing,
+             formats::FileScanOptions scan, std::shared_ptr<const formats::FileListing> listing,
              std::shared_ptr<arrow::Schema> data_schema,
              std::shared_ptr<arrow::Schema> schema)
       : reader_(std::move(reader)),
         path_(std::move(path)),
+        scan_(scan),
         listing_(std::move(listing)),
         data_schema_(std::move(data_schema)),
         schema_(std::move(schema)) {}
@@ -42,6 +44,8 @@ class FileSource final : public DataSource {
  private:
   std::shared_ptr<const formats::FormatReader> reader_;
   std::string path_;
+  /// ignoreMissingFiles and ignoreCorruptFiles, as Spark's batch reads honour them too.
+  formats::FileScanOptions scan_;
   std::shared_ptr<const formats::FileListing> listing_;
   std::shared_ptr<arrow::Schema> data_schema_;
   std::shared_ptr<arrow::Schema> schema_;

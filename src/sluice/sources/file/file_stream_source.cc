@@ -36,7 +36,6 @@ bool SameName(std::string_view a, std::string_view b) {
          });
 }
 
-bool IsTrue(std::string_view value) { return SameName(value, "true"); }
 
 /// The running file source of one query. Called from the query's batch loop thread only.
 class FileStreamSource final : public StreamSource {
@@ -44,14 +43,14 @@ class FileStreamSource final : public StreamSource {
   FileStreamSource(std::shared_ptr<const FileStreamSpec> spec, FileStreamOptions options,
                    std::unique_ptr<FileStreamSourceLog> log,
                    std::unique_ptr<SourceCleaner> cleaner, int64_t current_offset,
-                   SeenFilesMap seen, bool ignore_missing_files, std::string time_zone)
+                   SeenFilesMap seen, formats::FileScanOptions scan, std::string time_zone)
       : spec_(std::move(spec)),
         options_(std::move(options)),
         log_(std::move(log)),
         cleaner_(std::move(cleaner)),
         current_offset_(current_offset),
         seen_(std::move(seen)),
-        ignore_missing_files_(ignore_missing_files),
+        scan_(scan),
         time_zone_(std::move(time_zone)) {
     // Spark decides once whether the path is a file sink's output; a glob never is.
     if (IsGlobPath(spec_->local_path)) has_manifest_ = false;
@@ -91,7 +90,7 @@ class FileStreamSource final : public StreamSource {
   /// The newest log batch id; -1 before the first.
   int64_t current_offset_;
   SeenFilesMap seen_;
-  bool ignore_missing_files_;
+  formats::FileScanOptions scan_;
   std::string time_zone_;
   std::optional<bool> has_manifest_;
   /// Files listed but not taken yet, offered to the next batch before listing again.
@@ -275,7 +274,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileStreamSource::GetBa
   ARROW_ASSIGN_OR_RAISE(auto entries, log_->Get(first, last));
   ARROW_ASSIGN_OR_RAISE(auto files, BatchFilesOf(entries));
   auto reader = std::make_shared<formats::FileBatchReader>(
-      spec_->reader, std::move(files), spec_->data_schema, spec_->schema, ignore_missing_files_);
+      spec_->reader, std::move(files), spec_->data_schema, spec_->schema, scan_);
   reader->ReadOnly(read);
   return reader;
 }
@@ -307,7 +306,6 @@ arrow::Result<std::unique_ptr<StreamSource>> MakeFileStreamSource(
                                                           spec->local_path,
                                                           options.source_archive_dir));
   int compact_interval = kDefaultSourceLogCompactInterval;
-  bool ignore_missing_files = false;
   if (context.config != nullptr) {
     if (auto value = context.config->Get("spark.sql.streaming.fileSource.log.compactInterval")) {
       auto [end, error] =
@@ -318,14 +316,6 @@ arrow::Result<std::unique_ptr<StreamSource>> MakeFileStreamSource(
             *value);
       }
     }
-    if (auto value = context.config->Get("spark.sql.files.ignoreMissingFiles")) {
-      ignore_missing_files = IsTrue(*value);
-    }
-  }
-  // The data source option wins over the session setting, as in Spark.
-  if (auto found = spec->options.find(std::string_view("ignoreMissingFiles"));
-      found != spec->options.end()) {
-    ignore_missing_files = IsTrue(found->second);
   }
   ARROW_ASSIGN_OR_RAISE(auto log,
                         FileStreamSourceLog::Open(context.metadata_path, compact_interval));
@@ -338,9 +328,11 @@ arrow::Result<std::unique_ptr<StreamSource>> MakeFileStreamSource(
   ARROW_ASSIGN_OR_RAISE(auto restored, log->Restore());
   for (const auto& entry : restored) seen.Add(entry.path, entry.timestamp);
   seen.Purge();
+  const formats::FileScanOptions scan =
+      formats::ScanOptionsOf(spec->reader->file_options(), context.format_context);
   return std::make_unique<FileStreamSource>(
       std::move(spec), std::move(options), std::move(log), std::move(cleaner),
-      latest.value_or(-1), std::move(seen), ignore_missing_files,
+      latest.value_or(-1), std::move(seen), scan,
       context.format_context.session_time_zone);
 }
 
