@@ -123,26 +123,38 @@ TEST_P(FullDiskSinkTest, FailsNamingTheFileAndResumesExactlyOnceWithRoom) {
 INSTANTIATE_TEST_SUITE_P(Sinks, FullDiskSinkTest, ::testing::Values("parquet", "delta"));
 
 // The state store provider of a deduplication whose state (every text seen) fills the disk.
-class FullDiskStateTest : public FullDiskTest, public ::testing::WithParamInterface<std::string> {};
+class FullDiskStateTest : public FullDiskTest, public ::testing::WithParamInterface<std::string> {
+ protected:
+  void DeduplicateOnTheFullDisk() {
+    ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.providerClass", GetParam()).ok());
+    ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2").ok());
+    ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "2").ok());
+    LandInput();
+    auto start = [&]() {
+      return Input()
+          .dropDuplicates({"text"})
+          .writeStream()
+          .format("parquet")
+          .option("checkpointLocation", disk_ + "/ckpt")
+          .trigger(Trigger::AvailableNow())
+          .start(disk_ + "/out");
+    };
+    FillTheDisk(start);
+    GrowDisk();
+    ASSERT_TRUE(Finish(start()).ok());
+    ExpectEveryIdOnce(spark_->read().parquet(disk_ + "/out"));
+  }
+};
 
 TEST_P(FullDiskStateTest, FailsNamingTheFileAndResumesExactlyOnceWithRoom) {
-  ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.providerClass", GetParam()).ok());
-  ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2").ok());
-  ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "2").ok());
-  LandInput();
-  auto start = [&]() {
-    return Input()
-        .dropDuplicates({"text"})
-        .writeStream()
-        .format("parquet")
-        .option("checkpointLocation", disk_ + "/ckpt")
-        .trigger(Trigger::AvailableNow())
-        .start(disk_ + "/out");
-  };
-  FillTheDisk(start);
-  GrowDisk();
-  ASSERT_TRUE(Finish(start()).ok());
-  ExpectEveryIdOnce(spark_->read().parquet(disk_ + "/out"));
+  DeduplicateOnTheFullDisk();
+}
+
+// RocksDB's own working folder (spark.local.dir) on the full disk too: its table files and
+// logs fail to be written.
+TEST_P(FullDiskStateTest, WithTheWorkingFolderOnTheDiskToo) {
+  ASSERT_TRUE(spark_->conf().set("spark.local.dir", disk_ + "/local").ok());
+  DeduplicateOnTheFullDisk();
 }
 
 INSTANTIATE_TEST_SUITE_P(

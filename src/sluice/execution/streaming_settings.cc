@@ -102,6 +102,11 @@ arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConf
                         IntConfigValue(config, rocksdb + "maxWriteBufferNumber", -1, -1));
   store.rocksdb.compression =
       AsciiLower(config.Get(rocksdb + "compression").value_or(store.rocksdb.compression));
+  // RocksDB's working folders go where Spark's executors put them: under spark.local.dir (the
+  // first of its comma-separated folders), else the system's temp folder.
+  if (auto local = config.Get("spark.local.dir")) {
+    store.rocksdb.local_dir = local->substr(0, local->find(','));
+  }
   std::string policy = AsciiLower(config.Get(prefix + "multipleWatermarkPolicy").value_or("min"));
   if (policy != "min" && policy != "max") {
     return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
