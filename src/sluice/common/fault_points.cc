@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace sluice {
 
@@ -80,8 +83,14 @@ bool FailPoint(std::string_view operation, std::string_view path) {
 }
 
 void SetFailPointForTesting(std::string_view value) {
-  // The previous spec is leaked: a thread of a finished query may still read it.
-  FailSpec().store(ParseSpec("SLUICE_FAIL_AT", std::string(value)), std::memory_order_release);
+  // Every spec armed stays alive (and reachable) until the process exits: a thread of a
+  // finished query may still read the one it replaces.
+  static std::mutex mutex;
+  static auto* const armed = new std::vector<std::unique_ptr<FaultSpec>>();
+  FaultSpec* spec = ParseSpec("SLUICE_FAIL_AT", std::string(value));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (spec != nullptr) armed->emplace_back(spec);
+  FailSpec().store(spec, std::memory_order_release);
 }
 
 }  // namespace sluice
