@@ -57,7 +57,7 @@ TEST_F(CheckpointLogsTest, OffsetsMatchSparkByteForByte) {
   // Spark's settings in Spark's order, then Sluice's own (which Spark ignores).
   std::string expected = kSparkOffsets;
   expected.insert(expected.find("}}"),
-                  ",\"sluice.sql.streaming.statePartitioningVersion\":\"2\"");
+                  ",\"sluice.sql.streaming.statePartitioningVersion\":\"3\"");
   EXPECT_EQ(SerializeOffsetSeq(seq), expected);
   auto parsed = ParseOffsetSeq(kSparkOffsets, "offsets/0");
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
@@ -83,9 +83,9 @@ TEST_F(CheckpointLogsTest, ACheckpointWithoutThePartitioningVersionKeepsTheFirst
 
   SessionConfig fresh;
   ASSERT_TRUE(execution::RestorePinnedConf(execution::PinnedConfOf(fresh), &fresh).ok());
-  EXPECT_EQ(execution::StreamingSettings::FromConfig(fresh)->state_partitioning_version, 2);
+  EXPECT_EQ(execution::StreamingSettings::FromConfig(fresh)->state_partitioning_version, 3);
 
-  ASSERT_TRUE(fresh.Set(execution::kStatePartitioningKey, "3").ok());
+  ASSERT_TRUE(fresh.Set(execution::kStatePartitioningKey, "4").ok());
   auto refused = execution::StreamingSettings::FromConfig(fresh);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("statePartitioningVersion"), std::string::npos);

@@ -460,7 +460,17 @@ SCENARIOS = [
     {"name": "dedup_subset", "schema": KTV, "steps": DUPLICATES, "mode": "append",
      "query": lambda df: df.dropDuplicates(["k"]), "read_state": [{}]},
     {"name": "dedup_event_time_evicts", "schema": KTV, "steps": DUPLICATES, "mode": "append",
-     "query": lambda df: wm(df).dropDuplicates(["k", "ts"])},
+     "query": lambda df: wm(df).dropDuplicates(["k", "ts"]),
+     "read_state": [{}, {"batchId": 1}]},
+    # The state key takes the subset's order, the event time in the middle of it.
+    {"name": "dedup_subset_order", "schema": KTV, "steps": DUPLICATES, "mode": "append",
+     "query": lambda df: wm(df).dropDuplicates(["v", "ts", "k"]),
+     "read_state": [{}, {"batchId": 1}]},
+    # Five names: Spark's Set orders them by their hashes, here x, ts, v, w, k.
+    {"name": "dedup_five_names", "schema": KTV + ", w INT, x INT",
+     "steps": [[row + [row[2] * 2, 7] for row in step] for step in DUPLICATES],
+     "mode": "append",
+     "query": lambda df: df.dropDuplicates(["k", "ts", "v", "w", "x"]), "read_state": [{}]},
     {"name": "dedup_watermark_not_key", "schema": KTV, "steps": DUPLICATES, "mode": "append",
      "query": lambda df: wm(df).dropDuplicates(["k", "v"])},
     {"name": "dedup_then_count_update", "schema": KTV, "steps": DUPLICATES, "mode": "update",

@@ -158,6 +158,57 @@ TEST_P(StateStoreSourceTest, ACheckpointKeepsHowItsStateWasPartitioned) {
   EXPECT_EQ(text.find("statePartitioningVersion"), std::string::npos) << text;
 }
 
+// Spark 4.0.1 keys a deduplication's state by its subset, in the subset's order
+// (dropDuplicates(["b", "a"]) on columns a, b, c): the key schema and the partition of each key
+// below are what Spark's state reader gave on the same rows with 3 shuffle partitions.
+TEST_P(StateStoreSourceTest, ADeduplicationKeysItsStateInTheSubsetsOrderAsSpark) {
+  auto input = MemoryStream("a BIGINT, b STRING, c BIGINT");
+  auto deduplicated = spark_->readStream().load(input).dropDuplicates({"b", "a"});
+  TestStream(deduplicated,
+             {AddData(input, {"[0, 1, 2, 3, 4, 5]", R"(["x0", "x1", "x2", "x0", "x1", "x2"])",
+                              "[0, 1, 2, 3, 4, 5]"}),
+              CheckNewAnswer({"[0,\"x0\",0]", "[1,\"x1\",1]", "[2,\"x2\",2]",
+                              "[3,\"x0\",3]", "[4,\"x1\",4]", "[5,\"x2\",5]"})});
+  auto state = State().load(checkpoint_);
+  auto table = state.select({F::col("partition_id"), F::col("key")}).collect();
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_EQ((*table)->schema()->field(1)->type()->ToString(),
+            "struct<b: string, a: int64>");
+  auto rows = RowsOf(**table);
+  std::sort(rows.begin(), rows.end());
+  EXPECT_EQ(rows, (std::vector<std::string>{
+                      R"([0,["x0", 0]])", R"([0,["x1", 4]])", R"([0,["x2", 5]])",
+                      R"([1,["x1", 1]])", R"([2,["x0", 3]])", R"([2,["x2", 2]])"}));
+}
+
+// Checkpoints written before statePartitioningVersion 3 keyed a deduplication by the input's
+// column order with the event time first; restarted, they keep that layout, so every key is
+// still found and its duplicates dropped.
+TEST_P(StateStoreSourceTest, AnEarlierDeduplicationCheckpointKeepsItsKeyLayout) {
+  ASSERT_TRUE(spark_->conf().set("sluice.sql.streaming.statePartitioningVersion", "2").ok());
+  auto input = MemoryStream("k STRING, ts TIMESTAMP, v BIGINT");
+  auto deduplicated = spark_->readStream()
+                          .load(input)
+                          .withWatermark("ts", "10 seconds")
+                          .dropDuplicates({"v", "ts", "k"});
+  const std::string first = R"(["a", "b"])";
+  const std::string times = R"(["2024-01-01 00:00:01", "2024-01-01 00:00:02"])";
+  TestStream(deduplicated,
+             {AddData(input, {first, times, "[1, 2]"}),
+              CheckNewAnswer({R"(["a","2024-01-01T00:00:01.000000Z",1])",
+                              R"(["b","2024-01-01T00:00:02.000000Z",2])"}),
+              StopStream(),
+              AssertOnQuery("a newer default", [this](StreamingQuery&) {
+                ASSERT_TRUE(
+                    spark_->conf().set("sluice.sql.streaming.statePartitioningVersion", "3").ok());
+              }),
+              StartStream(), AddData(input, {first, times, "[1, 2]"}), CheckNewAnswer({})});
+  auto key = State().load(checkpoint_).select({F::col("key")}).collect();
+  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  EXPECT_EQ((*key)->schema()->field(0)->type()->ToString(),
+            "struct<ts: timestamp[us, tz=UTC], k: string, v: int64>");
+}
+
 INSTANTIATE_TEST_SUITE_P(Providers, StateStoreSourceTest,
                          ::testing::Values(state::kHdfsBackedProviderClass,
                                            state::kRocksDbProviderClass),

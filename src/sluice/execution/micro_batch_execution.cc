@@ -175,8 +175,9 @@ arrow::Status MicroBatchExecution::Recover() {
   for (const auto* node : stateful_operators_) {
     ARROW_RETURN_NOT_OK(state::WriteOrCheckOperatorMetadata(
         checkpoint_->paths(),
-        physical::StateOperatorInfoOf(*node, operator_ids_.at(node),
-                                      settings_.shuffle_partitions)));
+        physical::StateOperatorInfoOf(
+            *node, operator_ids_.at(node), settings_.shuffle_partitions,
+            static_cast<physical::StatePartitioning>(settings_.state_partitioning_version))));
   }
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<const state::StateStoreProviderFactory> factory,
                         state::StateStoreProviderFactory::Make(settings_.state_store));

@@ -44,7 +44,7 @@ constexpr PinnedKey kPinnedKeys[] = {
     {"spark.sql.streaming.stateStore.compression.codec", "lz4"},
     {"spark.sql.optimizer.pruneFiltersCanPruneStreamingSubplan", "false"},
     // Sluice's own, after Spark's (Spark restores the keys it knows and ignores the others).
-    {kStatePartitioningKey, "2"},
+    {kStatePartitioningKey, "3"},
 };
 
 /// What a checkpoint that does not pin kStatePartitioningKey (written before it existed) ran
@@ -115,11 +115,11 @@ arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConf
                           "'max'.");
   }
   settings.max_watermark_policy = policy == "max";
-  ARROW_ASSIGN_OR_RAISE(int64_t partitioning, IntConfigValue(config, kStatePartitioningKey, 2, 1));
-  if (partitioning > 2) {
+  ARROW_ASSIGN_OR_RAISE(int64_t partitioning, IntConfigValue(config, kStatePartitioningKey, 3, 1));
+  if (partitioning > 3) {
     return SparkError("INVALID_CONF_VALUE.TYPE_MISMATCH",
                       "The value '" + std::to_string(partitioning) + "' in the config \"" +
-                          kStatePartitioningKey + "\" is invalid. It must be 1 or 2.");
+                          kStatePartitioningKey + "\" is invalid. It must be 1, 2 or 3.");
   }
   settings.state_partitioning_version = static_cast<int32_t>(partitioning);
   return settings;

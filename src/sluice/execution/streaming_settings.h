@@ -50,7 +50,7 @@ struct StreamingSettings {
   /// minDeltasForSnapshot, the RocksDB provider's settings; and minBatchesToRetain.
   state::StateStoreConf state_store;
   /// kStatePartitioningKey (pinned by the checkpoint).
-  int32_t state_partitioning_version = 2;
+  int32_t state_partitioning_version = 3;
   /// spark.sql.streaming.checkpointLocation: the parent of per-query checkpoints; empty: none.
   std::string checkpoint_root;
 

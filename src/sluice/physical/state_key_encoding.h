@@ -38,6 +38,10 @@ enum class StatePartitioning : int32_t {
   /// hash() computes it, num_partitions). A key lands in the partition Spark puts it in, so
   /// the state readers' partition_id and the state folders match Spark's.
   kSpark = 2,
+  /// As kSpark, and a deduplication's key columns in Spark's order (its subset's, as Spark's
+  /// Set orders the names), so that its state reads as Spark's. Checkpoints written before
+  /// keep the input's column order, with the event-time key first.
+  kSparkKeyOrder = 3,
 };
 
 /// The store partition (0 .. num_partitions-1) of keys encoded by a key encoder of `key_types`

@@ -53,7 +53,7 @@ struct StatefulContext {
   /// this many stores by the hash of the key.
   int32_t num_partitions = 1;
   /// How keys are spread over those stores (pinned by the checkpoint).
-  StatePartitioning partitioning = StatePartitioning::kSpark;
+  StatePartitioning partitioning = StatePartitioning::kSparkKeyOrder;
   /// Input rows whose event time is at or below this watermark are late and dropped.
   int64_t late_events_watermark_ms = 0;
   /// State whose event time is at or below this watermark is final: emitted (append) and

@@ -39,7 +39,8 @@ std::vector<const plan::LogicalPlan*> StatefulOperators(const plan::LogicalPlan&
 }
 
 state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int64_t operator_id,
-                                             int32_t num_partitions) {
+                                             int32_t num_partitions,
+                                             StatePartitioning partitioning) {
   if (node.kind() == plan::PlanKind::kJoin) {
     return StreamingJoinStateInfo(static_cast<const plan::Join&>(node), operator_id,
                                   num_partitions);
@@ -54,7 +55,7 @@ state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int6
   }
   const auto& aggregate = static_cast<const plan::Aggregate&>(node);
   if (aggregate.is_deduplicate()) {
-    return DeduplicateStateInfo(aggregate, operator_id, num_partitions);
+    return DeduplicateStateInfo(aggregate, operator_id, num_partitions, partitioning);
   }
   const auto& child = *aggregate.children()[0];
   if (child.kind() == plan::PlanKind::kMergeSessionWindows) {

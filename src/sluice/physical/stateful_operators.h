@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sluice/physical/state_key_encoding.h"
 #include "sluice/plan/logical_plan.h"
 #include "sluice/plan/output_mode.h"
 #include "sluice/state/operator_metadata.h"
@@ -14,9 +15,11 @@ namespace sluice::physical {
 /// operators in this order: the one nearest the sink is 0).
 std::vector<const plan::LogicalPlan*> StatefulOperators(const plan::LogicalPlan& plan);
 
-/// How the operator of the stateful `node` lays out its state in the checkpoint.
+/// How the operator of the stateful `node` lays out its state in a checkpoint written with
+/// `partitioning`.
 state::StateOperatorInfo StateOperatorInfoOf(const plan::LogicalPlan& node, int64_t operator_id,
-                                             int32_t num_partitions);
+                                             int32_t num_partitions,
+                                             StatePartitioning partitioning);
 
 /// True when the stateful `node` emits or evicts because the watermark moved, so a batch
 /// without new data must run when it does (Spark's shouldRunAnotherBatch).

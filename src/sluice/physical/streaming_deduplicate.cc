@@ -1,5 +1,6 @@
 #include "sluice/physical/streaming_deduplicate.h"
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -16,17 +17,41 @@ namespace {
 
 using Deduplication = plan::Aggregate::Deduplication;
 
-/// The key columns in the order they are encoded: the event-time key first (dropDuplicates
-/// with the event time in its key), where eviction reads it without decoding the rest.
-std::vector<int> KeyOrder(const plan::Aggregate& aggregate) {
-  std::vector<int> order(aggregate.grouping().size());
-  std::iota(order.begin(), order.end(), 0);
+/// How the key columns are encoded: `encoded[i]` is the grouping key of encoded column i, and
+/// `hash_order[i]` its place in the order the partitioner hashes them (Spark's); an empty
+/// `hash_order` hashes them as encoded.
+struct KeyLayout {
+  std::vector<int> encoded;
+  std::vector<int> hash_order;
+};
+
+/// The key layout a checkpoint written with `partitioning` uses. Since kSparkKeyOrder it is
+/// Spark's: the grouping keys as they are (the subset's order, as Spark's Set orders it).
+/// Before, the keys were in the order of the input's columns, with the event-time key of a
+/// dropDuplicates moved first, and hashed in the columns' order.
+KeyLayout LayoutOf(const plan::Aggregate& aggregate, StatePartitioning partitioning) {
+  const size_t keys = aggregate.grouping().size();
+  KeyLayout layout;
+  layout.encoded.resize(keys);
+  std::iota(layout.encoded.begin(), layout.encoded.end(), 0);
+  if (partitioning >= StatePartitioning::kSparkKeyOrder) return layout;
+  auto column_of = [&](int k) {
+    return static_cast<const expr::BoundColumn&>(*aggregate.grouping()[k].expr).index();
+  };
+  std::sort(layout.encoded.begin(), layout.encoded.end(),
+            [&](int a, int b) { return column_of(a) < column_of(b); });
+  std::vector<int> by_column = layout.encoded;
   if (aggregate.deduplication() == Deduplication::kFirstRow) {
     if (auto event_key = aggregate.event_time_key()) {
-      std::rotate(order.begin(), order.begin() + *event_key, order.begin() + *event_key + 1);
+      auto at = std::find(layout.encoded.begin(), layout.encoded.end(), *event_key);
+      std::rotate(layout.encoded.begin(), at, at + 1);
     }
   }
-  return order;
+  for (int k : layout.encoded) {
+    layout.hash_order.push_back(static_cast<int>(
+        std::find(by_column.begin(), by_column.end(), k) - by_column.begin()));
+  }
+  return layout;
 }
 
 /// The child column holding the event time, if any.
@@ -91,10 +116,13 @@ class StreamingDeduplicateStream final : public BatchStream {
     operator_id_ = stateful_.operator_ids->at(&plan_);
     num_partitions_ = stateful_.num_partitions;
     within_watermark_ = plan_.deduplication() == Deduplication::kWithinWatermark;
-    key_order_ = KeyOrder(plan_);
+    KeyLayout layout = LayoutOf(plan_, stateful_.partitioning);
+    key_order_ = layout.encoded;
+    for (int k : key_order_) key_types_.push_back(plan_.grouping()[k].expr->type());
     if (!within_watermark_) {
       if (auto event_key = plan_.event_time_key()) {
-        event_key_in_key_ = true;
+        event_key_position_ = static_cast<int>(
+            std::find(key_order_.begin(), key_order_.end(), *event_key) - key_order_.begin());
         event_key_is_window_ =
             plan_.grouping()[*event_key].expr->type()->id() == arrow::Type::STRUCT;
       }
@@ -104,10 +132,8 @@ class StreamingDeduplicateStream final : public BatchStream {
       delay_micros_ =
           *plan_.children()[0]->output()[*event_time_column_].event_time_delay_ms * 1000;
     }
-    std::vector<std::shared_ptr<arrow::DataType>> key_types;
-    for (int k : key_order_) key_types.push_back(plan_.grouping()[k].expr->type());
-    ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
-    partitioner_.emplace(key_types, num_partitions_, stateful_.partitioning, key_order_);
+    ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types_, /*for_keys=*/true));
+    partitioner_.emplace(key_types_, num_partitions_, stateful_.partitioning, layout.hash_order);
     stores_.resize(num_partitions_);
     removed_.assign(num_partitions_, 0);
     return arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
@@ -188,17 +214,28 @@ class StreamingDeduplicateStream final : public BatchStream {
   bool Expired(std::string_view key, std::string_view value) const {
     const int64_t watermark_micros = stateful_.eviction_watermark_ms * 1000;
     std::optional<int64_t> time;
-    if (event_key_in_key_) {
-      time = EventTimeMicrosOfKey(key, event_key_is_window_);
+    if (event_key_position_) {
+      time = EventTimeOfKey(key);
     } else if (within_watermark_) {
       time = DecodeExpiry(value);
     }
     return time && *time <= watermark_micros;
   }
 
+  /// The event time of an encoded key: its column is found by skipping the ones before it.
+  std::optional<int64_t> EventTimeOfKey(std::string_view key) const {
+    size_t at = 0;
+    for (int c = 0; c < *event_key_position_; ++c) {
+      auto end = types::EncodedValueEnd(*key_types_[static_cast<size_t>(c)], key, at);
+      if (!end) return std::nullopt;
+      at = *end;
+    }
+    return EventTimeMicrosOfKey(key.substr(at), event_key_is_window_);
+  }
+
   arrow::Status EvictAndCommit() {
     int64_t start = SteadyMillis();
-    const bool evicts = event_key_in_key_ || within_watermark_;
+    const bool evicts = event_key_position_.has_value() || within_watermark_;
     ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
       state::StateStore& store = *stores_[p];
       if (evicts) {
@@ -245,11 +282,14 @@ class StreamingDeduplicateStream final : public BatchStream {
   int64_t operator_id_ = 0;
   int num_partitions_ = 1;
   bool within_watermark_ = false;
-  bool event_key_in_key_ = false;
+  /// Where the event-time key is among the encoded key columns (dropDuplicates with the
+  /// event time in its key).
+  std::optional<int> event_key_position_;
   bool event_key_is_window_ = false;
   std::optional<int> event_time_column_;
   int64_t delay_micros_ = 0;
   std::vector<int> key_order_;
+  std::vector<std::shared_ptr<arrow::DataType>> key_types_;
   std::optional<StatePartitioner> partitioner_;
   std::shared_ptr<const types::RowEncoder> key_encoder_;
   std::vector<std::unique_ptr<state::StateStore>> stores_;
@@ -264,14 +304,15 @@ class StreamingDeduplicateStream final : public BatchStream {
 }  // namespace
 
 state::StateOperatorInfo DeduplicateStateInfo(const plan::Aggregate& aggregate,
-                                              int64_t operator_id, int32_t num_partitions) {
+                                              int64_t operator_id, int32_t num_partitions,
+                                              StatePartitioning partitioning) {
   state::StateOperatorInfo info;
   info.operator_id = operator_id;
   const bool within = aggregate.deduplication() == Deduplication::kWithinWatermark;
   info.operator_name = within ? "dedupeWithinWatermark" : "dedupe";
   info.num_partitions = num_partitions;
   arrow::FieldVector keys;
-  for (int k : KeyOrder(aggregate)) {
+  for (int k : LayoutOf(aggregate, partitioning).encoded) {
     const auto& key = aggregate.grouping()[k];
     keys.push_back(arrow::field(key.name, key.expr->type(), key.expr->nullable()));
   }

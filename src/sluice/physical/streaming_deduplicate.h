@@ -1,15 +1,17 @@
 #pragma once
 
 #include "sluice/physical/batch_stream.h"
+#include "sluice/physical/state_key_encoding.h"
 #include "sluice/plan/aggregate.h"
 #include "sluice/state/operator_metadata.h"
 
 namespace sluice::physical {
 
 /// How the operator of a deduplicating `aggregate` lays out its state (see
-/// AggregateStateInfo).
+/// AggregateStateInfo) in a checkpoint written with `partitioning`.
 state::StateOperatorInfo DeduplicateStateInfo(const plan::Aggregate& aggregate,
-                                              int64_t operator_id, int32_t num_partitions);
+                                              int64_t operator_id, int32_t num_partitions,
+                                              StatePartitioning partitioning);
 
 /// Runs dropDuplicates / dropDuplicatesWithinWatermark on a stream for one micro-batch
 /// (Spark's StreamingDeduplicateExec and StreamingDeduplicateWithinWatermarkExec): a row is

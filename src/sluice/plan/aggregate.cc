@@ -7,6 +7,7 @@
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/key_grouper.h"
 #include "sluice/plan/project.h"
+#include "sluice/plan/scala_set_order.h"
 
 namespace sluice::plan {
 
@@ -218,22 +219,38 @@ arrow::Result<std::shared_ptr<const Aggregate>> Aggregate::MakeDeduplicate(
     Deduplication deduplication) {
   const auto& attributes = child->output();
   const bool case_sensitive = context.config->case_sensitive();
-  std::vector<bool> is_key(attributes.size(), subset.empty());
-  for (const auto& name : subset) {
+  std::vector<std::string> names = subset;
+  if (names.empty()) {
+    for (const auto& attribute : attributes) names.push_back(attribute.name);
+  }
+  // The keys in Spark's order, which its checkpoints record: the names as `toSet.toSeq`
+  // orders them, each taking every column it names. A column named twice is a key once.
+  std::vector<int> key_columns;
+  for (const auto& name : ScalaSetOrder(names)) {
     bool found = false;
     for (size_t j = 0; j < attributes.size(); ++j) {
       const bool same = case_sensitive ? attributes[j].name == name
                                        : Lower(attributes[j].name) == Lower(name);
-      if (same) {
-        is_key[j] = true;
-        found = true;
+      if (!same) continue;
+      found = true;
+      if (std::find(key_columns.begin(), key_columns.end(), static_cast<int>(j)) ==
+          key_columns.end()) {
+        key_columns.push_back(static_cast<int>(j));
       }
     }
     if (!found) return expr::UnresolvedColumnError(name, attributes);
   }
   std::vector<expr::NamedExpr> grouping;
-  std::vector<expr::AggregateFunctionPtr> functions;
   std::vector<Source> sources(attributes.size());
+  for (int j : key_columns) {
+    const auto& a = attributes[static_cast<size_t>(j)];
+    expr::NamedExpr key{std::make_shared<expr::BoundColumn>(j, a.type, a.nullable, a.name),
+                        a.name, a};
+    ARROW_RETURN_NOT_OK(CheckGroupable(key));
+    sources[static_cast<size_t>(j)] = {Source::Kind::kKey, static_cast<int>(grouping.size())};
+    grouping.push_back(std::move(key));
+  }
+  std::vector<expr::AggregateFunctionPtr> functions;
   std::vector<expr::NamedExpr> results;
   const expr::AggregateResolver* first = context.registry->FindAggregate("first");
   for (size_t j = 0; j < attributes.size(); ++j) {
@@ -241,17 +258,11 @@ arrow::Result<std::shared_ptr<const Aggregate>> Aggregate::MakeDeduplicate(
     auto column = std::make_shared<expr::BoundColumn>(static_cast<int>(j), a.type, a.nullable,
                                                       a.name);
     results.push_back({column, a.name, a});
-    if (is_key[j]) {
-      expr::NamedExpr key{column, a.name, a};
-      ARROW_RETURN_NOT_OK(CheckGroupable(key));
-      sources[j] = {Source::Kind::kKey, static_cast<int>(grouping.size())};
-      grouping.push_back(std::move(key));
-    } else {
-      ARROW_ASSIGN_OR_RAISE(auto function,
-                            (*first)(expr::CallSite{"first", {column}, context.config}, false));
-      sources[j] = {Source::Kind::kAggregate, static_cast<int>(functions.size())};
-      functions.push_back(std::move(function));
-    }
+    if (sources[j].kind == Source::Kind::kKey) continue;
+    ARROW_ASSIGN_OR_RAISE(auto function,
+                          (*first)(expr::CallSite{"first", {column}, context.config}, false));
+    sources[j] = {Source::Kind::kAggregate, static_cast<int>(functions.size())};
+    functions.push_back(std::move(function));
   }
   expr::AttributeList output = attributes;
   return std::make_shared<Aggregate>(std::move(child), std::move(grouping), std::move(functions),

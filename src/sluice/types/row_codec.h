@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -104,5 +105,11 @@ class RowDecoder {
   /// is empty afterwards and can decode the next rows.
   virtual arrow::Result<arrow::ArrayVector> Finish() = 0;
 };
+
+/// The byte just past the value of `type` that starts at byte `position` of the encoded row
+/// `row`: how to reach one column of an encoded row without decoding the columns before it.
+/// nullopt when the bytes end before the value does or `type` cannot be encoded.
+std::optional<size_t> EncodedValueEnd(const arrow::DataType& type, std::string_view row,
+                                      size_t position);
 
 }  // namespace sluice::types

@@ -461,4 +461,69 @@ arrow::Result<std::unique_ptr<RowDecoder>> RowDecoder::Make(
   return std::make_unique<RowDecoderImpl>(std::move(columns));
 }
 
+std::optional<size_t> EncodedValueEnd(const arrow::DataType& type, std::string_view row,
+                                      size_t position) {
+  auto shape = ShapeOf(type, "the key");
+  if (!shape.ok() || position >= row.size()) return std::nullopt;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(row.data());
+  const bool present = bytes[position++] != 0;
+  if (!present || *shape == Shape::kNull) return position;
+  auto count = [&]() -> std::optional<uint32_t> {
+    if (row.size() - position < sizeof(uint32_t)) return std::nullopt;
+    uint32_t value;
+    std::memcpy(&value, bytes + position, sizeof(value));
+    position += sizeof(value);
+    return value;
+  };
+  auto within = [&](size_t end) -> std::optional<size_t> {
+    if (end > row.size()) return std::nullopt;
+    return end;
+  };
+  switch (*shape) {
+    case Shape::kNull:
+      return position;
+    case Shape::kBoolean:
+      return within(position + 1);
+    case Shape::kFixedWidth:
+      return within(position + static_cast<size_t>(type.byte_width()));
+    case Shape::kBinary: case Shape::kLargeBinary: {
+      auto length = count();
+      if (!length) return std::nullopt;
+      return within(position + *length);
+    }
+    case Shape::kList: case Shape::kLargeList: case Shape::kFixedSizeList: {
+      auto elements = count();
+      if (!elements) return std::nullopt;
+      const auto& element = *type.field(0)->type();
+      for (uint32_t k = 0; k < *elements; ++k) {
+        auto end = EncodedValueEnd(element, row, position);
+        if (!end) return std::nullopt;
+        position = *end;
+      }
+      return position;
+    }
+    case Shape::kStruct:
+      for (const auto& field : type.fields()) {
+        auto end = EncodedValueEnd(*field->type(), row, position);
+        if (!end) return std::nullopt;
+        position = *end;
+      }
+      return position;
+    case Shape::kMap: {
+      auto entries = count();
+      if (!entries) return std::nullopt;
+      const auto& map = static_cast<const arrow::MapType&>(type);
+      for (uint32_t k = 0; k < *entries; ++k) {
+        for (const auto* part : {map.key_type().get(), map.item_type().get()}) {
+          auto end = EncodedValueEnd(*part, row, position);
+          if (!end) return std::nullopt;
+          position = *end;
+        }
+      }
+      return position;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace sluice::types
