@@ -96,6 +96,16 @@ class FullDiskTest : public EndToEndTest {
     EXPECT_NE(full.message().find(disk_ + "/"), std::string::npos) << full.ToString();
   }
 
+  /// Runs `start` until the disk is full, frees the disk and runs `start` again: the output, in
+  /// `format`, must then hold every id once.
+  template <typename Start>
+  void FillTheDiskThenResume(const Start& start, const std::string& format) {
+    FillTheDisk(start);
+    GrowDisk();
+    ASSERT_TRUE(Finish(start()).ok());
+    ExpectEveryIdOnce(spark_->read().format(format).load(disk_ + "/out"));
+  }
+
   std::string disk_;
   bool mounted_ = false;
 };
@@ -114,10 +124,7 @@ TEST_P(FullDiskSinkTest, FailsNamingTheFileAndResumesExactlyOnceWithRoom) {
         .trigger(Trigger::AvailableNow())
         .start(disk_ + "/out");
   };
-  FillTheDisk(start);
-  GrowDisk();
-  ASSERT_TRUE(Finish(start()).ok());
-  ExpectEveryIdOnce(spark_->read().format(format).load(disk_ + "/out"));
+  FillTheDiskThenResume(start, format);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sinks, FullDiskSinkTest, ::testing::Values("parquet", "delta"));
@@ -139,10 +146,7 @@ class FullDiskStateTest : public FullDiskTest, public ::testing::WithParamInterf
           .trigger(Trigger::AvailableNow())
           .start(disk_ + "/out");
     };
-    FillTheDisk(start);
-    GrowDisk();
-    ASSERT_TRUE(Finish(start()).ok());
-    ExpectEveryIdOnce(spark_->read().parquet(disk_ + "/out"));
+    FillTheDiskThenResume(start, "parquet");
   }
 };
 
