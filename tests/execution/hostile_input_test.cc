@@ -215,6 +215,34 @@ TEST_P(CorruptColumnarFileTest, FailsNamingTheFileOrIsSkippedWithIgnoreCorruptFi
 
 INSTANTIATE_TEST_SUITE_P(Formats, CorruptColumnarFileTest, ::testing::Values("parquet", "orc"));
 
+// Spark's batch reads honour ignoreMissingFiles too: a file deleted between the listing and
+// the scan is skipped with it, and fails the scan naming it without. A value that is not a
+// boolean is refused naming the option.
+TEST_F(HostileInputTest, BatchReadsSkipAFileDeletedAfterTheListingWithIgnoreMissingFiles) {
+  ASSERT_TRUE(Frame("id BIGINT", {"[1]"}).write().parquet(Path("missing/in/a")).ok());
+  ASSERT_TRUE(Frame("id BIGINT", {"[2]"}).write().parquet(Path("missing/in/b")).ok());
+  auto read = [&](const std::string& ignore) {
+    return spark_->read()
+        .option("recursiveFileLookup", "true")
+        .option("ignoreMissingFiles", ignore)
+        .parquet(Path("missing/in"));
+  };
+  auto skipping = read("true");
+  auto failing = read("false");
+  fs::remove_all(Path("missing/in/b"));
+  EXPECT_EQ(CollectRows(skipping), std::vector<std::string>{"[1]"});
+  auto failed = failing.collect();
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("FAILED_READ_FILE.FILE_NOT_EXIST"), std::string::npos)
+      << failed.status().ToString();
+
+  auto refused = spark_->read().option("ignoreCorruptFiles", "sometimes").parquet(Path("missing/in"))
+                     .collect();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("ignoreCorruptFiles"), std::string::npos)
+      << refused.status().ToString();
+}
+
 // Spark 4.0.1 with ignoreCorruptFiles: a Parquet column of the wrong type makes the file
 // unreadable, so it is skipped; FAILFAST's malformed records still fail the query.
 TEST_F(HostileInputTest, IgnoreCorruptFilesSkipsAMistypedFileButNotFailFast) {
