@@ -528,7 +528,7 @@ class TransformWithStateStream final : public BufferedStream {
     state::StateOperatorInfo info = TransformWithStateInfo(node_, operator_id_, num_partitions_);
     for (const auto& variable : variables) info.stores.push_back(variable.schema);
     info.properties_json = OperatorProperties(node_, variables);
-    return state::WriteOrCheckOperatorMetadata(stateful_->providers->paths(), info);
+    return stateful_->providers->RecordOperatorMetadata(info);
   }
 
   plan::TimerValues Times() const {

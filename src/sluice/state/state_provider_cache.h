@@ -10,6 +10,7 @@
 #include <arrow/result.h>
 
 #include "sluice/checkpoint/checkpoint_paths.h"
+#include "sluice/state/operator_metadata.h"
 #include "sluice/state/state_store.h"
 #include "sluice/state/state_store_provider_factory.h"
 
@@ -31,12 +32,20 @@ class StateProviderCache {
   /// The checkpoint the stores live in.
   const checkpoint::CheckpointPaths& paths() const { return paths_; }
 
+  /// WriteOrCheckOperatorMetadata(paths(), info), unless this query start has already
+  /// recorded the same info for the operator. transformWithState learns its variables from
+  /// its processor in every batch; they seldom change, and checking them again would read
+  /// the operator's schema files each batch.
+  arrow::Status RecordOperatorMetadata(const StateOperatorInfo& info);
+
  private:
   checkpoint::CheckpointPaths paths_;
   std::shared_ptr<const StateStoreProviderFactory> factory_;
   std::mutex mutex_;
   std::map<std::tuple<int64_t, int32_t, std::string>, std::unique_ptr<StateStoreProvider>>
       providers_;
+  /// What RecordOperatorMetadata last recorded, by operator id.
+  std::map<int64_t, std::string> recorded_;
 };
 
 }  // namespace sluice::state
