@@ -162,6 +162,53 @@ TEST_F(DeltaMergeTest, InsertOnlyMergeAddsFilesAndRemovesNone) {
   EXPECT_EQ(added, 1);
 }
 
+TEST_F(DeltaMergeTest, InsertOnlyMergeAllowsManyMatchesPerRow) {
+  Append("[1, 2, 2]", "[10, 20, 21]");
+  auto source = Frame("id BIGINT, value BIGINT", {"[2, 2, 3]", "[0, 0, 30]"});
+  auto metrics =
+      Run(Target().merge(source.alias("s"), "t.id = s.id").whenNotMatchedInsertAll());
+  EXPECT_EQ(metrics, (std::vector<std::string>{"[1,0,0,1]"}));
+  EXPECT_EQ(DeltaRsRows(), (std::vector<std::string>{"[1,10]", "[2,20]", "[2,21]", "[3,30]"}));
+}
+
+TEST_F(DeltaMergeTest, MatchedRowsAnywhereInAFileChangeAndTheOthersAreCopied) {
+  // One file of 20,000 rows, read in batches of 8,192: matches on the first and last rows of
+  // batches, and between.
+  auto status = spark_->range(0, 20000)
+                    .selectExpr({"id", "id * 10 as value"})
+                    .write()
+                    .format("delta")
+                    .mode("append")
+                    .save(table_);
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  ASSERT_EQ(Files().size(), 1u);
+  const std::set<int64_t> matched = {0, 1, 8191, 8192, 12000, 16383, 16384, 19999};
+  std::string ids;
+  std::string values;
+  for (int64_t id : {0, 1, 8191, 8192, 12000, 16383, 16384, 19999, 20000, 25000}) {
+    ids += (ids.empty() ? "[" : ", ") + std::to_string(id);
+    values += (values.empty() ? "[" : ", ") + std::to_string(-id);
+  }
+  auto source = Frame("id BIGINT, value BIGINT", {ids + "]", values + "]"});
+  auto metrics = Run(Target()
+                         .merge(source.alias("s"), "t.id = s.id")
+                         .whenMatchedDelete("s.id = 12000")
+                         .whenMatchedUpdateAll()
+                         .whenNotMatchedInsertAll());
+  EXPECT_EQ(metrics, (std::vector<std::string>{"[10,7,1,2]"}));
+  std::vector<std::string> expected;
+  for (int64_t id = 0; id < 20000; ++id) {
+    if (id == 12000) continue;
+    const int64_t value = matched.count(id) ? -id : id * 10;
+    expected.push_back("[" + std::to_string(id) + "," + std::to_string(value) + "]");
+  }
+  expected.insert(expected.end(), {"[20000,-20000]", "[25000,-25000]"});
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(DeltaRsRows(), expected);
+  auto copied = Target().history(1).selectExpr({"operationMetrics['numTargetRowsCopied']"});
+  EXPECT_EQ(RowsOf(*copied.collect().ValueOrDie()), (std::vector<std::string>{R"(["19992"])"}));
+}
+
 TEST_F(DeltaMergeTest, AMergeThatChangesNothingCommitsNothing) {
   Append("[1]", "[10]");
   auto source = Frame("id BIGINT, value BIGINT", {"[5]", "[50]"});

@@ -36,7 +36,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using expr::ExprPtr;
 
-/// Set on every source row, so that an outer join tells a missing source side from nulls.
+/// Each source row's number (from 0; never null, so that an outer join tells a missing source
+/// side from nulls).
 constexpr char kSourceMarker[] = "__delta_merge_source_row";
 /// Per joined row, what happens to it: the index of the clause that applies (matched clauses
 /// first, then not-matched ones), or kCopy / kDrop.
@@ -157,6 +158,17 @@ struct ResolvedClause {
   std::vector<ExprPtr> values;
 };
 
+/// What the scan for matched rows found.
+struct Matches {
+  /// Per candidate file, the positions of its rows that a matched clause may change (sorted,
+  /// distinct); empty for a file no source row matched.
+  std::vector<std::vector<int64_t>> rows;
+  /// Per source row, whether it matched a target row.
+  std::vector<uint8_t> source_matched;
+};
+
+size_t Cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 /// The output of one rewrite: the files it wrote (finished, not yet committed) and the rows
 /// it updated, deleted, inserted and copied.
 struct RewriteOutput {
@@ -181,8 +193,7 @@ arrow::Status RunInParallel(const std::vector<std::function<arrow::Status()>>& t
       if (!statuses[i].ok()) failed = true;
     }
   };
-  const size_t threads =
-      std::min<size_t>(tasks.size(), std::max(1u, std::thread::hardware_concurrency()));
+  const size_t threads = std::min(tasks.size(), Cores());
   std::vector<std::thread> helpers;
   for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
   work();
@@ -200,32 +211,49 @@ class MergeRun {
   arrow::Result<MergeResult> Run();
 
  private:
-  /// Reads the source once into memory and marks its rows.
+  /// Reads the source once into memory and numbers its rows.
   arrow::Status ReadSource();
+  /// A plan of `rows` (source_rows_ or some of them) with the source's attributes.
+  plan::PlanPtr SourceOf(std::shared_ptr<arrow::Table> rows) const;
   /// The target rows of `files` (all columns, or those of `columns`) under the target alias.
   arrow::Result<plan::PlanPtr> TargetPlan(std::vector<AddFile> files,
                                           const std::vector<std::string>& columns,
                                           bool with_row_positions) const;
+  /// The rows of `target` (a MergeTargetScan's columns) as a relation under the target alias.
+  plan::PlanPtr Aliased(std::shared_ptr<const plan::DataSource> target) const;
   /// Checks the condition and clauses against the table and the source, and resolves them.
   arrow::Status Resolve();
   arrow::Result<ResolvedClause> ResolveClause(const MergeClause& clause, bool matched);
   /// The files the merge must read: those whose statistics leave room for a source key.
   std::vector<AddFile> Candidates();
-  /// The candidate files holding a matched row (indexes into `candidates`); fails on a target
-  /// row matched by two source rows.
-  arrow::Result<std::vector<size_t>> FindTouchedFiles(const std::vector<AddFile>& candidates);
-  /// The plan joining `target` with the source and applying the clauses: the table's
-  /// columns, then each row's file (null for an insert) and its clause code. Rewriting each
-  /// target file by a plan of its own keeps its rows apart from the others' and from the
-  /// inserts: the table keeps its layout, so a later merge of clustered keys again rewrites
-  /// few files.
-  arrow::Result<plan::PlanPtr> PlanChanges(const plan::PlanPtr& target, plan::JoinType join,
+  /// The rows of the candidate files that a matched clause may change, and the source rows
+  /// that matched; fails on a target row matched by two source rows where that is ambiguous.
+  /// The candidates are scanned in parallel, a share per core.
+  arrow::Result<Matches> FindMatches(const std::vector<AddFile>& candidates);
+  /// FindMatches over candidates [begin, end), into matches->rows[begin, end) and
+  /// `source_matched`.
+  arrow::Status MatchShare(const std::vector<AddFile>& candidates, size_t begin, size_t end,
+                           const ExprPtr& condition, bool multiple_allowed, Matches* matches,
+                           std::vector<uint8_t>* source_matched) const;
+  /// The plan joining `target` with `source` and applying the clauses: the table's columns,
+  /// then each row's file (null for an insert) and its clause code.
+  arrow::Result<plan::PlanPtr> PlanChanges(const plan::PlanPtr& target,
+                                           const plan::PlanPtr& source, plan::JoinType join,
                                            bool insert_only) const;
-  /// Executes `rows` (a PlanChanges plan) and writes the rows that remain into new files of
-  /// `out`'s own writer, finished (durable, not committed). Safe to call concurrently.
+  /// Executes `rows` (a PlanChanges plan) and writes the rows that remain with out's writer.
   arrow::Status WriteChanges(const plan::PlanPtr& rows, RewriteOutput* out) const;
-  /// Writes the changes of every plan, in parallel, into rewrites_ (in the plans' order).
-  arrow::Status WriteAll(const std::vector<plan::PlanPtr>& plans);
+  /// Writes the not-matched clauses' rows for the source rows in `unmatched` into new files.
+  arrow::Status WriteInserts(std::shared_ptr<arrow::Table> unmatched, RewriteOutput* out) const;
+  /// Rewrites one touched file into new files of its own, which keeps the table's layout (a
+  /// later merge of clustered keys again rewrites few files). The rows at `positions` (sorted)
+  /// go through the clauses and are written last; the others are written as they were read,
+  /// without joining or evaluating anything: most rows of a rewritten file are copies.
+  arrow::Status RewriteFile(const AddFile& file, const std::vector<int64_t>& positions,
+                            RewriteOutput* out) const;
+  arrow::Result<std::unique_ptr<DataFileWriter>> MakeWriter() const;
+  /// Runs every task, in parallel, each with its own output in rewrites_ (in the tasks'
+  /// order); the files they wrote are finished (durable, not committed).
+  arrow::Status WriteAll(const std::vector<std::function<arrow::Status(RewriteOutput*)>>& tasks);
   arrow::Result<MergeResult> Commit(const std::vector<AddFile>& candidates,
                                     const std::vector<AddFile>& removed);
   void AbandonRewrites();
@@ -235,8 +263,11 @@ class MergeRun {
   const MergeContext& context_;
   Clock::time_point started_ = Clock::now();
   Snapshot snapshot_;
+  /// The source rows as read, with kSourceMarker last.
   std::shared_ptr<arrow::Table> source_rows_;
-  /// The source as read, with kSourceMarker.
+  /// The source plan's attributes, then kSourceMarker's.
+  expr::AttributeList source_attributes_;
+  /// The plan of source_rows_.
   plan::PlanPtr source_;
   /// The target's columns with every file's columns, then the source's: the scope in which
   /// the condition and matched clauses resolve.
@@ -260,17 +291,28 @@ arrow::Status MergeRun::ReadSource() {
   }
   physical::ExecContext exec{context_.eval};
   ARROW_ASSIGN_OR_RAISE(auto stream, physical::Execute(*spec_.source, exec));
-  ARROW_ASSIGN_OR_RAISE(source_rows_, physical::CollectTable(*stream));
-  metrics_.source_rows = source_rows_->num_rows();
+  ARROW_ASSIGN_OR_RAISE(auto rows, physical::CollectTable(*stream));
+  metrics_.source_rows = rows->num_rows();
+  arrow::Int64Builder numbers;
+  ARROW_RETURN_NOT_OK(numbers.Reserve(rows->num_rows()));
+  for (int64_t i = 0; i < rows->num_rows(); ++i) numbers.UnsafeAppend(i);
+  ARROW_ASSIGN_OR_RAISE(auto number_array, numbers.Finish());
+  ARROW_ASSIGN_OR_RAISE(
+      source_rows_,
+      rows->AddColumn(rows->num_columns(), arrow::field(kSourceMarker, arrow::int64(), false),
+                      std::make_shared<arrow::ChunkedArray>(std::move(number_array))));
   // The same attributes as the source plan, so its columns resolve as the caller wrote them
   // (qualified by the source's alias, or through the DataFrame they came from).
-  auto rows = std::make_shared<plan::Relation>(
-      std::make_shared<plan::InMemorySource>(source_rows_), spec_.source->output());
-  std::vector<ExprPtr> marked;
-  for (const auto& attribute : rows->output()) marked.push_back(RefTo(attribute));
-  marked.push_back(Named(expr::Lit(arrow::MakeScalar(true)), kSourceMarker));
-  ARROW_ASSIGN_OR_RAISE(source_, plan::Project::Make(rows, marked, context_.analysis));
+  source_attributes_ = spec_.source->output();
+  source_attributes_.push_back(
+      {kSourceMarker, arrow::int64(), /*nullable=*/false, context_.analysis.ids->Next(), {}});
+  source_ = SourceOf(source_rows_);
   return arrow::Status::OK();
+}
+
+plan::PlanPtr MergeRun::SourceOf(std::shared_ptr<arrow::Table> rows) const {
+  return std::make_shared<plan::Relation>(std::make_shared<plan::InMemorySource>(std::move(rows)),
+                                          source_attributes_);
 }
 
 arrow::Result<plan::PlanPtr> MergeRun::TargetPlan(std::vector<AddFile> files,
@@ -279,9 +321,13 @@ arrow::Result<plan::PlanPtr> MergeRun::TargetPlan(std::vector<AddFile> files,
   ARROW_ASSIGN_OR_RAISE(auto scan,
                         MergeTargetScan::Make(log_.table_path(), snapshot_, std::move(files),
                                               columns, with_row_positions, context_.format));
-  plan::PlanPtr target = plan::Relation::Make(std::move(scan), context_.analysis);
-  if (!spec_.target_alias.empty()) target = plan::SubqueryAlias::Make(target, spec_.target_alias);
-  return target;
+  return Aliased(std::move(scan));
+}
+
+plan::PlanPtr MergeRun::Aliased(std::shared_ptr<const plan::DataSource> target) const {
+  plan::PlanPtr plan = plan::Relation::Make(std::move(target), context_.analysis);
+  if (!spec_.target_alias.empty()) plan = plan::SubqueryAlias::Make(plan, spec_.target_alias);
+  return plan;
 }
 
 arrow::Result<ResolvedClause> MergeRun::ResolveClause(const MergeClause& clause, bool matched) {
@@ -421,10 +467,7 @@ std::vector<AddFile> MergeRun::Candidates() {
   return candidates;
 }
 
-arrow::Result<std::vector<size_t>> MergeRun::FindTouchedFiles(
-    const std::vector<AddFile>& candidates) {
-  ARROW_ASSIGN_OR_RAISE(auto target, TargetPlan(candidates, key_columns_,
-                                                /*with_row_positions=*/true));
+arrow::Result<Matches> MergeRun::FindMatches(const std::vector<AddFile>& candidates) {
   ExprPtr condition = spec_.condition;
   if (not_matched_.empty()) {
     // Only rows some matched clause would change are of interest.
@@ -438,30 +481,66 @@ arrow::Result<std::vector<size_t>> MergeRun::FindTouchedFiles(
     }
     if (any != nullptr) condition = And(condition, any);
   }
+  // Multiple matches are unambiguous when no matched clause applies (an insert-only merge),
+  // or when every matched pair gets deleted.
+  const bool multiple_allowed =
+      matched_.empty() || (matched_.size() == 1 &&
+                           matched_[0].action == MergeClause::Action::kDelete &&
+                           matched_[0].condition == nullptr);
+  Matches matches;
+  matches.rows.resize(candidates.size());
+  const size_t shares = std::min(candidates.size(), Cores());
+  std::vector<std::vector<uint8_t>> source_matched(
+      shares, std::vector<uint8_t>(static_cast<size_t>(source_rows_->num_rows()), 0));
+  std::vector<std::function<arrow::Status()>> tasks;
+  for (size_t share = 0; share < shares; ++share) {
+    const size_t begin = candidates.size() * share / shares;
+    const size_t end = candidates.size() * (share + 1) / shares;
+    tasks.push_back([&, share, begin, end] {
+      return MatchShare(candidates, begin, end, condition, multiple_allowed, &matches,
+                        &source_matched[share]);
+    });
+  }
+  ARROW_RETURN_NOT_OK(RunInParallel(tasks));
+  matches.source_matched.assign(static_cast<size_t>(source_rows_->num_rows()), 0);
+  for (const auto& share : source_matched) {
+    for (size_t i = 0; i < share.size(); ++i) matches.source_matched[i] |= share[i];
+  }
+  return matches;
+}
+
+arrow::Status MergeRun::MatchShare(const std::vector<AddFile>& candidates, size_t begin,
+                                   size_t end, const ExprPtr& condition, bool multiple_allowed,
+                                   Matches* matches, std::vector<uint8_t>* source_matched) const {
+  std::vector<AddFile> files(candidates.begin() + static_cast<long>(begin),
+                             candidates.begin() + static_cast<long>(end));
+  ARROW_ASSIGN_OR_RAISE(auto target,
+                        TargetPlan(std::move(files), key_columns_, /*with_row_positions=*/true));
   ARROW_ASSIGN_OR_RAISE(auto join, plan::Join::Make(target, source_, plan::JoinType::kInner,
                                                     condition, context_.analysis));
-  const auto* file = FindByName(join->output(), kMergeFileColumn);
-  const auto* row = FindByName(join->output(), kMergeRowColumn);
-  ARROW_ASSIGN_OR_RAISE(auto pairs,
-                        plan::Project::Make(join, {RefTo(*file), RefTo(*row)}, context_.analysis));
+  ARROW_ASSIGN_OR_RAISE(
+      auto pairs, plan::Project::Make(join,
+                                      {RefTo(*FindByName(join->output(), kMergeFileColumn)),
+                                       RefTo(*FindByName(join->output(), kMergeRowColumn)),
+                                       RefTo(*FindByName(join->output(), kSourceMarker))},
+                                      context_.analysis));
   physical::ExecContext exec{context_.eval};
   ARROW_ASSIGN_OR_RAISE(auto stream, physical::Execute(*pairs, exec));
-  // Multiple matches are unambiguous only when every matched pair gets deleted.
-  const bool multiple_allowed = matched_.size() == 1 &&
-                                matched_[0].action == MergeClause::Action::kDelete &&
-                                matched_[0].condition == nullptr;
   std::unordered_set<uint64_t> seen;
-  std::vector<bool> touched(candidates.size(), false);
   while (true) {
     ARROW_ASSIGN_OR_RAISE(auto batch, stream->Next());
     if (batch == nullptr) break;
     const auto& files = static_cast<const arrow::Int32Array&>(*batch->column(0));
     const auto& rows = static_cast<const arrow::Int64Array&>(*batch->column(1));
+    const auto& sources = static_cast<const arrow::Int64Array&>(*batch->column(2));
     for (int64_t i = 0; i < batch->num_rows(); ++i) {
-      const auto f = static_cast<uint64_t>(files.Value(i));
-      touched[f] = true;
+      const size_t file = begin + static_cast<size_t>(files.Value(i));
+      matches->rows[file].push_back(rows.Value(i));
+      (*source_matched)[static_cast<size_t>(sources.Value(i))] = 1;
       if (multiple_allowed) continue;
-      if (!seen.insert(f << 40 | static_cast<uint64_t>(rows.Value(i))).second) {
+      if (!seen.insert(static_cast<uint64_t>(files.Value(i)) << 40 |
+                       static_cast<uint64_t>(rows.Value(i)))
+               .second) {
         return SparkError(
             "DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE",
             "Cannot perform Merge as multiple source rows matched and attempted to modify the "
@@ -469,22 +548,24 @@ arrow::Result<std::vector<size_t>> MergeRun::FindTouchedFiles(
             "of Merge, when multiple source rows match on the same target row, the result may "
             "be ambiguous as it is unclear which source row should be used to update or delete "
             "the matching target row. You can preprocess the source table to eliminate the "
-            "possibility of multiple matches. Target file: " + candidates[f].path +
+            "possibility of multiple matches. Target file: " + candidates[file].path +
                 ", row " + std::to_string(rows.Value(i)) + ".");
       }
     }
   }
-  std::vector<size_t> indexes;
-  for (size_t f = 0; f < touched.size(); ++f) {
-    if (touched[f]) indexes.push_back(f);
+  for (size_t file = begin; file < end; ++file) {
+    auto& rows = matches->rows[file];
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
   }
-  return indexes;
+  return arrow::Status::OK();
 }
 
 arrow::Result<plan::PlanPtr> MergeRun::PlanChanges(const plan::PlanPtr& target,
+                                                  const plan::PlanPtr& source,
                                                   plan::JoinType join_type,
                                                   bool insert_only) const {
-  ARROW_ASSIGN_OR_RAISE(auto join, plan::Join::Make(target, source_, join_type, spec_.condition,
+  ARROW_ASSIGN_OR_RAISE(auto join, plan::Join::Make(target, source, join_type, spec_.condition,
                                                     context_.analysis));
   const auto* file = FindByName(join->output(), kMergeFileColumn);
   const auto* marker = FindByName(join->output(), kSourceMarker);
@@ -552,13 +633,14 @@ arrow::Result<plan::PlanPtr> MergeRun::PlanChanges(const plan::PlanPtr& target,
   return plan::Project::Make(with_clause, outputs, context_.analysis);
 }
 
+arrow::Result<std::unique_ptr<DataFileWriter>> MergeRun::MakeWriter() const {
+  return DataFileWriter::Make(log_, snapshot_.schema, snapshot_.metadata.partition_columns,
+                              context_.write);
+}
+
 arrow::Status MergeRun::WriteChanges(const plan::PlanPtr& rows, RewriteOutput* out) const {
   physical::ExecContext exec{context_.eval};
   ARROW_ASSIGN_OR_RAISE(auto stream, physical::Execute(*rows, exec));
-  ARROW_ASSIGN_OR_RAISE(out->writer, DataFileWriter::Make(log_, snapshot_.schema,
-                                                          snapshot_.metadata.partition_columns,
-                                                          context_.write));
-  DataFileWriter& writer = *out->writer;
   const auto matched_count = static_cast<int32_t>(matched_.size());
   const int columns = snapshot_.schema->num_fields();
   while (true) {
@@ -592,19 +674,89 @@ arrow::Status MergeRun::WriteChanges(const plan::PlanPtr& rows, RewriteOutput* o
     auto data = arrow::RecordBatch::Make(snapshot_.schema, batch->num_rows(), kept_columns);
     ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(data, mask));
     const auto kept = filtered.record_batch();
-    if (kept->num_rows() > 0) ARROW_RETURN_NOT_OK(writer.Write(kept));
+    if (kept->num_rows() > 0) ARROW_RETURN_NOT_OK(out->writer->Write(kept));
   }
-  ARROW_ASSIGN_OR_RAISE(out->added, writer.Finish());
   return arrow::Status::OK();
 }
 
-arrow::Status MergeRun::WriteAll(const std::vector<plan::PlanPtr>& plans) {
-  rewrites_.resize(plans.size());
-  std::vector<std::function<arrow::Status()>> tasks;
-  for (size_t i = 0; i < plans.size(); ++i) {
-    tasks.push_back([this, &plans, i] { return WriteChanges(plans[i], &rewrites_[i]); });
+arrow::Status MergeRun::WriteInserts(std::shared_ptr<arrow::Table> unmatched,
+                                     RewriteOutput* out) const {
+  // No target row matched these source rows: an empty target leaves them all unmatched.
+  ARROW_ASSIGN_OR_RAISE(auto target, TargetPlan({}, key_columns_, false));
+  ARROW_ASSIGN_OR_RAISE(auto rows, PlanChanges(target, SourceOf(std::move(unmatched)),
+                                               plan::JoinType::kRightOuter, true));
+  ARROW_ASSIGN_OR_RAISE(out->writer, MakeWriter());
+  ARROW_RETURN_NOT_OK(WriteChanges(rows, out));
+  ARROW_ASSIGN_OR_RAISE(out->added, out->writer->Finish());
+  return arrow::Status::OK();
+}
+
+arrow::Status MergeRun::RewriteFile(const AddFile& file, const std::vector<int64_t>& positions,
+                                    RewriteOutput* out) const {
+  ARROW_ASSIGN_OR_RAISE(out->writer, MakeWriter());
+  ARROW_ASSIGN_OR_RAISE(auto scan, MergeTargetScan::Make(log_.table_path(), snapshot_, {file},
+                                                         {}, false, context_.format));
+  ARROW_ASSIGN_OR_RAISE(auto reader, scan->Open());
+  const int columns = snapshot_.schema->num_fields();
+  std::vector<std::shared_ptr<arrow::RecordBatch>> matched;
+  auto next = positions.begin();
+  int64_t first = 0;  // the position in the file of the batch's first row
+  while (true) {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
+    if (batch == nullptr) break;
+    const int64_t n = batch->num_rows();
+    const int64_t end = first + n;
+    std::shared_ptr<arrow::RecordBatch> copied = arrow::RecordBatch::Make(
+        snapshot_.schema, n,
+        arrow::ArrayVector(batch->columns().begin(), batch->columns().begin() + columns));
+    if (next != positions.end() && *next < end) {
+      // The batch less its matched rows, whole: the writer chooses each column's encoding
+      // from its first batch, which slices between matched rows would make small.
+      arrow::Int64Builder picked;
+      arrow::BooleanBuilder unpicked;
+      ARROW_RETURN_NOT_OK(unpicked.Reserve(n));
+      for (int64_t row = 0; row < n; ++row) {
+        const bool match = next != positions.end() && *next == first + row;
+        unpicked.UnsafeAppend(!match);
+        if (!match) continue;
+        ARROW_RETURN_NOT_OK(picked.Append(row));
+        ++next;
+      }
+      ARROW_ASSIGN_OR_RAISE(auto indices, picked.Finish());
+      ARROW_ASSIGN_OR_RAISE(auto rows, arrow::compute::Take(batch, indices));
+      matched.push_back(rows.record_batch());
+      ARROW_ASSIGN_OR_RAISE(auto mask, unpicked.Finish());
+      ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(copied, mask));
+      copied = kept.record_batch();
+    }
+    out->rows_copied += copied->num_rows();
+    if (copied->num_rows() > 0) ARROW_RETURN_NOT_OK(out->writer->Write(copied));
+    first = end;
   }
-  auto status = RunInParallel(tasks);
+  if (next != positions.end()) {
+    return arrow::Status::IOError("The Delta data file ", file.path, " holds ", first,
+                                  " rows, fewer than the merge's scan of it found");
+  }
+  if (!matched.empty()) {
+    ARROW_ASSIGN_OR_RAISE(auto rows, arrow::Table::FromRecordBatches(scan->schema(), matched));
+    ARROW_ASSIGN_OR_RAISE(auto changes,
+                          PlanChanges(Aliased(std::make_shared<plan::InMemorySource>(rows)),
+                                      source_, plan::JoinType::kLeftOuter, false));
+    ARROW_RETURN_NOT_OK(WriteChanges(changes, out));
+  }
+  ARROW_ASSIGN_OR_RAISE(out->added, out->writer->Finish());
+  return arrow::Status::OK();
+}
+
+arrow::Status MergeRun::WriteAll(
+    const std::vector<std::function<arrow::Status(RewriteOutput*)>>& tasks) {
+  rewrites_.resize(tasks.size());
+  std::vector<std::function<arrow::Status()>> runs;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    runs.push_back([this, &tasks, i] { return tasks[i](&rewrites_[i]); });
+  }
+  auto status = RunInParallel(runs);
   for (const auto& rewrite : rewrites_) {
     metrics_.target_rows_updated += rewrite.rows_updated;
     metrics_.target_rows_deleted += rewrite.rows_deleted;
@@ -688,39 +840,41 @@ arrow::Result<MergeResult> MergeRun::Run() {
   ARROW_RETURN_NOT_OK(CheckWritable(snapshot_, log_.table_path(), !spec_.matched.empty()));
   ARROW_RETURN_NOT_OK(ReadSource());
   ARROW_RETURN_NOT_OK(Resolve());
-  std::vector<AddFile> candidates = Candidates();
-  if (spec_.matched.empty()) {
-    // Insert-only: the source rows without a match in the files they could match.
-    ARROW_ASSIGN_OR_RAISE(auto target, TargetPlan(candidates, key_columns_, false));
-    const auto scanned = Clock::now();
-    ARROW_ASSIGN_OR_RAISE(auto rows, PlanChanges(target, plan::JoinType::kRightOuter, true));
-    ARROW_RETURN_NOT_OK(WriteAll({rows}));
-    metrics_.rewrite_time_ms = MillisSince(scanned);
-    return Commit(candidates, {});
-  }
+  const std::vector<AddFile> candidates = Candidates();
   const auto scan_start = Clock::now();
-  ARROW_ASSIGN_OR_RAISE(auto touched_indexes, FindTouchedFiles(candidates));
+  ARROW_ASSIGN_OR_RAISE(const Matches matches, FindMatches(candidates));
   metrics_.scan_time_ms = MillisSince(scan_start);
-  std::vector<AddFile> touched;
-  for (size_t index : touched_indexes) touched.push_back(candidates[index]);
   const auto rewrite_start = Clock::now();
   // The inserts, then each touched file on its own (the files are independent), written in
   // parallel and added in this order.
-  std::vector<plan::PlanPtr> plans;
+  std::vector<std::function<arrow::Status(RewriteOutput*)>> tasks;
   if (!not_matched_.empty()) {
-    // Source rows matching no touched file's row match no row at all (any row a source row
-    // matched made its file touched): they are the inserts. First, as the longest task: it
-    // reads the key columns of every touched file.
-    ARROW_ASSIGN_OR_RAISE(auto target, TargetPlan(touched, key_columns_, false));
-    ARROW_ASSIGN_OR_RAISE(auto rows, PlanChanges(target, plan::JoinType::kRightOuter, true));
-    plans.push_back(std::move(rows));
+    // Source rows that matched no target row.
+    arrow::Int64Builder unmatched;
+    for (size_t i = 0; i < matches.source_matched.size(); ++i) {
+      if (!matches.source_matched[i]) ARROW_RETURN_NOT_OK(unmatched.Append(static_cast<int64_t>(i)));
+    }
+    if (unmatched.length() > 0) {
+      std::shared_ptr<arrow::Table> rows = source_rows_;
+      if (unmatched.length() < source_rows_->num_rows()) {
+        ARROW_ASSIGN_OR_RAISE(auto indices, unmatched.Finish());
+        ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(source_rows_, indices));
+        rows = taken.table();
+      }
+      tasks.push_back([this, rows](RewriteOutput* out) { return WriteInserts(rows, out); });
+    }
   }
-  for (const auto& file : touched) {
-    ARROW_ASSIGN_OR_RAISE(auto target, TargetPlan({file}, {}, false));
-    ARROW_ASSIGN_OR_RAISE(auto rows, PlanChanges(target, plan::JoinType::kLeftOuter, false));
-    plans.push_back(std::move(rows));
+  std::vector<AddFile> touched;
+  if (!matched_.empty()) {
+    for (size_t f = 0; f < candidates.size(); ++f) {
+      if (matches.rows[f].empty()) continue;
+      touched.push_back(candidates[f]);
+      tasks.push_back([this, &candidates, &matches, f](RewriteOutput* out) {
+        return RewriteFile(candidates[f], matches.rows[f], out);
+      });
+    }
   }
-  ARROW_RETURN_NOT_OK(WriteAll(plans));
+  ARROW_RETURN_NOT_OK(WriteAll(tasks));
   metrics_.rewrite_time_ms = MillisSince(rewrite_start);
   return Commit(candidates, touched);
 }
