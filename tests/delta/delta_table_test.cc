@@ -170,6 +170,39 @@ TEST_F(DeltaTableTest, BatchSaveModes) {
   EXPECT_EQ(DeltaRsRows(1), (std::vector<std::string>{"[1]", "[2]", "[3]"}));
 }
 
+// Delta reads go through Spark's file scan, which honours spark.sql.files.ignoreMissingFiles
+// and ignoreCorruptFiles (the usual way out when a table's data file was deleted by hand).
+TEST_F(DeltaTableTest, MissingAndCorruptDataFilesFailUnlessTheSessionIgnoresThem) {
+  ASSERT_TRUE(Frame("id BIGINT", {"[1, 2]"}).write().format("delta").save(table_).ok());
+  ASSERT_TRUE(
+      Frame("id BIGINT", {"[3]"}).write().format("delta").mode("append").save(table_).ok());
+  ASSERT_TRUE(
+      Frame("id BIGINT", {"[4]"}).write().format("delta").mode("append").save(table_).ok());
+  auto snapshot = delta::DeltaLog(table_).Load();
+  ASSERT_TRUE(snapshot.ok());
+  ASSERT_EQ(snapshot->files.size(), 3u);
+  const std::string missing = table_ + "/" + snapshot->files[1].path;
+  const std::string corrupt = table_ + "/" + snapshot->files[2].path;
+  std::filesystem::remove(missing);
+  std::filesystem::resize_file(corrupt, 10);
+
+  auto read = [&] { return spark_->read().format("delta").load(table_).collect(); };
+  auto gone = read();
+  EXPECT_TRUE(HasErrorClass(gone.status(), "FAILED_READ_FILE.FILE_NOT_EXIST"))
+      << gone.status().ToString();
+  EXPECT_NE(gone.status().message().find(snapshot->files[1].path), std::string::npos);
+
+  ASSERT_TRUE(spark_->conf().set("spark.sql.files.ignoreMissingFiles", "true").ok());
+  auto damaged = read();
+  EXPECT_TRUE(HasErrorClass(damaged.status(), "FAILED_READ_FILE.NO_HINT"))
+      << damaged.status().ToString();
+  EXPECT_NE(damaged.status().message().find(snapshot->files[2].path), std::string::npos)
+      << damaged.status().ToString();
+
+  ASSERT_TRUE(spark_->conf().set("spark.sql.files.ignoreCorruptFiles", "true").ok());
+  EXPECT_EQ(SluiceRows(), (std::vector<std::string>{"[1]", "[2]"}));
+}
+
 TEST_F(DeltaTableTest, TimeTravelByVersionAndTimestamp) {
   ASSERT_TRUE(Frame("id BIGINT", {"[1]"}).write().format("delta").save(table_).ok());
   ASSERT_TRUE(

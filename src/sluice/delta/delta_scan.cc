@@ -134,9 +134,12 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ReadDeltaFiles(
     }
     batch_files.push_back(std::move(batch_file));
   }
+  // Spark reads a Delta table's files with its file scan, under the session's
+  // spark.sql.files.ignoreMissingFiles and ignoreCorruptFiles.
   auto reader = std::make_shared<formats::FileBatchReader>(
       std::move(parquet), std::move(batch_files), arrow::schema(data_fields),
-      arrow::schema(scanned), formats::FileScanOptions{});
+      arrow::schema(scanned),
+      formats::FileScanOptions{context.ignore_missing_files, context.ignore_corrupt_files});
   return std::make_shared<ReorderedReader>(std::move(reader), snapshot.schema, std::move(order));
 }
 

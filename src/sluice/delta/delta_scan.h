@@ -18,7 +18,8 @@ namespace sluice::delta {
 /// The rows of `files` of the table at `table_path` whose state is `snapshot`, in the table's
 /// column order, read with the Parquet reader `parquet`. A partition value that does not
 /// parse as its column's type fails naming the file (DELTA_LOG_FILE_CORRUPT); a data file
-/// outside the local file system fails naming it.
+/// outside the local file system fails naming it. A data file that is gone or cannot be read
+/// fails naming it (FAILED_READ_FILE), unless `context` says to ignore such files.
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ReadDeltaFiles(
     const std::string& table_path, const Snapshot& snapshot, const std::vector<AddFile>& files,
     std::shared_ptr<const formats::FormatReader> parquet, const formats::FormatContext& context);
