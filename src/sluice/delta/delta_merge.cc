@@ -18,8 +18,9 @@
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
-#include "sluice/common/json_writer.h"
 #include "sluice/delta/delta_protocol.h"
+#include "sluice/delta/merge_binding.h"
+#include "sluice/delta/merge_commit_info.h"
 #include "sluice/delta/merge_file_skipping.h"
 #include "sluice/delta/merge_target_scan.h"
 #include "sluice/expr/binder.h"
@@ -67,87 +68,6 @@ const expr::Attribute* FindByName(const expr::AttributeList& attributes, const c
     if (attribute.name == name) return &attribute;
   }
   return nullptr;
-}
-
-/// The user-visible columns of `attributes` (qualified), for error messages.
-std::string ColumnList(const expr::AttributeList& attributes) {
-  std::string text;
-  for (const auto& attribute : attributes) {
-    if (attribute.name.starts_with("__delta_merge_")) continue;
-    if (!text.empty()) text += ", ";
-    for (const auto& part : attribute.qualifier) text += part + ".";
-    text += attribute.name;
-  }
-  return text;
-}
-
-arrow::Status Unresolved(const std::string& what, const std::string& clause,
-                         const expr::AttributeList& scope, const arrow::Status& cause) {
-  std::string message = "Cannot resolve " + what + " in " + clause + " given columns " +
-                        ColumnList(scope) + ".";
-  if (!cause.ok()) message += " " + cause.message();
-  return SparkError("DELTA_MERGE_UNRESOLVED_EXPRESSION", message);
-}
-
-/// `e` bound against `scope`; an unresolvable column becomes Delta's error naming the clause.
-arrow::Result<expr::BoundExprPtr> BindIn(const ExprPtr& e, const std::string& clause,
-                                         const expr::AttributeList& scope,
-                                         const plan::AnalysisContext& context) {
-  expr::BindScope bind{&scope, context.config, context.registry, {}};
-  auto bound = expr::Bind(*e, bind);
-  if (bound.ok()) return bound;
-  auto error_class = ErrorClassOf(bound.status()).value_or("");
-  if (error_class.starts_with("UNRESOLVED_COLUMN") || error_class.starts_with("MISSING_")) {
-    return Unresolved(e->ToString(), clause, scope, bound.status());
-  }
-  return bound.status();
-}
-
-/// Every input column index `e` reads.
-void CollectColumns(const expr::BoundExpr& e, std::set<int>* columns) {
-  if (e.kind() == expr::BoundKind::kColumn) {
-    columns->insert(static_cast<const expr::BoundColumn&>(e).index());
-  }
-  for (const auto& child : e.children()) CollectColumns(*child, columns);
-}
-
-/// The conjuncts of `e` (split on AND).
-void Conjuncts(const ExprPtr& e, std::vector<ExprPtr>* out) {
-  if (e->kind() == expr::ExprKind::kCall &&
-      static_cast<const expr::Call&>(*e).name() == "and") {
-    for (const auto& child : e->children()) Conjuncts(child, out);
-    return;
-  }
-  out->push_back(e);
-}
-
-const char* ActionName(MergeClause::Action action) {
-  switch (action) {
-    case MergeClause::Action::kUpdate:
-      return "update";
-    case MergeClause::Action::kDelete:
-      return "delete";
-    case MergeClause::Action::kInsert:
-      return "insert";
-  }
-  return "";
-}
-
-std::string ClausesJson(const std::vector<MergeClause>& clauses) {
-  JsonWriter json(JsonWriter::Layout::kCompact);
-  json.StartArray();
-  for (const auto& clause : clauses) {
-    json.StartObject();
-    if (clause.condition != nullptr) {
-      json.Key("predicate");
-      json.String(clause.condition->ToString());
-    }
-    json.Key("actionType");
-    json.String(ActionName(clause.action));
-    json.EndObject();
-  }
-  json.EndArray();
-  return std::move(json).TakeText();
 }
 
 /// A clause ready to plan: its condition and, per table column, its value (null: unchanged
@@ -794,29 +714,12 @@ arrow::Result<MergeResult> MergeRun::Commit(const std::vector<AddFile>& candidat
     return result;
   }
   const int64_t now_ms = context_.write.now_ms;
-  CommitInfo info;
-  info.timestamp = now_ms;
-  info.operation = "MERGE";
-  JsonWriter predicate(JsonWriter::Layout::kCompact);
-  predicate.StartArray();
-  predicate.String(spec_.condition->ToString());
-  predicate.EndArray();
-  info.operation_parameters = {{"predicate", std::move(predicate).TakeText()},
-                               {"matchedPredicates", ClausesJson(spec_.matched)},
-                               {"notMatchedPredicates", ClausesJson(spec_.not_matched)},
-                               {"notMatchedBySourcePredicates", "[]"}};
-  info.read_version = snapshot_.version;
-  info.isolation_level = "WriteSerializable";
-  info.is_blind_append = false;
-  info.engine_info = "Sluice";
-  info.txn_id = formats::RandomUuid();
   std::vector<Action> actions;
-  actions.push_back(CommitInfo{});  // filled once the metrics are complete
+  actions.push_back(CommitInfo{});  // made once the metrics are complete
   for (const auto& file : removed) actions.push_back(RemoveOf(file, now_ms));
   for (const auto& file : result.added_files) actions.push_back(file);
   metrics_.execution_time_ms = MillisSince(started_);
-  info.operation_metrics = metrics_.ToOperationMetrics();
-  actions.front() = std::move(info);
+  actions.front() = MergeCommitInfo(spec_, metrics_, snapshot_.version, now_ms);
 
   ConflictRules rules;
   for (const auto& file : candidates) rules.read_files.insert(file.path);
@@ -880,29 +783,6 @@ arrow::Result<MergeResult> MergeRun::Run() {
 }
 
 }  // namespace
-
-std::map<std::string, std::string> MergeMetrics::ToOperationMetrics() const {
-  auto text = [](int64_t value) { return std::to_string(value); };
-  return {{"numSourceRows", text(source_rows)},
-          {"numTargetRowsInserted", text(target_rows_inserted)},
-          {"numTargetRowsUpdated", text(target_rows_updated)},
-          {"numTargetRowsMatchedUpdated", text(target_rows_updated)},
-          {"numTargetRowsNotMatchedBySourceUpdated", "0"},
-          {"numTargetRowsDeleted", text(target_rows_deleted)},
-          {"numTargetRowsMatchedDeleted", text(target_rows_deleted)},
-          {"numTargetRowsNotMatchedBySourceDeleted", "0"},
-          {"numTargetRowsCopied", text(target_rows_copied)},
-          {"numOutputRows",
-           text(target_rows_inserted + target_rows_updated + target_rows_copied)},
-          {"numTargetFilesAdded", text(target_files_added)},
-          {"numTargetFilesRemoved", text(target_files_removed)},
-          {"numTargetBytesAdded", text(target_bytes_added)},
-          {"numTargetBytesRemoved", text(target_bytes_removed)},
-          {"numTargetChangeFilesAdded", "0"},
-          {"executionTimeMs", text(execution_time_ms)},
-          {"scanTimeMs", text(scan_time_ms)},
-          {"rewriteTimeMs", text(rewrite_time_ms)}};
-}
 
 arrow::Result<MergeResult> Merge(const DeltaLog& log, const MergeSpec& spec,
                                  const MergeContext& context) {
