@@ -253,6 +253,23 @@ class StreamingJoinStream final : public BufferedStream {
     return decoder->Finish();
   }
 
+  /// Reads the event time of a kept row of `spec`'s side in place, skipping the columns
+  /// before it without decoding them: into `time`, nullopt when null. False when the bytes
+  /// end before the time does.
+  static bool EventTimeOfKeptRow(const SideSpec& spec, std::string_view row,
+                                 std::optional<int64_t>* time) {
+    size_t at = 0;
+    for (int c = 0; c <= spec.eviction.value_column; ++c) {
+      auto end = types::EncodedValueEnd(*spec.schema->field(c)->type(), row, at);
+      if (!end) return false;
+      if (c == spec.eviction.value_column) {
+        *time = EventTimeMicrosOfKey(row.substr(at, *end - at), spec.eviction.value_is_window);
+      }
+      at = *end;
+    }
+    return true;
+  }
+
   static arrow::Result<arrow::ArrayVector> TakeRows(const arrow::RecordBatch& batch,
                                                     const std::vector<int64_t>& rows) {
     ARROW_ASSIGN_OR_RAISE(auto indices, Indices(rows));
@@ -557,39 +574,45 @@ class StreamingJoinStream final : public BufferedStream {
     return arrow::Status::OK();
   }
 
-  /// Eviction by value: every kept row's own time decides, so every row is read once, in the
-  /// store's order; each hole a removal leaves is filled with the key's last row.
+  /// Eviction by value: every kept row's own time decides. A first pass over the store reads
+  /// each row's time in place and notes the keys with an expired row; a second copies the rows
+  /// of those keys alone, the only ones that change. Each hole a removal leaves is filled with
+  /// the key's last row.
   arrow::Status EvictRows(const SideSpec& spec, int64_t watermark_micros, SideStores& stores,
                           EncodedRows* unmatched, int64_t* removed) const {
-    EncodedRows indexed_keys, values;
-    stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
-      indexed_keys.Append(indexed_key);
-      values.Append(value);
-    });
-    if (values.size() == 0) return arrow::Status::OK();
-    EncodedRows rows;
-    for (int64_t v = 0; v < values.size(); ++v) rows.Append(RowOf(values.row(v)));
-    ARROW_ASSIGN_OR_RAISE(auto columns, Decode(spec.side, rows));
-    EventTimes times = EventTimesOf(columns[spec.eviction.value_column]);
     constexpr size_t kIndexBytes = 1 + sizeof(int64_t);
-    auto key_of = [&](int64_t v) {
-      std::string_view indexed_key = indexed_keys.row(v);
+    auto key_of = [](std::string_view indexed_key) {
       return indexed_key.substr(0, indexed_key.size() - kIndexBytes);
     };
-    std::vector<uint8_t> expired(values.size(), 0);
-    KeyIndex affected(0);
-    for (int64_t v = 0; v < values.size(); ++v) {
-      auto time = times[v];
-      if (!time || *time > watermark_micros) continue;
-      expired[v] = 1;
-      affected.Insert(key_of(v));
+    bool malformed = false;
+    auto is_expired = [&](std::string_view value) {
+      std::optional<int64_t> time;
+      if (!EventTimeOfKeptRow(spec, RowOf(value), &time)) malformed = true;
+      return time && *time <= watermark_micros;
+    };
+    EncodedRows expired_keys;
+    stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
+      if (is_expired(value)) expired_keys.Append(key_of(indexed_key));
+    });
+    if (malformed) {
+      return arrow::Status::Invalid("A row kept in the ", StoreName(spec.side, true),
+                                    " state of the join does not hold its event time where "
+                                    "the query's schema places it");
     }
-    if (affected.keys().empty()) return arrow::Status::OK();
+    if (expired_keys.size() == 0) return arrow::Status::OK();
+    KeyIndex affected(static_cast<size_t>(expired_keys.size()));
+    for (int64_t k = 0; k < expired_keys.size(); ++k) affected.Insert(expired_keys.row(k));
+    EncodedRows indexed_keys, values;
+    std::vector<uint8_t> expired;
     std::vector<std::vector<int64_t>> rows_of_key(affected.keys().size());
-    for (int64_t v = 0; v < values.size(); ++v) {
-      const int32_t id = affected.Find(key_of(v));
-      if (id >= 0) rows_of_key[id].push_back(v);
-    }
+    stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
+      const int32_t id = affected.Find(key_of(indexed_key));
+      if (id < 0) return;
+      rows_of_key[id].push_back(values.size());
+      indexed_keys.Append(indexed_key);
+      values.Append(value);
+      expired.push_back(is_expired(value) ? 1 : 0);
+    });
     EncodedRows moved_keys, removed_keys, new_counts;
     std::vector<std::string_view> moved_values, emptied_keys, counted_keys;
     for (size_t id = 0; id < rows_of_key.size(); ++id) {
