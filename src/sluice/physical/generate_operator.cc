@@ -3,6 +3,8 @@
 #include <arrow/builder.h>
 #include <arrow/compute/api_vector.h>
 
+#include "sluice/physical/project_operator.h"
+
 namespace sluice::physical {
 
 namespace {
@@ -11,12 +13,14 @@ namespace cp = arrow::compute;
 
 class GenerateStream final : public BatchStream {
  public:
-  GenerateStream(const plan::Generate& node, BatchStreamPtr input, const ExecContext& context)
+  GenerateStream(const plan::Generate& node, plan::ColumnMask required, BatchStreamPtr input,
+                 const ExecContext& context)
       : collection_(node.collection()),
         outer_(node.outer()),
         with_position_(node.with_position()),
         inline_(node.is_inline()),
         schema_(expr::ToSchema(node.output())),
+        required_(std::move(required)),
         input_(std::move(input)),
         context_(context) {}
 
@@ -51,11 +55,23 @@ class GenerateStream final : public BatchStream {
     ARROW_ASSIGN_OR_RAISE(auto parent_indices, parents.Finish());
     ARROW_ASSIGN_OR_RAISE(auto element_indices, elements.Finish());
     const int64_t rows = parent_indices->length();
+    // Each column read above is repeated (or generated); the others are left unread.
     arrow::ArrayVector columns;
-    for (const auto& column : batch->columns()) {
-      ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(*column, *parent_indices));
-      columns.push_back(std::move(taken));
-    }
+    auto add = [&](const std::shared_ptr<arrow::Array>& values,
+                   const std::shared_ptr<arrow::Array>& indices) -> arrow::Status {
+      const size_t at = columns.size();
+      if (required_[at]) {
+        ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(*values, *indices));
+        columns.push_back(std::move(taken));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto unread,
+                              UnreadColumn(schema_->field(static_cast<int>(at))->type(), rows,
+                                           context_));
+        columns.push_back(std::move(unread));
+      }
+      return arrow::Status::OK();
+    };
+    for (const auto& column : batch->columns()) ARROW_RETURN_NOT_OK(add(column, parent_indices));
     if (with_position_) {
       ARROW_ASSIGN_OR_RAISE(auto pos, positions.Finish());
       columns.push_back(std::move(pos));
@@ -75,8 +91,7 @@ class GenerateStream final : public BatchStream {
       generated = {values};
     }
     for (const auto& values_column : generated) {
-      ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(*values_column, *element_indices));
-      columns.push_back(std::move(taken));
+      ARROW_RETURN_NOT_OK(add(values_column, element_indices));
     }
     return arrow::RecordBatch::Make(schema_, rows, std::move(columns));
   }
@@ -87,15 +102,17 @@ class GenerateStream final : public BatchStream {
   bool with_position_;
   bool inline_;
   std::shared_ptr<arrow::Schema> schema_;
+  plan::ColumnMask required_;
   BatchStreamPtr input_;
   const ExecContext& context_;
 };
 
 }  // namespace
 
-BatchStreamPtr MakeGenerate(const plan::Generate& generate, BatchStreamPtr input,
-                            const ExecContext& context) {
-  return std::make_unique<GenerateStream>(generate, std::move(input), context);
+BatchStreamPtr MakeGenerate(const plan::Generate& generate, plan::ColumnMask required,
+                            BatchStreamPtr input, const ExecContext& context) {
+  return std::make_unique<GenerateStream>(generate, std::move(required), std::move(input),
+                                          context);
 }
 
 }  // namespace sluice::physical

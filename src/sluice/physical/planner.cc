@@ -64,7 +64,7 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
     }
     case plan::PlanKind::kFilter: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
-      return MakeFilter(static_cast<const plan::Filter&>(node), plan::ReadFlags(required),
+      return MakeFilter(static_cast<const plan::Filter&>(node), required,
                         std::move(input), context);
     }
     case plan::PlanKind::kAggregate: {
@@ -122,7 +122,8 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
     }
     case plan::PlanKind::kGenerate: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
-      return MakeGenerate(static_cast<const plan::Generate&>(node), std::move(input), context);
+      return MakeGenerate(static_cast<const plan::Generate&>(node), plan::ReadFlags(required),
+                          std::move(input), context);
     }
     case plan::PlanKind::kEventTimeWatermark: {
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
@@ -171,7 +172,7 @@ arrow::Result<BatchStreamPtr> ExecuteWith(const plan::LogicalPlan& node,
   for (const auto& condition : step.stop) plan::MarkColumnsRead(*condition, read);
   ARROW_ASSIGN_OR_RAISE(auto stream, ExecuteNode(node, context, step.into_children, read));
   if (step.stop.empty()) return stream;
-  return MakeFilter(plan::Conjunction(step.stop), plan::ReadFlags(required), std::move(stream),
+  return MakeFilter(plan::Conjunction(step.stop), required, std::move(stream),
                     context);
 }
 

@@ -9,12 +9,6 @@ namespace sluice::physical {
 
 namespace {
 
-// A column nothing above reads, in place of its values: keeps the batch's layout (the plan's
-// schema) without computing or copying them.
-arrow::Result<std::shared_ptr<arrow::Array>> Unread(const std::shared_ptr<arrow::DataType>& type,
-                                                    int64_t rows, const ExecContext& context) {
-  return arrow::MakeArrayOfNull(type, rows, context.eval.pool);
-}
 
 class ProjectStream final : public BatchStream {
  public:
@@ -38,7 +32,7 @@ class ProjectStream final : public BatchStream {
       if (required_[i]) {
         ARROW_ASSIGN_OR_RAISE(column, expr::EvaluateToArray(*exprs_[i], *batch, context_.eval));
       } else {
-        ARROW_ASSIGN_OR_RAISE(column, Unread(schema_->field(static_cast<int>(i))->type(),
+        ARROW_ASSIGN_OR_RAISE(column, UnreadColumn(schema_->field(static_cast<int>(i))->type(),
                                              batch->num_rows(), context_));
       }
       columns.push_back(std::move(column));
@@ -54,9 +48,62 @@ class ProjectStream final : public BatchStream {
   const ExecContext& context_;
 };
 
+/// The part of `column` that `use` reads: the column itself when read whole, else (a struct
+/// read through some of its fields) a struct of those fields alone, each pruned the same way,
+/// with the column's validity and offset.
+std::shared_ptr<arrow::Array> ReadPart(const std::shared_ptr<arrow::Array>& column,
+                                       const plan::ColumnUse& use) {
+  if (use.whole || column->type_id() != arrow::Type::STRUCT) return column;
+  const arrow::ArrayData& data = *column->data();
+  arrow::FieldVector fields;
+  std::vector<std::shared_ptr<arrow::ArrayData>> children;
+  for (int f = 0; f < column->type()->num_fields(); ++f) {
+    const auto& field = column->type()->field(f);
+    auto read = use.fields.find(field->name());
+    if (read == use.fields.end()) continue;
+    // Unsliced, as the struct's offset applies to its children.
+    auto child = ReadPart(arrow::MakeArray(data.child_data[static_cast<size_t>(f)]), read->second);
+    fields.push_back(field->WithType(child->type()));
+    children.push_back(child->data());
+  }
+  auto part = arrow::ArrayData::Make(arrow::struct_(std::move(fields)), data.length,
+                                     {data.buffers[0]}, data.null_count, data.offset);
+  part->child_data = std::move(children);
+  return arrow::MakeArray(std::move(part));
+}
+
+/// `part`, a ReadPart of a column of `type` (filtered since), back in `type`'s layout: the
+/// fields not read hold nulls.
+arrow::Result<std::shared_ptr<arrow::Array>> Restore(const std::shared_ptr<arrow::DataType>& type,
+                                                     const std::shared_ptr<arrow::Array>& part,
+                                                     const plan::ColumnUse& use,
+                                                     const ExecContext& context) {
+  if (use.whole || type->id() != arrow::Type::STRUCT) return part;
+  const arrow::ArrayData& data = *part->data();
+  // Children are read from the struct's offset on.
+  const int64_t child_length = data.offset + data.length;
+  std::vector<std::shared_ptr<arrow::ArrayData>> children;
+  size_t next = 0;
+  for (const auto& field : type->fields()) {
+    auto read = use.fields.find(field->name());
+    std::shared_ptr<arrow::Array> child;
+    if (read == use.fields.end()) {
+      ARROW_ASSIGN_OR_RAISE(child, UnreadColumn(field->type(), child_length, context));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(child, Restore(field->type(), arrow::MakeArray(data.child_data[next++]),
+                                           read->second, context));
+    }
+    children.push_back(child->data());
+  }
+  auto whole = arrow::ArrayData::Make(type, data.length, {data.buffers[0]}, data.null_count,
+                                      data.offset);
+  whole->child_data = std::move(children);
+  return arrow::MakeArray(std::move(whole));
+}
+
 class FilterStream final : public BatchStream {
  public:
-  FilterStream(expr::BoundExprPtr condition, plan::ColumnMask required, BatchStreamPtr input,
+  FilterStream(expr::BoundExprPtr condition, plan::ColumnUses required, BatchStreamPtr input,
                const ExecContext& context)
       : condition_(std::move(condition)),
         required_(std::move(required)),
@@ -74,38 +121,52 @@ class FilterStream final : public BatchStream {
       if (keep.is_valid && keep.value) return batch;
       return batch->Slice(0, 0);
     }
-    // Filter drops rows whose mask is null, as WHERE does. Only the columns read above are
-    // copied.
+    // Filter drops rows whose mask is null, as WHERE does. Only what is read above is copied:
+    // the columns read, and of a struct read through some fields, those fields.
     std::vector<int> read;
+    arrow::FieldVector read_fields;
+    arrow::ArrayVector read_columns;
     for (int c = 0; c < batch->num_columns(); ++c) {
-      if (required_[c]) read.push_back(c);
+      const plan::ColumnUse& use = required_[static_cast<size_t>(c)];
+      if (!use.read()) continue;
+      read.push_back(c);
+      read_columns.push_back(ReadPart(batch->column(c), use));
+      read_fields.push_back(batch->schema()->field(c)->WithType(read_columns.back()->type()));
     }
-    ARROW_ASSIGN_OR_RAISE(auto selected, batch->SelectColumns(read));
+    auto selected = arrow::RecordBatch::Make(arrow::schema(std::move(read_fields)),
+                                             batch->num_rows(), std::move(read_columns));
     ARROW_ASSIGN_OR_RAISE(auto filtered,
                           arrow::compute::Filter(arrow::Datum(selected), mask,
                                                  arrow::compute::FilterOptions::Defaults()));
-    if (read.size() == static_cast<size_t>(batch->num_columns())) {
-      return filtered.record_batch();
-    }
     const auto& kept = *filtered.record_batch();
     arrow::ArrayVector columns(batch->num_columns());
-    for (size_t k = 0; k < read.size(); ++k) columns[read[k]] = kept.column(static_cast<int>(k));
+    for (size_t k = 0; k < read.size(); ++k) {
+      const int c = read[k];
+      ARROW_ASSIGN_OR_RAISE(columns[c], Restore(batch->schema()->field(c)->type(),
+                                                kept.column(static_cast<int>(k)),
+                                                required_[static_cast<size_t>(c)], context_));
+    }
     for (int c = 0; c < batch->num_columns(); ++c) {
-      if (required_[c]) continue;
-      ARROW_ASSIGN_OR_RAISE(columns[c], Unread(batch->schema()->field(c)->type(),
-                                               kept.num_rows(), context_));
+      if (columns[c] != nullptr) continue;
+      ARROW_ASSIGN_OR_RAISE(columns[c], UnreadColumn(batch->schema()->field(c)->type(),
+                                                     kept.num_rows(), context_));
     }
     return arrow::RecordBatch::Make(batch->schema(), kept.num_rows(), std::move(columns));
   }
 
  private:
   expr::BoundExprPtr condition_;
-  plan::ColumnMask required_;
+  plan::ColumnUses required_;
   BatchStreamPtr input_;
   const ExecContext& context_;
 };
 
 }  // namespace
+
+arrow::Result<std::shared_ptr<arrow::Array>> UnreadColumn(
+    const std::shared_ptr<arrow::DataType>& type, int64_t rows, const ExecContext& context) {
+  return arrow::MakeArrayOfNull(type, rows, context.eval.pool);
+}
 
 BatchStreamPtr MakeProject(const plan::Project& project, plan::ColumnMask required,
                            BatchStreamPtr input, const ExecContext& context) {
@@ -115,12 +176,12 @@ BatchStreamPtr MakeProject(const plan::Project& project, plan::ColumnMask requir
                                          std::move(required), std::move(input), context);
 }
 
-BatchStreamPtr MakeFilter(const plan::Filter& filter, plan::ColumnMask required,
+BatchStreamPtr MakeFilter(const plan::Filter& filter, plan::ColumnUses required,
                           BatchStreamPtr input, const ExecContext& context) {
   return MakeFilter(filter.condition(), std::move(required), std::move(input), context);
 }
 
-BatchStreamPtr MakeFilter(expr::BoundExprPtr condition, plan::ColumnMask required,
+BatchStreamPtr MakeFilter(expr::BoundExprPtr condition, plan::ColumnUses required,
                           BatchStreamPtr input, const ExecContext& context) {
   return std::make_unique<FilterStream>(std::move(condition), std::move(required),
                                         std::move(input), context);

@@ -10,16 +10,22 @@ namespace sluice::physical {
 // Both operators compute only the `required` columns of their output (those read above,
 // plan/required_columns.h); the others hold nulls, so batches keep the plan's layout.
 
+/// A column nothing above reads, in place of its values: keeps the batch's layout (the plan's
+/// schema) without computing or copying them.
+arrow::Result<std::shared_ptr<arrow::Array>> UnreadColumn(
+    const std::shared_ptr<arrow::DataType>& type, int64_t rows, const ExecContext& context);
+
 /// Evaluates a Project's expressions over each input batch.
 BatchStreamPtr MakeProject(const plan::Project& project, plan::ColumnMask required,
                            BatchStreamPtr input, const ExecContext& context);
 
-/// Keeps the rows of each input batch where a Filter's condition is true.
-BatchStreamPtr MakeFilter(const plan::Filter& filter, plan::ColumnMask required,
+/// Keeps the rows of each input batch where a Filter's condition is true. Of a struct column
+/// read only in part, only the fields read are copied.
+BatchStreamPtr MakeFilter(const plan::Filter& filter, plan::ColumnUses required,
                           BatchStreamPtr input, const ExecContext& context);
 
 /// Keeps the rows of each input batch where `condition` is true.
-BatchStreamPtr MakeFilter(expr::BoundExprPtr condition, plan::ColumnMask required,
+BatchStreamPtr MakeFilter(expr::BoundExprPtr condition, plan::ColumnUses required,
                           BatchStreamPtr input, const ExecContext& context);
 
 }  // namespace sluice::physical

@@ -6,6 +6,7 @@
 #include "sluice/plan/aggregate.h"
 #include "sluice/plan/event_time_watermark.h"
 #include "sluice/plan/filter.h"
+#include "sluice/plan/generate.h"
 #include "sluice/plan/join.h"
 #include "sluice/plan/project.h"
 #include "sluice/plan/sort.h"
@@ -142,6 +143,14 @@ std::vector<ColumnUses> RequiredOfChildren(const LogicalPlan& node, const Column
       return {required};
     case PlanKind::kJoin:
       return OfJoin(static_cast<const Join&>(node), required);
+    case PlanKind::kGenerate: {
+      // The child's columns come first in the output, as they are; the collection reads its
+      // own.
+      const size_t width = node.children()[0]->output().size();
+      ColumnUses child(required.begin(), required.begin() + static_cast<std::ptrdiff_t>(width));
+      MarkColumnsRead(*static_cast<const Generate&>(node).collection(), child);
+      return {child};
+    }
     default: {
       std::vector<ColumnUses> children;
       for (const auto& child : node.children()) children.push_back(AllColumns(*child));
