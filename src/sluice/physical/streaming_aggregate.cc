@@ -8,6 +8,7 @@
 #include "sluice/physical/hash_aggregate.h"
 #include "sluice/physical/partial_states.h"
 #include "sluice/physical/state_key_encoding.h"
+#include "sluice/physical/state_row_bytes.h"
 #include "sluice/physical/stateful_context.h"
 #include "sluice/types/row_codec.h"
 
@@ -167,9 +168,8 @@ class StreamingAggregateStream final : public BatchStream {
             output.values.Append(value);
           }
         });
-        for (int64_t i = 0; i < final_keys.size(); ++i) {
-          ARROW_RETURN_NOT_OK(store.Remove(final_keys.row(i)));
-        }
+        // Together, so that the store looks the keys up ahead of removing them.
+        ARROW_RETURN_NOT_OK(store.RemoveMany(Views(final_keys)));
         removed[p] = final_keys.size();
       }
       if (stateful_.output_mode == plan::OutputMode::kComplete) {

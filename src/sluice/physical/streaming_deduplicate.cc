@@ -8,6 +8,7 @@
 #include <arrow/util/parallel.h>
 
 #include "sluice/physical/state_key_encoding.h"
+#include "sluice/physical/state_row_bytes.h"
 #include "sluice/physical/stateful_context.h"
 #include "sluice/types/row_codec.h"
 
@@ -243,9 +244,7 @@ class StreamingDeduplicateStream final : public BatchStream {
         store.ForEach([&](std::string_view key, std::string_view value) {
           if (Expired(key, value)) expired.Append(key);
         });
-        for (int64_t i = 0; i < expired.size(); ++i) {
-          ARROW_RETURN_NOT_OK(store.Remove(expired.row(i)));
-        }
+        ARROW_RETURN_NOT_OK(store.RemoveMany(Views(expired)));
         removed_[p] = expired.size();
       }
       return store.Commit().status();
