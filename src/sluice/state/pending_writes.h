@@ -1,7 +1,5 @@
 // The changes of one state store version not yet applied to its database: a write buffer
-// the RocksDB store fills key by key and applies in key order, because RocksDB inserts sorted
-// keys several times faster than random ones (its memtable's skip list reuses the search path
-// of the previous key).
+// the RocksDB store fills key by key and applies in key order, as a sorted table file.
 #pragma once
 
 #include <cstdint>

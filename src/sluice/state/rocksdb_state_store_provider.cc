@@ -8,7 +8,7 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
-#include <rocksdb/write_batch.h>
+#include <rocksdb/sst_file_writer.h>
 #include <rocksdb/utilities/checkpoint.h>
 
 #include "sluice/common/errors.h"
@@ -28,8 +28,6 @@ namespace {
 /// Pending changes of a store are applied once they hold this many bytes of keys and values,
 /// so a version that changes more keys than fit in memory still can.
 constexpr int64_t kMaxPendingBytes = 64 << 20;
-/// Applied changes reach the database in write batches of about this size.
-constexpr size_t kWriteBatchBytes = 1 << 20;
 
 rocksdb::Slice ToSlice(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
 
@@ -42,8 +40,8 @@ arrow::Status FromRocksDb(const rocksdb::Status& status, const std::string& what
 
 /// One version of a RocksDbStateStoreProvider's store. Changes collect in a write buffer
 /// (PendingWrites) that Get and ForEach consult before the database; the buffer is applied in
-/// key order, first to the version's changelog and then to the provider's database, when it
-/// fills and at Commit. So the changelog names every key that reached the database, which is
+/// key order, first to the version's changelog and then to the provider's database (a table
+/// file it ingests), when it fills and at Commit. So the changelog names every key that reached the database, which is
 /// what Abort restores from a RocksDB snapshot taken when the store opened.
 ///
 /// Get keeps the value it returns (a pinned slice) until the next change; and it remembers
@@ -270,7 +268,10 @@ class RocksDbStateStore final : public StateStore {
     return ApplyPending();
   }
 
-  /// Writes the pending changes, in key order, to the changelog and then the database.
+  /// Writes the pending changes, in key order, to the changelog and then the database. The
+  /// database takes them as one table file, written sorted and ingested whole: inserting them
+  /// into a memtable key by key, and flushing it later, cost about a fifth of a large
+  /// aggregation's time.
   arrow::Status ApplyPending() {
     if (pending_.size() == 0) return arrow::Status::OK();
     if (!changelog_) {
@@ -281,8 +282,10 @@ class RocksDbStateStore final : public StateStore {
       }
       changelog_ = writer.MoveValueUnsafe();
     }
-    rocksdb::WriteBatch batch;
     const std::vector<PendingWrites::Change> changes = pending_.SortedChanges();
+    const std::string table_path = provider_->NextIngestPath();
+    rocksdb::SstFileWriter table(rocksdb::EnvOptions(), *provider_->options_);
+    ARROW_RETURN_NOT_OK(Check(table.Open(table_path), "Cannot write a table file for"));
     for (const auto& [key, value] : changes) {
       arrow::Status logged = value ? changelog_->Put(key, *value) : changelog_->Remove(key);
       if (!logged.ok()) {
@@ -290,14 +293,17 @@ class RocksDbStateStore final : public StateStore {
         return error_;
       }
       rocksdb::Status added =
-          value ? batch.Put(ToSlice(key), ToSlice(*value)) : batch.Delete(ToSlice(key));
-      ARROW_RETURN_NOT_OK(Check(added, "Cannot write to"));
-      if (batch.GetDataSize() >= kWriteBatchBytes) {
-        ARROW_RETURN_NOT_OK(Check(db_->Write(write_options_, &batch), "Cannot write to"));
-        batch.Clear();
-      }
+          value ? table.Put(ToSlice(key), ToSlice(*value)) : table.Delete(ToSlice(key));
+      ARROW_RETURN_NOT_OK(Check(added, "Cannot write a table file for"));
     }
-    ARROW_RETURN_NOT_OK(Check(db_->Write(write_options_, &batch), "Cannot write to"));
+    ARROW_RETURN_NOT_OK(Check(table.Finish(), "Cannot write a table file for"));
+    rocksdb::IngestExternalFileOptions ingest;
+    // The file is the database's from now on: linked in, not copied.
+    ingest.move_files = true;
+    rocksdb::Status ingested = db_->IngestExternalFile({table_path}, ingest);
+    std::error_code ignored;
+    fs::remove(table_path, ignored);  // still there only when the ingestion failed
+    ARROW_RETURN_NOT_OK(Check(ingested, "Cannot write to"));
     // What GetMany learned stays true of the keys not just applied, which the puts after an
     // apply amid a large PutMany still need; the applied ones now exist as their change says.
     if (existence_.size() > 0) {
@@ -433,6 +439,10 @@ arrow::Result<std::unique_ptr<RocksDbStateStoreProvider>> RocksDbStateStoreProvi
 
 std::string RocksDbStateStoreProvider::Describe() const {
   return "RocksDBStateStoreProvider[" + id_.ToString() + ", dir=" + folder_ + "]";
+}
+
+std::string RocksDbStateStoreProvider::NextIngestPath() {
+  return local_folder_ + "/ingest-" + std::to_string(next_ingest_++) + ".sst";
 }
 
 std::string RocksDbStateStoreProvider::ChangelogPath(int64_t version) const {

@@ -28,9 +28,9 @@ namespace sluice::state {
 /// changelogs after it).
 ///
 /// A store buffers its changes (up to 64 MiB of keys and values) and applies them in key
-/// order, to the version's changelog and then to the database without RocksDB's write-ahead
-/// log, when the buffer fills and at Commit: sorted keys are cheap for RocksDB to insert, and
-/// memory does not grow with the number of changes. GetMany looks keys up with RocksDB's
+/// order, to the version's changelog and then to the database as one sorted table file it
+/// ingests (no memtable, no write-ahead log), when the buffer fills and at Commit: memory does
+/// not grow with the number of changes. GetMany looks keys up with RocksDB's
 /// MultiGet and remembers which exist, so that the puts that follow (applies of the buffer
 /// amid them included) count new keys without a second lookup. Commit of version v completes <v>.changelog; when min_deltas_for_snapshot
 /// versions have been committed since the last snapshot it also writes <v>.snapshot,
@@ -82,6 +82,8 @@ class RocksDbStateStoreProvider final : public StateStoreProvider {
   /// block cache when not shared).
   int64_t MemoryUsedBytes() const;
   std::string ChangelogPath(int64_t version) const;
+  /// A fresh path in the local folder for a table file a store writes and then ingests.
+  std::string NextIngestPath();
   /// "RocksDBStateStoreProvider[StateStoreId[...], dir=<folder>]", for error messages.
   std::string Describe() const;
 
@@ -91,6 +93,7 @@ class RocksDbStateStoreProvider final : public StateStoreProvider {
   std::shared_ptr<RocksDbSharedResources> shared_;
   std::unique_ptr<rocksdb::Options> options_;
   std::string local_folder_;
+  int64_t next_ingest_ = 0;
   std::unique_ptr<rocksdb::DB> db_;
   int64_t loaded_version_ = -1;
   /// Keys in the database at loaded_version_.
