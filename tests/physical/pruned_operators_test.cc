@@ -39,7 +39,8 @@ class PrunedOperatorsTest : public ::testing::Test {
 };
 
 TEST_F(PrunedOperatorsTest, FilterCopiesOnlyTheFieldsReadOfAStruct) {
-  auto inner = arrow::struct_({arrow::field("x", arrow::int64()), arrow::field("y", arrow::utf8())});
+  auto inner =
+      arrow::struct_({arrow::field("x", arrow::int64()), arrow::field("y", arrow::utf8())});
   auto s_type = arrow::struct_({arrow::field("a", arrow::int64()), arrow::field("b", arrow::utf8()),
                                 arrow::field("t", inner)});
   auto schema = arrow::schema({arrow::field("k", arrow::int64()), arrow::field("s", s_type),

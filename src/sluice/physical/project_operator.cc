@@ -9,7 +9,6 @@ namespace sluice::physical {
 
 namespace {
 
-
 class ProjectStream final : public BatchStream {
  public:
   ProjectStream(std::vector<expr::BoundExprPtr> exprs, std::shared_ptr<arrow::Schema> schema,
@@ -33,7 +32,7 @@ class ProjectStream final : public BatchStream {
         ARROW_ASSIGN_OR_RAISE(column, expr::EvaluateToArray(*exprs_[i], *batch, context_.eval));
       } else {
         ARROW_ASSIGN_OR_RAISE(column, UnreadColumn(schema_->field(static_cast<int>(i))->type(),
-                                             batch->num_rows(), context_));
+                                                   batch->num_rows(), context_));
       }
       columns.push_back(std::move(column));
     }
@@ -62,7 +61,8 @@ std::shared_ptr<arrow::Array> ReadPart(const std::shared_ptr<arrow::Array>& colu
     auto read = use.fields.find(field->name());
     if (read == use.fields.end()) continue;
     // Unsliced, as the struct's offset applies to its children.
-    auto child = ReadPart(arrow::MakeArray(data.child_data[static_cast<size_t>(f)]), read->second);
+    auto child =
+        ReadPart(arrow::MakeArray(data.child_data[static_cast<size_t>(f)]), read->second);
     fields.push_back(field->WithType(child->type()));
     children.push_back(child->data());
   }
@@ -90,7 +90,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> Restore(const std::shared_ptr<arrow
     if (read == use.fields.end()) {
       ARROW_ASSIGN_OR_RAISE(child, UnreadColumn(field->type(), child_length, context));
     } else {
-      ARROW_ASSIGN_OR_RAISE(child, Restore(field->type(), arrow::MakeArray(data.child_data[next++]),
+      ARROW_ASSIGN_OR_RAISE(child, Restore(field->type(),
+                                           arrow::MakeArray(data.child_data[next++]),
                                            read->second, context));
     }
     children.push_back(child->data());

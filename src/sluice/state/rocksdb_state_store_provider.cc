@@ -41,8 +41,9 @@ arrow::Status FromRocksDb(const rocksdb::Status& status, const std::string& what
 /// One version of a RocksDbStateStoreProvider's store. Changes collect in a write buffer
 /// (PendingWrites) that Get and ForEach consult before the database; the buffer is applied in
 /// key order, first to the version's changelog and then to the provider's database (a table
-/// file it ingests), when it fills and at Commit. So the changelog names every key that reached the database, which is
-/// what Abort restores from a RocksDB snapshot taken when the store opened.
+/// file it ingests), when it fills and at Commit. So the changelog names every key that
+/// reached the database, which is what Abort restores from a RocksDB snapshot taken when the
+/// store opened.
 ///
 /// Get keeps the value it returns (a pinned slice) until the next change; and it remembers
 /// the key it looked up last, so the Put that an aggregation makes right after its Get learns

@@ -30,18 +30,20 @@ namespace sluice::state {
 /// A store buffers its changes (up to 64 MiB of keys and values) and applies them in key
 /// order, to the version's changelog and then to the database as one sorted table file it
 /// ingests (no memtable, no write-ahead log), when the buffer fills and at Commit: memory does
-/// not grow with the number of changes. GetMany looks keys up with RocksDB's
-/// MultiGet and remembers which exist, so that the puts that follow (applies of the buffer
-/// amid them included) count new keys without a second lookup. Commit of version v completes <v>.changelog; when min_deltas_for_snapshot
-/// versions have been committed since the last snapshot it also writes <v>.snapshot,
-/// synchronously, then deletes the files no version among the newest min_versions_to_retain
-/// needs. Abort reads the changelog back and restores each key it names from a RocksDB
-/// snapshot taken when the store opened; a failed commit or rollback instead drops the
-/// database, to be rebuilt from the checkpoint by the next GetStore.
+/// not grow with the number of changes. GetMany looks keys up with RocksDB's MultiGet and
+/// remembers which exist, so that the puts that follow (applies of the buffer amid them
+/// included) count new keys without a second lookup. Commit of version v completes
+/// <v>.changelog; when min_deltas_for_snapshot versions have been committed since the last
+/// snapshot it also writes <v>.snapshot, synchronously, then deletes the files no version
+/// among the newest min_versions_to_retain needs. Abort reads the changelog back and restores
+/// each key it names from a RocksDB snapshot taken when the store opened; a failed commit or
+/// rollback instead drops the database, to be rebuilt from the checkpoint by the next
+/// GetStore.
 ///
 /// Memory: RocksDB's block cache, memtables and table readers, bounded per query through
 /// `shared` (see RocksDbSharedResources); a store's write buffer, up to 64 MiB; what GetMany
-/// remembers of the keys of its latest call; the changelog's 1 MiB buffer. Not thread-safe; one store open at a time.
+/// remembers of the keys of its latest call; the changelog's 1 MiB buffer; a table file being
+/// written. Not thread-safe; one store open at a time.
 class RocksDbStateStoreProvider final : public StateStoreProvider {
  public:
   /// A provider for the store `id` whose checkpoint files live in `folder` (see
