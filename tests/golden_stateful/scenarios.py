@@ -258,6 +258,11 @@ SESSION_STEPS = [
 # transformWithState: Spark runs it on the RocksDB provider only.
 ROCKSDB = {"spark.sql.streaming.stateStore.providerClass":
            "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"}
+# Spark reads a RocksDB store's change feed from its changelogs, which it writes only when
+# asked to; Sluice's RocksDB provider always does.
+ROCKSDB_WITH_CHANGELOG = {
+    **ROCKSDB,
+    "spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled": "true"}
 
 
 class RunningCountProcessor(StatefulProcessor):
@@ -509,7 +514,8 @@ SCENARIOS = [
          [["a", None, 4], ["b", None, 5], ["a", t(50), 6]],
          [["a", t(20), 7], ["b", None, 8]],
      ]},
-    {"name": "transform_with_state_running_count_update", "schema": KTV, "conf": ROCKSDB,
+    {"name": "transform_with_state_running_count_update", "schema": KTV,
+     "conf": ROCKSDB_WITH_CHANGELOG,
      "steps": GROUP_STEPS + [[["a", t(10), 1], ["a", t(11), 1], ["b", t(12), 2]]],
      "mode": "update",
      "query": lambda df: df.groupBy("k").transformWithStateInPandas(
@@ -517,7 +523,12 @@ SCENARIOS = [
      "read_state": [{"stateVarName": "count"}, {"stateVarName": "perValue"},
                     {"stateVarName": "perValue", "flattenCollectionTypes": "false"},
                     {"stateVarName": "seen"},
-                    {"stateVarName": "seen", "flattenCollectionTypes": "false"}]},
+                    {"stateVarName": "seen", "flattenCollectionTypes": "false"},
+                    # Every put: the last batch updates a's perValue entry of 1 twice.
+                    {"stateVarName": "perValue", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"},
+                    {"stateVarName": "count", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"}]},
     {"name": "transform_with_state_event_time_timers", "schema": KTV, "conf": ROCKSDB,
      "steps": SESSION_STEPS, "mode": "append",
      "query": lambda df: wm(df).groupBy("k").transformWithStateInPandas(
@@ -628,6 +639,12 @@ SCENARIOS = [
                     {"storeName": "right-keyWithIndexToValue"},
                     {"storeName": "left-keyToNumValues", "readChangeFeed": "true",
                      "changeStartBatchId": "1"},
+                    # Every put: key a's count once per row appended, and the matched flag
+                    # of a row kept from an earlier batch.
+                    {"storeName": "right-keyToNumValues", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"},
+                    {"storeName": "left-keyWithIndexToValue", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"},
                     {"format": "state-metadata"}],
      "query": lambda df: join_side(df, "L", None).join(
          join_side(df, "R", None), F.col("lk") == F.col("rk"))},
@@ -636,7 +653,14 @@ SCENARIOS = [
     {"name": "join_left_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
      "query": lambda df: time_range_join(df, "left_outer"),
      "read_state": [{"storeName": "left-keyWithIndexToValue", "batchId": 4},
-                    {"storeName": "right-keyWithIndexToValue", "batchId": 3}]},
+                    {"storeName": "right-keyWithIndexToValue", "batchId": 3},
+                    # Eviction by value: each removal fills its hole with the key's last row.
+                    {"storeName": "right-keyWithIndexToValue", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"},
+                    {"storeName": "right-keyToNumValues", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"},
+                    {"storeName": "left-keyWithIndexToValue", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"}]},
     {"name": "join_right_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
      "query": lambda df: time_range_join(df, "right_outer")},
     {"name": "join_full_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
@@ -676,7 +700,14 @@ SCENARIOS = [
      "mode": "append",
      "query": lambda df: window_join(df, "inner").groupBy("lw").count()},
     {"name": "join_left_outer_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
-     "mode": "append", "query": lambda df: window_join(df, "left_outer")},
+     "mode": "append", "query": lambda df: window_join(df, "left_outer"),
+     # Eviction by key: a key's count and every row under it.
+     "read_state": [{"storeName": "left-keyWithIndexToValue", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"},
+                    {"storeName": "left-keyToNumValues", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"},
+                    {"storeName": "right-keyToNumValues", "readChangeFeed": "true",
+                     "changeStartBatchId": "0"}]},
     {"name": "join_full_outer_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,
      "mode": "append", "query": lambda df: window_join(df, "full_outer")},
     {"name": "join_left_semi_window_key", "schema": SKTV, "steps": WINDOW_JOIN_STEPS,

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <arrow/util/crc32.h>
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include "sluice/state/memory_state_store_provider.h"
 #include "sluice/state/rocksdb_checkpoint_format.h"
 #include "sluice/state/rocksdb_state_store_provider.h"
+#include "sluice/state/rocksdb_changelog.h"
 #include "sluice/state/state_file_format.h"
 #include "sluice/state/state_store_provider_factory.h"
 #include "support/scratch_dir.h"
@@ -279,6 +281,38 @@ TEST_F(RocksDbStateStoreTest, EveryVersionReloadsInAFreshProvider) {
   for (int v : {8, 2, 5, 5, 0, 7}) {
     EXPECT_EQ(ReadAll(*provider->GetStore(v).ValueOrDie()), versions[v]) << "version " << v;
   }
+}
+
+// As Spark's RocksDB changelogs: every put and every remove, even of an absent key, in the
+// order made, which the change feed lists; a reload applies them in that order.
+TEST_F(RocksDbStateStoreTest, AChangelogListsEveryChangeInTheOrderMade) {
+  auto provider = NewProvider();
+  auto store = provider->GetStore(0).ValueOrDie();
+  ASSERT_TRUE(store->Put("kept", "1").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  store = provider->GetStore(1).ValueOrDie();
+  ASSERT_TRUE(store->Put("k1", "a").ok());
+  ASSERT_TRUE(store->Put("k1", "b").ok());
+  ASSERT_TRUE(store->Remove("k1").ok());
+  ASSERT_TRUE(store->Remove("absent").ok());
+  std::vector<std::string_view> keys = {"k2", "k2", "kept"};
+  std::vector<std::string_view> values = {"x", "y", "2"};
+  ASSERT_TRUE(store->PutMany(keys, values).ok());
+  ASSERT_TRUE(store->Commit().ok());
+  EXPECT_EQ(store->metrics().num_removed_rows, 1);
+
+  std::vector<std::string> records;
+  ASSERT_TRUE(ReadChangelog(PathOf(2, StateFileKind::kChangelog), "store", 2,
+                            [&](std::string_view key, std::optional<std::string_view> value) {
+                              records.push_back(std::string(key) + "=" +
+                                                (value ? std::string(*value) : "removed"));
+                              return arrow::Status::OK();
+                            })
+                  .ok());
+  EXPECT_EQ(records, (std::vector<std::string>{"k1=a", "k1=b", "k1=removed", "absent=removed",
+                                               "k2=x", "k2=y", "kept=2"}));
+  EXPECT_EQ(ReadAll(*NewProvider()->GetStore(2).ValueOrDie()),
+            (Entries{{"k2", "y"}, {"kept", "2"}}));
 }
 
 TEST_F(RocksDbStateStoreTest, AChangelogHoldsOnlyTheChangedKeys) {

@@ -39,6 +39,8 @@ struct SideSpec {
   int side = kLeft;
   std::vector<expr::BoundExprPtr> keys;
   std::shared_ptr<arrow::Schema> schema;
+  /// The schema's column types, as the row encoder takes them.
+  std::vector<std::shared_ptr<arrow::DataType>> types;
   std::shared_ptr<const types::RowEncoder> row_encoder;
   /// The column whose event time makes a new row late, if any.
   std::optional<int> watermark_column;
@@ -155,9 +157,9 @@ class StreamingJoinStream final : public BufferedStream {
       spec.side = side;
       spec.keys = side == kLeft ? join_.left_keys() : join_.right_keys();
       spec.schema = inputs_[side]->schema();
-      std::vector<std::shared_ptr<arrow::DataType>> types;
-      for (const auto& field : spec.schema->fields()) types.push_back(field->type());
-      ARROW_ASSIGN_OR_RAISE(spec.row_encoder, types::RowEncoder::Make(types, /*for_keys=*/false));
+      for (const auto& field : spec.schema->fields()) spec.types.push_back(field->type());
+      ARROW_ASSIGN_OR_RAISE(spec.row_encoder,
+                            types::RowEncoder::Make(spec.types, /*for_keys=*/false));
       const auto& output = join_.children()[side]->output();
       for (size_t c = 0; c < output.size(); ++c) {
         if (output[c].event_time_delay_ms) {
@@ -253,18 +255,18 @@ class StreamingJoinStream final : public BufferedStream {
     return decoder->Finish();
   }
 
-  /// Reads the event time of a kept row of `spec`'s side in place, skipping the columns
-  /// before it without decoding them: into `time`, nullopt when null. False when the bytes
-  /// end before the time does.
-  static bool EventTimeOfKeptRow(const SideSpec& spec, std::string_view row,
-                                 std::optional<int64_t>* time) {
+  /// Reads the event time that column `column` (a timestamp, or a window when `is_window`)
+  /// of an encoded row of columns `types` holds, in place, skipping the columns before it
+  /// without decoding them: into `time`, nullopt when null. False when the bytes end before
+  /// the time does.
+  static bool EventTimeInPlace(const std::vector<std::shared_ptr<arrow::DataType>>& types,
+                               int column, bool is_window, std::string_view row,
+                               std::optional<int64_t>* time) {
     size_t at = 0;
-    for (int c = 0; c <= spec.eviction.value_column; ++c) {
-      auto end = types::EncodedValueEnd(*spec.schema->field(c)->type(), row, at);
+    for (int c = 0; c <= column; ++c) {
+      auto end = types::EncodedValueEnd(*types[c], row, at);
       if (!end) return false;
-      if (c == spec.eviction.value_column) {
-        *time = EventTimeMicrosOfKey(row.substr(at, *end - at), spec.eviction.value_is_window);
-      }
+      if (c == column) *time = EventTimeMicrosOfKey(row.substr(at, *end - at), is_window);
       at = *end;
     }
     return true;
@@ -492,15 +494,20 @@ class StreamingJoinStream final : public BufferedStream {
       mine.counts->GetMany(distinct.keys(), [&](size_t id, std::string_view count) {
         next_index[id] = ReadLong(count);
       });
-      EncodedRows indexed, values;
+      // As Spark appends a row: its value at the key's next index, then the key's count, one
+      // put per row (the stores' change feeds list every put).
+      EncodedRows indexed, values, counts;
+      std::vector<std::string_view> counted_keys(kept.size());
       for (size_t k = 0; k < kept.size(); ++k) {
-        AppendIndexedKey(distinct.keys()[key_of[k]], next_index[key_of[k]]++, &indexed);
+        const std::string_view key = distinct.keys()[key_of[k]];
+        const int64_t index = next_index[key_of[k]]++;
+        AppendIndexedKey(key, index, &indexed);
         AppendKeptRow(encoded_rows.row(kept[k]), matched[kept[k]], &values);
+        counted_keys[k] = key;
+        counts.Append(EncodeLong(index + 1));
       }
       ARROW_RETURN_NOT_OK(mine.values->PutMany(Views(indexed), Views(values)));
-      EncodedRows counts;
-      for (int64_t count : next_index) counts.Append(EncodeLong(count));
-      ARROW_RETURN_NOT_OK(mine.counts->PutMany(distinct.keys(), Views(counts)));
+      ARROW_RETURN_NOT_OK(mine.counts->PutMany(counted_keys, Views(counts)));
       appended[p] = static_cast<int64_t>(kept.size());
       return arrow::Status::OK();
     }));
@@ -538,30 +545,32 @@ class StreamingJoinStream final : public BufferedStream {
   }
 
   /// Eviction by key: the keys whose time the watermark passed go with all their rows, which
-  /// are read only to pad the unmatched ones of a preserved side.
+  /// are read only to pad the unmatched ones of a preserved side. Each key's time is read in
+  /// place.
   arrow::Status EvictKeys(const SideSpec& spec, int64_t watermark_micros, SideStores& stores,
                           EncodedRows* unmatched, int64_t* removed) const {
-    EncodedRows keys;
-    std::vector<int64_t> counts;
-    stores.counts->ForEach([&](std::string_view key, std::string_view count) {
-      keys.Append(key);
-      counts.push_back(ReadLong(count));
-    });
-    if (keys.size() == 0) return arrow::Status::OK();
-    ARROW_ASSIGN_OR_RAISE(auto decoder, types::RowDecoder::Make(key_types_, context_.eval.pool));
-    for (int64_t k = 0; k < keys.size(); ++k) ARROW_RETURN_NOT_OK(decoder->Append(keys.row(k)));
-    ARROW_ASSIGN_OR_RAISE(auto key_columns, decoder->Finish());
-    EventTimes times = EventTimesOf(key_columns[spec.eviction.key_index]);
-    std::vector<std::string_view> expired_keys;
+    EncodedRows expired;
     EncodedRows indexed;
-    for (int64_t k = 0; k < keys.size(); ++k) {
-      auto time = times[k];
-      if (!time || *time > watermark_micros) continue;
-      expired_keys.push_back(keys.row(k));
-      for (int64_t index = 0; index < counts[k]; ++index) {
-        AppendIndexedKey(keys.row(k), index, &indexed);
+    bool malformed = false;
+    stores.counts->ForEach([&](std::string_view key, std::string_view count) {
+      std::optional<int64_t> time;
+      if (!EventTimeInPlace(key_types_, spec.eviction.key_index, spec.eviction.key_is_window,
+                            key, &time)) {
+        malformed = true;
+        return;
       }
+      if (!time || *time > watermark_micros) return;
+      expired.Append(key);
+      const int64_t rows = ReadLong(count);
+      for (int64_t index = 0; index < rows; ++index) AppendIndexedKey(key, index, &indexed);
+    });
+    if (malformed) {
+      return arrow::Status::Invalid("A key kept in the ", StoreName(spec.side, false),
+                                    " state of the join does not hold its event time where "
+                                    "the query's join keys place it");
     }
+    if (expired.size() == 0) return arrow::Status::OK();
+    const std::vector<std::string_view> expired_keys = Views(expired);
     const std::vector<std::string_view> indexed_keys = Views(indexed);
     if (spec.preserved) {
       stores.values->GetMany(indexed_keys, [&](size_t, std::string_view value) {
@@ -587,7 +596,10 @@ class StreamingJoinStream final : public BufferedStream {
     bool malformed = false;
     auto is_expired = [&](std::string_view value) {
       std::optional<int64_t> time;
-      if (!EventTimeOfKeptRow(spec, RowOf(value), &time)) malformed = true;
+      if (!EventTimeInPlace(spec.types, spec.eviction.value_column, spec.eviction.value_is_window,
+                            RowOf(value), &time)) {
+        malformed = true;
+      }
       return time && *time <= watermark_micros;
     };
     EncodedRows expired_keys;

@@ -18,8 +18,8 @@ namespace sluice::state {
 /// touch a record, and the entry's mark. Space of overwritten and removed records is reclaimed
 /// by compacting the arena once it holds more garbage than live bytes.
 /// The mark is a flag an entry keeps until it is cleared (MarkingUpsertHashed sets it;
-/// TakeMarked, UnmarkHashed and UnmarkAll clear it): a store changed in place marks the
-/// entries a version changed and finds them at commit without a table of its own.
+/// UnmarkHashed and UnmarkAll clear it): a store changed in place marks the entries a version
+/// changed, so that it records each one's old value once.
 /// Not thread-safe. Views it returns stay valid until the next Upsert, Erase or Clear.
 class ArenaHashTable {
  public:
@@ -114,26 +114,10 @@ class ArenaHashTable {
   /// as it was, or nullopt when the key is absent.
   std::optional<Entry> UnmarkHashed(std::string_view key, uint64_t hash);
 
-  /// Calls `visit(key, value)` for every marked entry, in slot order, and clears its mark.
-  /// `visit` must not modify the table.
-  template <typename Visit>
-  void TakeMarked(Visit&& visit) {
-    const size_t n = slots_.size();
-    for (size_t i = 0; i < n; ++i) {
-      if (i + kRecordsAheadOfAWalk < n && (slots_[i + kRecordsAheadOfAWalk] & kMarkBit) != 0) {
-        __builtin_prefetch(RecordOf(slots_[i + kRecordsAheadOfAWalk]));
-      }
-      uint64_t& slot = slots_[i];
-      if ((slot & kMarkBit) == 0) continue;
-      visit(KeyOf(RecordOf(slot)), ValueOf(RecordOf(slot)));
-      slot &= ~kMarkBit;
-    }
-  }
-
   /// Clears every mark.
   void UnmarkAll();
 
-  /// Slots of the index: what a walk over all of them (ForEach, TakeMarked) visits.
+  /// Slots of the index: what a walk over all of them (ForEach, UnmarkAll) visits.
   size_t slot_count() const { return slots_.size(); }
 
   /// Removes `key`; returns whether it was present.

@@ -15,20 +15,25 @@ namespace sluice::state {
 namespace fs = std::filesystem;
 
 namespace {
-// Below one change per this many slots of the index, a commit looks the changed keys up
-// instead of walking every slot for the marked entries.
+// Below one change per this many slots of the index, a commit looks the changed keys up to
+// clear their marks instead of walking every slot.
 constexpr size_t kSlotsPerChangeForAWalk = 8;
 }  // namespace
 
 /// One version of a MemoryStateStoreProvider's store, changed in place in the provider's
-/// table. A put marks the key's entry; the first change of each entry in this version (the
-/// first put or remove of a key, and the put that inserts it again after a remove) appends the
-/// value it had to the undo log. The marked entries and the keys of the log are the delta's
-/// keys; undoing the log newest first restores the version on Abort.
+/// table. Every put, and every remove of a present key, is appended to the version's delta as
+/// it happens, as Spark's HDFSBackedStateStore writes its delta file: a key put twice appears
+/// twice, and the change feed lists both. A put marks the key's entry; the first change of
+/// each entry in this version (the first put or remove of a key, and the put that inserts it
+/// again after a remove) appends the value it had to the undo log. Undoing the log newest
+/// first restores the version on Abort.
 class MemoryStateStore final : public StateStore {
  public:
   MemoryStateStore(MemoryStateStoreProvider* provider, int64_t version)
-      : provider_(provider), version_(version), undo_(provider->undo_) {}
+      : provider_(provider),
+        version_(version),
+        undo_(provider->undo_),
+        delta_(StateFileKind::kDelta, version + 1, std::move(provider->delta_buffer_)) {}
 
   ~MemoryStateStore() override {
     if (open_) Abort();
@@ -88,8 +93,8 @@ class MemoryStateStore final : public StateStore {
     ARROW_RETURN_NOT_OK(CheckOpen("Commit"));
     auto start = std::chrono::steady_clock::now();
     int64_t bytes_written = 0;
-    arrow::Status status = provider_->CommitVersion(
-        version_ + 1, /*any_removed=*/metrics_.num_removed_rows > 0, &bytes_written);
+    arrow::Status status = provider_->CommitVersion(version_ + 1, delta_.Finish(),
+                                                    &bytes_written);
     if (!status.ok()) {
       commit_failed_ = true;
       return status;
@@ -159,6 +164,7 @@ class MemoryStateStore final : public StateStore {
     provider_->table_.MarkingUpsertHashed(
         key, hash, value,
         [&](std::optional<std::string_view> previous) { undo_.Append(key, previous); });
+    delta_.Put(key, value);
     ++metrics_.num_updated_rows;
   }
 
@@ -168,7 +174,9 @@ class MemoryStateStore final : public StateStore {
           // A marked entry changed earlier in this version, which the log already holds.
           if (!entry.marked) undo_.Append(key, entry.value);
         });
-    if (removed) ++metrics_.num_removed_rows;
+    if (!removed) return;
+    delta_.Remove(key);
+    ++metrics_.num_removed_rows;
   }
 
   void Close() {
@@ -180,6 +188,8 @@ class MemoryStateStore final : public StateStore {
   int64_t version_;
   // The provider's undo log, empty when the store opens.
   UndoLog& undo_;
+  // The delta file of version_ + 1, every change in the order it was made.
+  StateFileWriter delta_;
   StateStoreMetrics metrics_;
   bool open_ = true;
   bool committed_ = false;
@@ -271,9 +281,9 @@ arrow::Status MemoryStateStoreProvider::ReadFileInto(int64_t version, StateFileK
                        });
 }
 
-arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version, bool any_removed,
+arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version, std::string delta,
                                                       int64_t* bytes_written) {
-  auto write = [&](const std::string& path, std::string contents) -> arrow::Status {
+  auto write = [&](const std::string& path, const std::string& contents) -> arrow::Status {
     *bytes_written += static_cast<int64_t>(contents.size());
     // Overwriting is right: a batch re-run after a crash writes the same version again.
     arrow::Status status = checkpoint::WriteFileAtomically(path, contents, /*overwrite=*/true);
@@ -285,36 +295,21 @@ arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version, bool any_
   };
   // One snapshot in flight at a time; the previous one had a whole batch to finish.
   WaitForSnapshot();
-  StateFileWriter delta(StateFileKind::kDelta, version);
-  // The undo records hold the previous values: about the size of the new ones.
-  delta.Reserve(static_cast<size_t>(undo_.record_bytes()) + kStateFileTrailerSize);
-  // A present key that changed is marked; a key that was present and is no longer was
-  // removed; a key absent before and after changed nothing. A key logged twice (removed, then
-  // inserted again) is written once: its entry is unmarked when first written.
+  // The next version starts with no entry marked. Every changed key is in the undo log.
   if (undo_.size() * kSlotsPerChangeForAWalk >= table_.slot_count()) {
-    // Changes to a good share of the entries: one walk over the index finds the marked ones,
-    // without a lookup per change.
-    table_.TakeMarked([&](std::string_view key, std::string_view value) {
-      delta.Put(key, value);
-    });
-    if (any_removed) {
-      for (size_t i = 0; i < undo_.size(); ++i) {
-        if (undo_.previous(i) && !table_.Find(undo_.key(i))) delta.Remove(undo_.key(i));
-      }
-    }
+    // Changes to a good share of the entries: one walk over the index, without a lookup per
+    // change.
+    table_.UnmarkAll();
   } else {
     table_.Pipelined(
         undo_.size(), [&](size_t i) { return undo_.key(i); },
-        [&](size_t i, uint64_t hash) {
-          const std::string_view key = undo_.key(i);
-          if (auto entry = table_.UnmarkHashed(key, hash)) {
-            if (entry->marked) delta.Put(key, entry->value);
-          } else if (undo_.previous(i)) {
-            delta.Remove(key);
-          }
-        });
+        [&](size_t i, uint64_t hash) { table_.UnmarkHashed(undo_.key(i), hash); });
   }
-  ARROW_RETURN_NOT_OK(write(PathOf(version, StateFileKind::kDelta), delta.Finish()));
+  ARROW_RETURN_NOT_OK(write(PathOf(version, StateFileKind::kDelta), delta));
+  // The next version's delta grows in this one's buffer: most batches change about as much as
+  // the one before, and a reused buffer neither grows again nor faults its pages in anew. A
+  // buffer much larger than its delta goes, so one large batch does not hold memory for good.
+  if (delta.capacity() <= 2 * delta.size()) delta_buffer_ = std::move(delta);
   if (version - last_snapshot_version_ >= conf_.min_deltas_for_snapshot) {
     StateFileWriter snapshot(StateFileKind::kSnapshot, version);
     // Records in the file have the layout of records in the arena; reserving their exact size

@@ -21,7 +21,7 @@ namespace sluice::state {
 /// Keeps the newest loaded version of one store in an ArenaHashTable. A store opened at the
 /// loaded version starts at once; any other retained version is read from the folder (the
 /// newest snapshot at or below it, then the deltas after it). Commit of version v writes
-/// <v>.delta; when min_deltas_for_snapshot deltas have been written since the last snapshot it
+/// <v>.delta, every change of the version in order; when min_deltas_for_snapshot deltas have been written since the last snapshot it
 /// also takes a snapshot of all entries: Commit copies them into the snapshot's bytes (so the
 /// snapshot never races a later version's changes), and a background thread writes and syncs
 /// <v>.snapshot while the next batches run. The deltas keep every version loadable until it
@@ -58,10 +58,11 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   /// Makes `version` the one held in memory, reading files unless it already is.
   arrow::Status Load(int64_t version);
   arrow::Status ReadFileInto(int64_t version, StateFileKind kind);
-  /// Writes the files of version `version` (the loaded one + 1), whose changed keys are the
-  /// marked entries of table_ and the keys of undo_ (`any_removed` when some were removed),
-  /// clearing the marks; then cleans up. `bytes_written` receives the files' total size.
-  arrow::Status CommitVersion(int64_t version, bool any_removed, int64_t* bytes_written);
+  /// Writes the files of version `version` (the loaded one + 1): `delta`, the bytes of its
+  /// delta file, and a snapshot when one is due; clears the marks of the entries the version
+  /// changed (the keys of undo_); then cleans up. `bytes_written` receives the files' total
+  /// size.
+  arrow::Status CommitVersion(int64_t version, std::string delta, int64_t* bytes_written);
   arrow::Status Cleanup(int64_t newest_version);
   std::string PathOf(int64_t version, StateFileKind kind) const;
   /// "MemoryStateStoreProvider[StateStoreId[...], dir=<folder>]", for error messages.
@@ -75,6 +76,8 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   /// The undo log of the open store: the keys it changed, each with the value it had before
   /// (see MemoryStateStore).
   UndoLog undo_;
+  /// The buffer the last delta was built in, which the next store builds its delta in.
+  std::string delta_buffer_;
   int64_t loaded_version_ = -1;
   /// The newest version with a snapshot at or below loaded_version_ (0 when none).
   int64_t last_snapshot_version_ = 0;

@@ -38,12 +38,14 @@ arrow::Status FromRocksDb(const rocksdb::Status& status, const std::string& what
 
 }  // namespace
 
-/// One version of a RocksDbStateStoreProvider's store. Changes collect in a write buffer
-/// (PendingWrites) that Get and ForEach consult before the database; the buffer is applied in
-/// key order, first to the version's changelog and then to the provider's database (a table
-/// file it ingests), when it fills and at Commit. So the changelog names every key that
-/// reached the database, which is what Abort restores from a RocksDB snapshot taken when the
-/// store opened.
+/// One version of a RocksDbStateStoreProvider's store. Every put and remove is appended to
+/// the version's changelog as it happens, as Spark's RocksDB provider logs them (a remove
+/// even of an absent key): a key put twice appears twice, and the change feed lists both.
+/// Changes also collect in a write buffer (PendingWrites) that Get and ForEach consult before
+/// the database; the buffer is applied in key order to the provider's database (a table file
+/// it ingests) when it fills and at Commit. So the changelog names every key that reached the
+/// database, which is what Abort restores from a RocksDB snapshot taken when the store
+/// opened.
 ///
 /// Get keeps the value it returns (a pinned slice) until the next change; and it remembers
 /// the key it looked up last, so the Put that an aggregation makes right after its Get learns
@@ -148,6 +150,7 @@ class RocksDbStateStore final : public StateStore {
 
   arrow::Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckWritable("Remove"));
+    ARROW_RETURN_NOT_OK(Log(key, std::nullopt));
     ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
     if (!existed) return arrow::Status::OK();
     ReleaseValues();
@@ -244,6 +247,7 @@ class RocksDbStateStore final : public StateStore {
   /// Put once the store is known writable and no pinned value is out.
   arrow::Status PutOne(std::string_view key, std::string_view value) {
     ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
+    ARROW_RETURN_NOT_OK(Log(key, value));
     pending_.Put(key, value);
     if (!existed) ++num_keys_;
     ++metrics_.num_updated_rows;
@@ -264,17 +268,8 @@ class RocksDbStateStore final : public StateStore {
     return true;
   }
 
-  arrow::Status ApplyPendingIfFull() {
-    if (pending_.record_bytes() < kMaxPendingBytes) return arrow::Status::OK();
-    return ApplyPending();
-  }
-
-  /// Writes the pending changes, in key order, to the changelog and then the database. The
-  /// database takes them as one table file, written sorted and ingested whole: inserting them
-  /// into a memtable key by key, and flushing it later, cost about a fifth of a large
-  /// aggregation's time.
-  arrow::Status ApplyPending() {
-    if (pending_.size() == 0) return arrow::Status::OK();
+  /// Appends a change to the version's changelog, opened by the first change.
+  arrow::Status Log(std::string_view key, std::optional<std::string_view> value) {
     if (!changelog_) {
       auto writer = ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1), version_ + 1);
       if (!writer.ok()) {
@@ -283,16 +278,26 @@ class RocksDbStateStore final : public StateStore {
       }
       changelog_ = writer.MoveValueUnsafe();
     }
+    arrow::Status logged = value ? changelog_->Put(key, *value) : changelog_->Remove(key);
+    if (!logged.ok()) Fail(logged);
+    return error_;
+  }
+
+  arrow::Status ApplyPendingIfFull() {
+    if (pending_.record_bytes() < kMaxPendingBytes) return arrow::Status::OK();
+    return ApplyPending();
+  }
+
+  /// Writes the pending changes, in key order, to the database, which takes them as one table
+  /// file, written sorted and ingested whole: inserting them into a memtable key by key, and
+  /// flushing it later, cost about a fifth of a large aggregation's time.
+  arrow::Status ApplyPending() {
+    if (pending_.size() == 0) return arrow::Status::OK();
     const std::vector<PendingWrites::Change> changes = pending_.SortedChanges();
     const std::string table_path = provider_->NextIngestPath();
     rocksdb::SstFileWriter table(rocksdb::EnvOptions(), *provider_->options_);
     ARROW_RETURN_NOT_OK(Check(table.Open(table_path), "Cannot write a table file for"));
     for (const auto& [key, value] : changes) {
-      arrow::Status logged = value ? changelog_->Put(key, *value) : changelog_->Remove(key);
-      if (!logged.ok()) {
-        Fail(logged);
-        return error_;
-      }
       rocksdb::Status added =
           value ? table.Put(ToSlice(key), ToSlice(*value)) : table.Delete(ToSlice(key));
       ARROW_RETURN_NOT_OK(Check(added, "Cannot write a table file for"));

@@ -13,9 +13,9 @@
 //            value length kRemovedValueLength marks the removal of the key (deltas and
 //            changelogs only)
 //   trailer  u64 number of records, u32 CRC-32 of every byte before it
-// A delta holds one record per key changed in its version (the last change wins); a snapshot
-// holds every entry of its version. A changelog is a delta written as the version's changes
-// happen, so a key may appear several times; its records apply in file order. A reader checks
+// A delta or a changelog holds every change of its version in the order it was made, as
+// Spark's delta files and changelogs do: a key put twice appears twice, and records apply in
+// file order. A snapshot holds every entry of its version. A reader checks
 // the length and the CRC before anything else, so a truncated or damaged file fails, naming
 // the file (the changelog reader, which streams, checks them as it reads and at the end).
 #pragma once
@@ -58,6 +58,9 @@ std::optional<ParsedStateFileName> ParseStateFileName(std::string_view name);
 class StateFileWriter {
  public:
   StateFileWriter(StateFileKind kind, int64_t version);
+  /// A writer that builds the file in `buffer`, emptied first: a buffer a previous file was
+  /// built in spares growing a new one.
+  StateFileWriter(StateFileKind kind, int64_t version, std::string buffer);
 
   /// Reserves room for `bytes` more bytes of records.
   void Reserve(size_t bytes) { contents_.reserve(contents_.size() + bytes); }
