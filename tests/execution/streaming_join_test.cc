@@ -12,6 +12,8 @@
 #include "sluice/api/data_stream_writer.h"
 #include "sluice/api/dataframe_reader.h"
 #include "sluice/api/functions.h"
+#include "sluice/checkpoint/atomic_file.h"
+#include "sluice/state/state_file_format.h"
 #include "sluice/state/state_store_provider_factory.h"
 #include "support/stream_test.h"
 
@@ -202,6 +204,67 @@ TEST_F(StreamingJoinTest, StateKeepsOnlyTheColumnsReadAboveOrByTheJoin) {
                                      std::string(100, 'a') + "\"]]"});
   EXPECT_EQ(state("right"),
             std::vector<std::string>{"[[\"b\", \"1970-01-01T00:00:11.000000Z\", null]]"});
+}
+
+// State whose bytes do not hold the event time where the query places it (a damaged or
+// foreign checkpoint) fails the eviction, naming the store, rather than keeping or dropping
+// rows at random.
+class DamagedJoinStateTest : public StreamingJoinTest {
+ protected:
+  /// Runs a batch, damages the first delta of `store` (each record keeps only the first byte
+  /// of its key when `damage_keys`, else of its value), restarts and moves the watermark.
+  void ExpectEvictionFails(const DataFrame& joined,
+                           const std::shared_ptr<sources::MemoryStream>& input,
+                           const std::string& store, bool damage_keys) {
+    auto damage = AssertOnQuery("damage", [=, this](StreamingQuery&) {
+      const std::string path = checkpoint_ + "/state/0/0/" + store + "/1.delta";
+      auto contents = checkpoint::ReadWholeFile(path);
+      ASSERT_TRUE(contents.ok()) << contents.status().ToString();
+      state::StateFileWriter writer(state::StateFileKind::kDelta, 1);
+      ASSERT_TRUE(state::ReadStateFile(*contents, path, store, state::StateFileKind::kDelta, 1,
+                                       [&](std::string_view key,
+                                           std::optional<std::string_view> value) {
+                                         ASSERT_TRUE(value.has_value());
+                                         if (damage_keys) {
+                                           writer.Put(key.substr(0, 1), *value);
+                                         } else {
+                                           writer.Put(key, value->substr(0, 1));
+                                         }
+                                       })
+                      .ok());
+      std::ofstream(path, std::ios::binary | std::ios::trunc) << writer.Finish();
+    });
+    auto fails = AssertOnQuery("eviction fails", [=](StreamingQuery& query) {
+      arrow::Status status = query.processAllAvailable();
+      ASSERT_FALSE(status.ok());
+      EXPECT_NE(status.message().find(store), std::string::npos) << status.ToString();
+      EXPECT_NE(status.message().find("event time"), std::string::npos) << status.ToString();
+    });
+    TestStream(joined, {Rows(input, {{"L", "a", 10}}), CheckNewAnswer({}), StopStream(), damage,
+                        StartStream(), Rows(input, {{"L", "b", 60}}), fails});
+  }
+
+  void SetUp() override {
+    StreamingJoinTest::SetUp();
+    ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "1").ok());
+  }
+};
+
+TEST_F(DamagedJoinStateTest, AKeptRowWithoutItsTimeFailsTheEvictionByValue) {
+  auto input = Input();
+  ExpectEvictionFails(TimeRangeJoin(input, "inner"), input, "left-keyWithIndexToValue",
+                      /*damage_keys=*/false);
+}
+
+TEST_F(DamagedJoinStateTest, AKeyWithoutItsWindowFailsTheEvictionByKey) {
+  auto input = Input();
+  auto df = spark_->readStream().load(input);
+  auto windowed = [&](const std::string& side, const std::string& p) {
+    return Side(df, side).select(
+        {F::col(p + "k"), F::window(F::col(p + "ts"), "10 seconds").alias(p + "w")});
+  };
+  ExpectEvictionFails(windowed("L", "l").join(windowed("R", "r"), F::expr("lk = rk AND lw = rw")),
+                      input, "left-keyToNumValues", /*damage_keys=*/true);
 }
 
 TEST_F(StreamingJoinTest, RestartWithAnotherJoinTypeIsRefusedByTheStateSchema) {
