@@ -8,6 +8,7 @@
 
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/common/errors.h"
+#include "sluice/state/rocksdb_changelog.h"
 #include "sluice/state/state_file_format.h"
 
 namespace sluice::state {
@@ -21,9 +22,9 @@ constexpr size_t kSlotsPerChangeForAWalk = 8;
 }  // namespace
 
 /// One version of a MemoryStateStoreProvider's store, changed in place in the provider's
-/// table. Every put, and every remove of a present key, is appended to the version's delta as
-/// it happens, as Spark's HDFSBackedStateStore writes its delta file: a key put twice appears
-/// twice, and the change feed lists both. A put marks the key's entry; the first change of
+/// table. Every put, and every remove of a present key, is appended to the version's delta
+/// file as it happens (a temp file until Commit), as Spark's HDFSBackedStateStore writes its
+/// delta: a key put twice appears twice, and the change feed lists both. A put marks the key's entry; the first change of
 /// each entry in this version (the first put or remove of a key, and the put that inserts it
 /// again after a remove) appends the value it had to the undo log. Undoing the log newest
 /// first restores the version on Abort.
@@ -32,8 +33,7 @@ class MemoryStateStore final : public StateStore {
   MemoryStateStore(MemoryStateStoreProvider* provider, int64_t version)
       : provider_(provider),
         version_(version),
-        undo_(provider->undo_),
-        delta_(StateFileKind::kDelta, version + 1, std::move(provider->delta_buffer_)) {}
+        undo_(provider->undo_) {}
 
   ~MemoryStateStore() override {
     if (open_) Abort();
@@ -58,7 +58,7 @@ class MemoryStateStore final : public StateStore {
   arrow::Status Put(std::string_view key, std::string_view value) override {
     ARROW_RETURN_NOT_OK(CheckOpen("Put"));
     PutHashed(key, ArenaHashTable::Hash(key), value);
-    return arrow::Status::OK();
+    return log_status_;
   }
 
   arrow::Status PutMany(std::span<const std::string_view> keys,
@@ -67,13 +67,13 @@ class MemoryStateStore final : public StateStore {
     provider_->table_.Pipelined(
         keys.size(), [&](size_t i) { return keys[i]; },
         [&](size_t i, uint64_t hash) { PutHashed(keys[i], hash, values[i]); });
-    return arrow::Status::OK();
+    return log_status_;
   }
 
   arrow::Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckOpen("Remove"));
     RemoveHashed(key, ArenaHashTable::Hash(key));
-    return arrow::Status::OK();
+    return log_status_;
   }
 
   arrow::Status RemoveMany(std::span<const std::string_view> keys) override {
@@ -81,7 +81,7 @@ class MemoryStateStore final : public StateStore {
     provider_->table_.Pipelined(
         keys.size(), [&](size_t i) { return keys[i]; },
         [&](size_t i, uint64_t hash) { RemoveHashed(keys[i], hash); });
-    return arrow::Status::OK();
+    return log_status_;
   }
 
   void ForEach(const std::function<void(std::string_view, std::string_view)>& visit)
@@ -93,8 +93,9 @@ class MemoryStateStore final : public StateStore {
     ARROW_RETURN_NOT_OK(CheckOpen("Commit"));
     auto start = std::chrono::steady_clock::now();
     int64_t bytes_written = 0;
-    arrow::Status status = provider_->CommitVersion(version_ + 1, delta_.Finish(),
-                                                    &bytes_written);
+    // A version without changes still has its (empty) delta.
+    arrow::Status status = log_status_.ok() ? OpenDelta() : log_status_;
+    if (status.ok()) status = provider_->CommitVersion(version_ + 1, *delta_, &bytes_written);
     if (!status.ok()) {
       commit_failed_ = true;
       return status;
@@ -164,7 +165,7 @@ class MemoryStateStore final : public StateStore {
     provider_->table_.MarkingUpsertHashed(
         key, hash, value,
         [&](std::optional<std::string_view> previous) { undo_.Append(key, previous); });
-    delta_.Put(key, value);
+    if (OpenDelta().ok()) log_status_ = delta_->Put(key, value);
     ++metrics_.num_updated_rows;
   }
 
@@ -175,11 +176,26 @@ class MemoryStateStore final : public StateStore {
           if (!entry.marked) undo_.Append(key, entry.value);
         });
     if (!removed) return;
-    delta_.Remove(key);
+    if (OpenDelta().ok()) log_status_ = delta_->Remove(key);
     ++metrics_.num_removed_rows;
   }
 
+  /// Opens the delta file at the first change; its error stays in log_status_, which every
+  /// later change and Commit return.
+  arrow::Status OpenDelta() {
+    if (delta_ != nullptr || !log_status_.ok()) return log_status_;
+    auto writer = ChangelogWriter::Open(provider_->PathOf(version_ + 1, StateFileKind::kDelta),
+                                        StateFileKind::kDelta, version_ + 1);
+    if (writer.ok()) {
+      delta_ = writer.MoveValueUnsafe();
+    } else {
+      log_status_ = writer.status();
+    }
+    return log_status_;
+  }
+
   void Close() {
+    delta_.reset();  // deletes its temp file unless committed
     open_ = false;
     provider_->store_open_ = false;
   }
@@ -188,8 +204,10 @@ class MemoryStateStore final : public StateStore {
   int64_t version_;
   // The provider's undo log, empty when the store opens.
   UndoLog& undo_;
-  // The delta file of version_ + 1, every change in the order it was made.
-  StateFileWriter delta_;
+  // The delta file of version_ + 1, every change in the order it was made, and the first
+  // error writing it.
+  std::unique_ptr<ChangelogWriter> delta_;
+  arrow::Status log_status_;
   StateStoreMetrics metrics_;
   bool open_ = true;
   bool committed_ = false;
@@ -281,18 +299,8 @@ arrow::Status MemoryStateStoreProvider::ReadFileInto(int64_t version, StateFileK
                        });
 }
 
-arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version, std::string delta,
+arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version, ChangelogWriter& delta,
                                                       int64_t* bytes_written) {
-  auto write = [&](const std::string& path, const std::string& contents) -> arrow::Status {
-    *bytes_written += static_cast<int64_t>(contents.size());
-    // Overwriting is right: a batch re-run after a crash writes the same version again.
-    arrow::Status status = checkpoint::WriteFileAtomically(path, contents, /*overwrite=*/true);
-    if (status.ok()) return status;
-    return ExternalError("CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT",
-                         "Error writing state store files for provider " + Describe() +
-                             ". Cannot perform commit during state checkpoint. " +
-                             status.message());
-  };
   // One snapshot in flight at a time; the previous one had a whole batch to finish.
   WaitForSnapshot();
   // The next version starts with no entry marked. Every changed key is in the undo log.
@@ -305,11 +313,16 @@ arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version, std::stri
         undo_.size(), [&](size_t i) { return undo_.key(i); },
         [&](size_t i, uint64_t hash) { table_.UnmarkHashed(undo_.key(i), hash); });
   }
-  ARROW_RETURN_NOT_OK(write(PathOf(version, StateFileKind::kDelta), delta));
-  // The next version's delta grows in this one's buffer: most batches change about as much as
-  // the one before, and a reused buffer neither grows again nor faults its pages in anew. A
-  // buffer much larger than its delta goes, so one large batch does not hold memory for good.
-  if (delta.capacity() <= 2 * delta.size()) delta_buffer_ = std::move(delta);
+  // The rename replaces a delta of this version written before: a batch re-run after a crash
+  // writes the same version again.
+  auto committed = delta.Commit();
+  if (!committed.ok()) {
+    return ExternalError("CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT",
+                         "Error writing state store files for provider " + Describe() +
+                             ". Cannot perform commit during state checkpoint. " +
+                             committed.status().message());
+  }
+  *bytes_written += *committed;
   if (version - last_snapshot_version_ >= conf_.min_deltas_for_snapshot) {
     StateFileWriter snapshot(StateFileKind::kSnapshot, version);
     // Records in the file have the layout of records in the arena; reserving their exact size

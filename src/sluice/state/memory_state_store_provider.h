@@ -12,6 +12,7 @@
 #include <arrow/status.h>
 
 #include "sluice/state/arena_hash_table.h"
+#include "sluice/state/rocksdb_changelog.h"
 #include "sluice/state/state_file_format.h"
 #include "sluice/state/state_store.h"
 #include "sluice/state/undo_log.h"
@@ -58,11 +59,11 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   /// Makes `version` the one held in memory, reading files unless it already is.
   arrow::Status Load(int64_t version);
   arrow::Status ReadFileInto(int64_t version, StateFileKind kind);
-  /// Writes the files of version `version` (the loaded one + 1): `delta`, the bytes of its
-  /// delta file, and a snapshot when one is due; clears the marks of the entries the version
-  /// changed (the keys of undo_); then cleans up. `bytes_written` receives the files' total
-  /// size.
-  arrow::Status CommitVersion(int64_t version, std::string delta, int64_t* bytes_written);
+  /// Completes the files of version `version` (the loaded one + 1): `delta`, its delta file
+  /// written as the changes happened, and a snapshot when one is due; clears the marks of the
+  /// entries the version changed (the keys of undo_); then cleans up. `bytes_written` receives
+  /// the files' total size.
+  arrow::Status CommitVersion(int64_t version, ChangelogWriter& delta, int64_t* bytes_written);
   arrow::Status Cleanup(int64_t newest_version);
   std::string PathOf(int64_t version, StateFileKind kind) const;
   /// "MemoryStateStoreProvider[StateStoreId[...], dir=<folder>]", for error messages.
@@ -76,8 +77,6 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   /// The undo log of the open store: the keys it changed, each with the value it had before
   /// (see MemoryStateStore).
   UndoLog undo_;
-  /// The buffer the last delta was built in, which the next store builds its delta in.
-  std::string delta_buffer_;
   int64_t loaded_version_ = -1;
   /// The newest version with a snapshot at or below loaded_version_ (0 when none).
   int64_t last_snapshot_version_ = 0;

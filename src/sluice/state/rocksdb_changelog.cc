@@ -127,6 +127,7 @@ ChangelogWriter::ChangelogWriter(std::string path, std::string temp_path, int fd
     : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd) {}
 
 arrow::Result<std::unique_ptr<ChangelogWriter>> ChangelogWriter::Open(std::string path,
+                                                                      StateFileKind kind,
                                                                       int64_t version) {
   fs::path target(path);
   std::error_code error;
@@ -135,17 +136,16 @@ arrow::Result<std::unique_ptr<ChangelogWriter>> ChangelogWriter::Open(std::strin
     return arrow::Status::IOError("Cannot create folder ", target.parent_path().string(), ": ",
                                   error.message());
   }
-  // Hidden, as WriteFileAtomically's temp files: listings never take it for a changelog.
+  // Hidden, as WriteFileAtomically's temp files: listings never take it for a state file.
   std::string temp = (target.parent_path() / ("." + target.filename().string() + "." +
                                               formats::RandomUuid() + ".tmp"))
                          .string();
   int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("Cannot create", temp);
   std::unique_ptr<ChangelogWriter> writer(new ChangelogWriter(path, temp, fd));
-  writer->buffer_.reserve(kBufferBytes + 4096);
   writer->buffer_.append(kStateFileMagic, sizeof(kStateFileMagic));
   Append<uint16_t>(writer->buffer_, kStateFileFormatVersion);
-  Append<uint8_t>(writer->buffer_, static_cast<uint8_t>(StateFileKind::kChangelog));
+  Append<uint8_t>(writer->buffer_, static_cast<uint8_t>(kind));
   Append<uint8_t>(writer->buffer_, 0);
   Append<uint64_t>(writer->buffer_, static_cast<uint64_t>(version));
   return writer;

@@ -1,7 +1,8 @@
-// Streaming writer and reader of the RocksDB provider's <version>.changelog files (layout in
-// state_file_format.h, kind kChangelog). They stream because a version of a store larger than
-// memory may change more keys than fit in memory; StateFileWriter and ReadStateFile hold a
-// whole file.
+// Streaming writer of the files that log a version's changes as they happen: the RocksDB
+// provider's <version>.changelog and the memory provider's <version>.delta (layout in
+// state_file_format.h); and a streaming reader of changelogs. They stream because a version
+// may change more than is worth holding in memory (for RocksDB, more keys than fit in it);
+// StateFileWriter and ReadStateFile hold a whole file.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,8 @@
 
 #include <arrow/result.h>
 #include <arrow/status.h>
+
+#include "sluice/state/state_file_format.h"
 
 namespace sluice::state {
 
@@ -26,9 +29,10 @@ using ChangelogVisitor =
 /// its temp file.
 class ChangelogWriter {
  public:
-  /// Creates the temp file (and the folder of `path` if missing) for the changelog of
-  /// `version`.
+  /// Creates the temp file (and the folder of `path` if missing) for the changes of
+  /// `version`, a file of `kind` kChangelog or kDelta.
   static arrow::Result<std::unique_ptr<ChangelogWriter>> Open(std::string path,
+                                                              StateFileKind kind,
                                                               int64_t version);
   ~ChangelogWriter();
 

@@ -271,7 +271,8 @@ class RocksDbStateStore final : public StateStore {
   /// Appends a change to the version's changelog, opened by the first change.
   arrow::Status Log(std::string_view key, std::optional<std::string_view> value) {
     if (!changelog_) {
-      auto writer = ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1), version_ + 1);
+      auto writer = ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1),
+                                          StateFileKind::kChangelog, version_ + 1);
       if (!writer.ok()) {
         Fail(writer.status());
         return error_;
@@ -331,8 +332,9 @@ class RocksDbStateStore final : public StateStore {
     ReleaseSnapshot();
     if (!changelog_) {
       // Nothing changed: the version still needs its (empty) changelog.
-      ARROW_ASSIGN_OR_RAISE(changelog_, ChangelogWriter::Open(
-                                            provider_->ChangelogPath(version_ + 1), version_ + 1));
+      ARROW_ASSIGN_OR_RAISE(changelog_, ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1),
+                                                              StateFileKind::kChangelog,
+                                                              version_ + 1));
     }
     ARROW_ASSIGN_OR_RAISE(int64_t changelog_bytes, changelog_->Commit());
     changelog_.reset();

@@ -70,12 +70,7 @@ std::optional<ParsedStateFileName> ParseStateFileName(std::string_view name) {
   return std::nullopt;
 }
 
-StateFileWriter::StateFileWriter(StateFileKind kind, int64_t version)
-    : StateFileWriter(kind, version, std::string()) {}
-
-StateFileWriter::StateFileWriter(StateFileKind kind, int64_t version, std::string buffer)
-    : contents_(std::move(buffer)) {
-  contents_.clear();
+StateFileWriter::StateFileWriter(StateFileKind kind, int64_t version) {
   contents_.append(kStateFileMagic, sizeof(kStateFileMagic));
   AppendInteger<uint16_t>(contents_, kStateFileFormatVersion);
   AppendInteger<uint8_t>(contents_, static_cast<uint8_t>(kind));

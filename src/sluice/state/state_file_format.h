@@ -58,9 +58,6 @@ std::optional<ParsedStateFileName> ParseStateFileName(std::string_view name);
 class StateFileWriter {
  public:
   StateFileWriter(StateFileKind kind, int64_t version);
-  /// A writer that builds the file in `buffer`, emptied first: a buffer a previous file was
-  /// built in spares growing a new one.
-  StateFileWriter(StateFileKind kind, int64_t version, std::string buffer);
 
   /// Reserves room for `bytes` more bytes of records.
   void Reserve(size_t bytes) { contents_.reserve(contents_.size() + bytes); }
