@@ -330,7 +330,13 @@ class EventTimeSessionProcessor(StatefulProcessor):
 SCENARIOS = [
     # ---- tumbling and sliding windows -------------------------------------------------------
     {"name": "tumbling_count_append", "schema": KTV, "steps": ADVANCING, "mode": "append",
-     "query": tumbling_count},
+     "query": tumbling_count,
+     # A window put and, once the watermark passes it, removed.
+     "read_state": [{"readChangeFeed": "true", "changeStartBatchId": "0"}]},
+    {"name": "tumbling_keyed_count_update_change_feed", "schema": KTV, "steps": KEYED,
+     "mode": "update",
+     "query": lambda df: wm(df).groupBy(F.window("ts", "10 seconds"), "k").count(),
+     "read_state": [{"readChangeFeed": "true", "changeStartBatchId": "0"}]},
     {"name": "tumbling_count_update", "schema": KTV, "steps": ADVANCING, "mode": "update",
      "query": tumbling_count,
      "read_state": [{}, {"batchId": 1},

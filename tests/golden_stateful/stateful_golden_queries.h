@@ -303,6 +303,10 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
          return Wm(df).groupBy({F::window(Col("ts"), "10 seconds"), Col("k")})
              .agg({F::sum(Col("v")).alias("s")});
        }},
+      {"tumbling_keyed_count_update_change_feed",
+       [](const DataFrame& df) {
+         return Wm(df).groupBy({F::window(Col("ts"), "10 seconds"), Col("k")}).count();
+       }},
       {"tumbling_start_time_append",
        [](const DataFrame& df) {
          return Wm(df)
