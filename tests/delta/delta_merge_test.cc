@@ -236,6 +236,32 @@ TEST_F(DeltaMergeTest, TwoSourceRowsForOneTargetRowFailAndCommitNothing) {
   EXPECT_EQ(DeltaRsRows(), (std::vector<std::string>{"[1,10]", "[2,20]"}));
 }
 
+// As in Delta 4.0, every source row the merge condition pairs with a target row counts, even
+// one no matched clause applies to (checked against Delta: all three merges fail). Counting
+// only the applying pairs once let the target row be written twice, updated and copied.
+TEST_F(DeltaMergeTest, ASecondSourceRowNoClauseAppliesToIsStillAmbiguous) {
+  Append("[1, 2]", "[10, 20]");
+  auto source = Frame("id BIGINT, value BIGINT, apply BOOLEAN",
+                      {"[1, 1]", "[100, 200]", "[true, false]"});
+  auto none_apply = Frame("id BIGINT, value BIGINT, apply BOOLEAN",
+                          {"[1, 1]", "[100, 200]", "[false, false]"});
+  auto update = [&](const DataFrame& rows, bool insert) {
+    auto merge = Target()
+                     .merge(rows.alias("s"), "t.id = s.id")
+                     .whenMatchedUpdate({{"value", "s.value"}}, "s.apply");
+    if (insert) merge = merge.whenNotMatchedInsertAll();
+    return merge.execute();
+  };
+  for (const auto& result :
+       {update(source, false), update(source, true), update(none_apply, false)}) {
+    EXPECT_TRUE(HasErrorClass(result.status(),
+                              "DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE"))
+        << result.status().ToString();
+  }
+  EXPECT_EQ(LatestVersion(), 0);
+  EXPECT_EQ(DeltaRsRows(), (std::vector<std::string>{"[1,10]", "[2,20]"}));
+}
+
 TEST_F(DeltaMergeTest, EveryTouchedFileIsRewrittenApartInADeterministicOrder) {
   Append("[1, 2, 3]", "[10, 20, 30]");
   Append("[11, 12, 13]", "[110, 120, 130]");

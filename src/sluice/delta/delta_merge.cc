@@ -83,6 +83,8 @@ struct Matches {
   /// Per candidate file, the positions of its rows that a matched clause may change (sorted,
   /// distinct); empty for a file no source row matched.
   std::vector<std::vector<int64_t>> rows;
+  /// Per candidate file, the source rows matched with those (sorted, distinct).
+  std::vector<std::vector<int64_t>> sources;
   /// Per source row, whether it matched a target row.
   std::vector<uint8_t> source_matched;
 };
@@ -150,10 +152,12 @@ class MergeRun {
   /// that matched; fails on a target row matched by two source rows where that is ambiguous.
   /// The candidates are scanned in parallel, a share per core.
   arrow::Result<Matches> FindMatches(const std::vector<AddFile>& candidates);
-  /// FindMatches over candidates [begin, end), into matches->rows[begin, end) and
-  /// `source_matched`.
+  /// FindMatches over candidates [begin, end), into matches->rows[begin, end),
+  /// matches->sources[begin, end) and `source_matched`. A pair counts for the ambiguity
+  /// check and for `source_matched` when the merge condition holds; its target row is
+  /// rewritten when `applies` (nullptr: always) holds too.
   arrow::Status MatchShare(const std::vector<AddFile>& candidates, size_t begin, size_t end,
-                           const ExprPtr& condition, bool multiple_allowed, Matches* matches,
+                           const ExprPtr& applies, bool multiple_allowed, Matches* matches,
                            std::vector<uint8_t>* source_matched) const;
   /// The plan joining `target` with `source` and applying the clauses: the table's columns,
   /// then each row's file (null for an insert) and its clause code.
@@ -166,10 +170,11 @@ class MergeRun {
   arrow::Status WriteInserts(std::shared_ptr<arrow::Table> unmatched, RewriteOutput* out) const;
   /// Rewrites one touched file into new files of its own, which keeps the table's layout (a
   /// later merge of clustered keys again rewrites few files). The rows at `positions` (sorted)
-  /// go through the clauses and are written last; the others are written as they were read,
-  /// without joining or evaluating anything: most rows of a rewritten file are copies.
+  /// go through the clauses, joined with the source rows at `sources` (those they matched),
+  /// and are written last; the others are written as they were read, without joining or
+  /// evaluating anything: most rows of a rewritten file are copies.
   arrow::Status RewriteFile(const AddFile& file, const std::vector<int64_t>& positions,
-                            RewriteOutput* out) const;
+                            const std::vector<int64_t>& sources, RewriteOutput* out) const;
   arrow::Result<std::unique_ptr<DataFileWriter>> MakeWriter() const;
   /// Runs every task, in parallel, each with its own output in rewrites_ (in the tasks'
   /// order); the files they wrote are finished (durable, not committed).
@@ -196,7 +201,7 @@ class MergeRun {
   expr::BoundExprPtr bound_condition_;
   std::vector<ResolvedClause> matched_;
   std::vector<ResolvedClause> not_matched_;
-  /// Table columns the condition (and matched clause conditions) read.
+  /// Table columns the condition and the matched clauses' conditions read.
   std::vector<std::string> key_columns_;
   /// What each rewrite wrote, in the order their files are added.
   std::vector<RewriteOutput> rewrites_;
@@ -321,8 +326,8 @@ arrow::Status MergeRun::Resolve() {
   CollectColumns(*bound_condition_, &read);
   for (const auto& clause : spec_.matched) {
     ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveClause(clause, /*matched=*/true));
-    if (resolved.condition != nullptr && spec_.not_matched.empty()) {
-      // A matched-only merge looks for rows meeting some clause's condition.
+    if (resolved.condition != nullptr) {
+      // The search for matches evaluates the clauses' conditions too (FindMatches).
       ARROW_ASSIGN_OR_RAISE(auto bound, BindIn(resolved.condition, "condition", joined_scope_,
                                                context_.analysis));
       CollectColumns(*bound, &read);
@@ -388,18 +393,15 @@ std::vector<AddFile> MergeRun::Candidates() {
 }
 
 arrow::Result<Matches> MergeRun::FindMatches(const std::vector<AddFile>& candidates) {
-  ExprPtr condition = spec_.condition;
-  if (not_matched_.empty()) {
-    // Only rows some matched clause would change are of interest.
-    ExprPtr any;
-    for (const auto& clause : matched_) {
-      if (clause.condition == nullptr) {
-        any = nullptr;
-        break;
-      }
-      any = any == nullptr ? clause.condition : Call("or", {any, clause.condition});
+  // Only rows some matched clause would change are rewritten; but, as in Delta, every pair
+  // the merge condition joins counts for the ambiguity check.
+  ExprPtr applies;
+  for (const auto& clause : matched_) {
+    if (clause.condition == nullptr) {
+      applies = nullptr;
+      break;
     }
-    if (any != nullptr) condition = And(condition, any);
+    applies = applies == nullptr ? clause.condition : Call("or", {applies, clause.condition});
   }
   // Multiple matches are unambiguous when no matched clause applies (an insert-only merge),
   // or when every matched pair gets deleted.
@@ -409,6 +411,7 @@ arrow::Result<Matches> MergeRun::FindMatches(const std::vector<AddFile>& candida
                            matched_[0].condition == nullptr);
   Matches matches;
   matches.rows.resize(candidates.size());
+  matches.sources.resize(candidates.size());
   const size_t shares = std::min(candidates.size(), Cores());
   std::vector<std::vector<uint8_t>> source_matched(
       shares, std::vector<uint8_t>(static_cast<size_t>(source_rows_->num_rows()), 0));
@@ -417,7 +420,7 @@ arrow::Result<Matches> MergeRun::FindMatches(const std::vector<AddFile>& candida
     const size_t begin = candidates.size() * share / shares;
     const size_t end = candidates.size() * (share + 1) / shares;
     tasks.push_back([&, share, begin, end] {
-      return MatchShare(candidates, begin, end, condition, multiple_allowed, &matches,
+      return MatchShare(candidates, begin, end, applies, multiple_allowed, &matches,
                         &source_matched[share]);
     });
   }
@@ -430,19 +433,23 @@ arrow::Result<Matches> MergeRun::FindMatches(const std::vector<AddFile>& candida
 }
 
 arrow::Status MergeRun::MatchShare(const std::vector<AddFile>& candidates, size_t begin,
-                                   size_t end, const ExprPtr& condition, bool multiple_allowed,
+                                   size_t end, const ExprPtr& applies, bool multiple_allowed,
                                    Matches* matches, std::vector<uint8_t>* source_matched) const {
   std::vector<AddFile> files(candidates.begin() + static_cast<long>(begin),
                              candidates.begin() + static_cast<long>(end));
   ARROW_ASSIGN_OR_RAISE(auto target,
                         TargetPlan(std::move(files), key_columns_, /*with_row_positions=*/true));
   ARROW_ASSIGN_OR_RAISE(auto join, plan::Join::Make(target, source_, plan::JoinType::kInner,
-                                                    condition, context_.analysis));
+                                                    spec_.condition, context_.analysis));
+  // Null counts as false, as for a clause's condition.
+  ExprPtr applied = applies == nullptr ? expr::Lit(arrow::MakeScalar(true))
+                                       : Call("coalesce", {applies, expr::Lit(arrow::MakeScalar(false))});
   ARROW_ASSIGN_OR_RAISE(
       auto pairs, plan::Project::Make(join,
                                       {RefTo(*FindByName(join->output(), kMergeFileColumn)),
                                        RefTo(*FindByName(join->output(), kMergeRowColumn)),
-                                       RefTo(*FindByName(join->output(), kSourceMarker))},
+                                       RefTo(*FindByName(join->output(), kSourceMarker)),
+                                       Named(applied, "__delta_merge_applies")},
                                       context_.analysis));
   physical::ExecContext exec{context_.eval};
   ARROW_ASSIGN_OR_RAISE(auto stream, physical::Execute(*pairs, exec));
@@ -453,9 +460,13 @@ arrow::Status MergeRun::MatchShare(const std::vector<AddFile>& candidates, size_
     const auto& files = static_cast<const arrow::Int32Array&>(*batch->column(0));
     const auto& rows = static_cast<const arrow::Int64Array&>(*batch->column(1));
     const auto& sources = static_cast<const arrow::Int64Array&>(*batch->column(2));
+    const auto& applied_to = static_cast<const arrow::BooleanArray&>(*batch->column(3));
     for (int64_t i = 0; i < batch->num_rows(); ++i) {
       const size_t file = begin + static_cast<size_t>(files.Value(i));
-      matches->rows[file].push_back(rows.Value(i));
+      if (applied_to.Value(i)) {
+        matches->rows[file].push_back(rows.Value(i));
+        matches->sources[file].push_back(sources.Value(i));
+      }
       (*source_matched)[static_cast<size_t>(sources.Value(i))] = 1;
       if (multiple_allowed) continue;
       if (!seen.insert(static_cast<uint64_t>(files.Value(i)) << 40 |
@@ -474,9 +485,10 @@ arrow::Status MergeRun::MatchShare(const std::vector<AddFile>& candidates, size_
     }
   }
   for (size_t file = begin; file < end; ++file) {
-    auto& rows = matches->rows[file];
-    std::sort(rows.begin(), rows.end());
-    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    for (auto* positions : {&matches->rows[file], &matches->sources[file]}) {
+      std::sort(positions->begin(), positions->end());
+      positions->erase(std::unique(positions->begin(), positions->end()), positions->end());
+    }
   }
   return arrow::Status::OK();
 }
@@ -612,6 +624,7 @@ arrow::Status MergeRun::WriteInserts(std::shared_ptr<arrow::Table> unmatched,
 }
 
 arrow::Status MergeRun::RewriteFile(const AddFile& file, const std::vector<int64_t>& positions,
+                                    const std::vector<int64_t>& sources,
                                     RewriteOutput* out) const {
   ARROW_ASSIGN_OR_RAISE(out->writer, MakeWriter());
   ARROW_ASSIGN_OR_RAISE(auto scan, MergeTargetScan::Make(log_.table_path(), snapshot_, {file},
@@ -660,9 +673,16 @@ arrow::Status MergeRun::RewriteFile(const AddFile& file, const std::vector<int64
   }
   if (!matched.empty()) {
     ARROW_ASSIGN_OR_RAISE(auto rows, arrow::Table::FromRecordBatches(scan->schema(), matched));
+    // The source rows these matched: a join with the whole source would build its hash table
+    // again for every rewritten file.
+    arrow::Int64Builder indices;
+    ARROW_RETURN_NOT_OK(indices.AppendValues(sources));
+    ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto matched_sources, arrow::compute::Take(source_rows_, index_array));
     ARROW_ASSIGN_OR_RAISE(auto changes,
                           PlanChanges(Aliased(std::make_shared<plan::InMemorySource>(rows)),
-                                      source_, plan::JoinType::kLeftOuter, false));
+                                      SourceOf(matched_sources.table()),
+                                      plan::JoinType::kLeftOuter, false));
     ARROW_RETURN_NOT_OK(WriteChanges(changes, out));
   }
   ARROW_ASSIGN_OR_RAISE(out->added, out->writer->Finish());
@@ -773,7 +793,7 @@ arrow::Result<MergeResult> MergeRun::Run() {
       if (matches.rows[f].empty()) continue;
       touched.push_back(candidates[f]);
       tasks.push_back([this, &candidates, &matches, f](RewriteOutput* out) {
-        return RewriteFile(candidates[f], matches.rows[f], out);
+        return RewriteFile(candidates[f], matches.rows[f], matches.sources[f], out);
       });
     }
   }
