@@ -1,8 +1,11 @@
 // Expected rows come from Apache Spark 4.0.1 reading the same files (spark.read.json).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <arrow/array.h>
 #include <arrow/type.h>
+#include <arrow/util/compression.h>
 
 #include "formats/format_test_support.h"
 #include "sluice/api/dataframe_reader.h"
@@ -165,6 +168,53 @@ TEST_F(JsonReaderTest, MultiLineDocumentsAndNestedValues) {
 TEST_F(JsonReaderTest, DuplicateKeysLastWins) {
   dir_.Write("a.json", "{\"a\":1,\"a\":2}\n");
   EXPECT_EQ(Read("a int"), (std::vector<std::string>{"2"}));
+}
+
+/// `text` gzip-compressed, as gzip(1) writes it.
+std::string Gzipped(const std::string& text) {
+  auto codec = arrow::util::Codec::Create(arrow::Compression::GZIP).ValueOrDie();
+  const auto size = static_cast<int64_t>(text.size());
+  std::string out(static_cast<size_t>(codec->MaxCompressedLen(size, nullptr)), '\0');
+  const int64_t written =
+      codec
+          ->Compress(size, reinterpret_cast<const uint8_t*>(text.data()),
+                     static_cast<int64_t>(out.size()), reinterpret_cast<uint8_t*>(out.data()))
+          .ValueOrDie();
+  out.resize(static_cast<size_t>(written));
+  return out;
+}
+
+// As Spark (Hadoop's codec by the .gz extension): lines, whole documents (multiLine) and the
+// text source read a gzip file decompressed, beside plain files; a damaged one fails naming it.
+TEST_F(JsonReaderTest, GzipFilesAreReadDecompressed) {
+  std::string lines;
+  for (int i = 0; i < 3000; ++i) lines += "{\"a\":" + std::to_string(i) + "}\n";
+  dir_.Write("a.json.gz", Gzipped(lines));
+  dir_.Write("b.json", "{\"a\":-1}\n");
+  auto rows = Read("a int");
+  ASSERT_EQ(rows.size(), 3001u);
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), "2999"), 1);
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), "-1"), 1);
+
+  ScratchDir documents;
+  documents.Write("doc.json.gz", Gzipped("[{\"a\": 1},\n {\"a\": 2}]"));
+  auto whole = spark_->read().schema("a int").option("multiLine", true).json(documents.path());
+  auto table = whole.collect();
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_EQ(Rows(**table), (std::vector<std::string>{"1", "2"}));
+
+  ScratchDir text;
+  text.Write("t.txt.gz", Gzipped("one\ntwo\n"));
+  auto text_table = spark_->read().text(text.path()).collect();
+  ASSERT_TRUE(text_table.ok()) << text_table.status().ToString();
+  EXPECT_EQ(Rows(**text_table), (std::vector<std::string>{"one", "two"}));
+
+  ScratchDir damaged;
+  const std::string path = damaged.Write("bad.json.gz", "not gzip at all");
+  auto failed = spark_->read().schema("a int").json(damaged.path()).collect();
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find(path), std::string::npos)
+      << failed.status().ToString();
 }
 
 TEST_F(JsonReaderTest, ManyBatchesAcrossFiles) {

@@ -2,12 +2,57 @@
 
 #include <cstring>
 
+#include <arrow/io/compressed.h>
+#include <arrow/io/file.h>
+#include <arrow/util/compression.h>
+
 namespace sluice::formats {
+
+namespace {
+
+bool IsGzip(const std::string& path) {
+  return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+}
+
+/// The bytes of `path` as a stream: decompressed when it is a .gz file.
+arrow::Result<std::shared_ptr<arrow::io::InputStream>> OpenDecompressed(const std::string& path) {
+  ARROW_ASSIGN_OR_RAISE(auto file, arrow::io::ReadableFile::Open(path));
+  if (!IsGzip(path)) return file;
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::util::Codec> codec,
+                        arrow::util::Codec::Create(arrow::Compression::GZIP));
+  ARROW_ASSIGN_OR_RAISE(auto stream, arrow::io::CompressedInputStream::Make(codec.get(), file));
+  // The stream uses the codec without owning it.
+  struct Owning final : arrow::io::InputStream {
+    std::shared_ptr<arrow::util::Codec> codec;
+    std::shared_ptr<arrow::io::CompressedInputStream> stream;
+    arrow::Status Close() override { return stream->Close(); }
+    bool closed() const override { return stream->closed(); }
+    arrow::Result<int64_t> Tell() const override { return stream->Tell(); }
+    arrow::Result<int64_t> Read(int64_t nbytes, void* out) override {
+      return stream->Read(nbytes, out);
+    }
+    arrow::Result<std::shared_ptr<arrow::Buffer>> Read(int64_t nbytes) override {
+      return stream->Read(nbytes);
+    }
+  };
+  auto owning = std::make_shared<Owning>();
+  owning->codec = std::move(codec);
+  owning->stream = std::move(stream);
+  return owning;
+}
+
+/// Names the file in a read error: gzip errors do not.
+arrow::Status InFile(const arrow::Status& status, const std::string& path) {
+  if (status.ok()) return status;
+  return status.WithMessage("Cannot read ", path, ": ", status.message());
+}
+
+}  // namespace
 
 arrow::Result<std::unique_ptr<LineReader>> LineReader::Open(const std::string& path,
                                                            int64_t block_size) {
   std::unique_ptr<LineReader> reader(new LineReader());
-  ARROW_ASSIGN_OR_RAISE(reader->file_, arrow::io::ReadableFile::Open(path));
+  ARROW_ASSIGN_OR_RAISE(reader->file_, OpenDecompressed(path));
   reader->path_ = path;
   reader->block_size_ = block_size;
   reader->buffer_.resize(static_cast<size_t>(block_size) + kLinePadding);
@@ -26,8 +71,9 @@ arrow::Status LineReader::Fill() {
     buffer_.resize(buffer_.size() * 2);
     capacity = buffer_.size() - kLinePadding;
   }
-  ARROW_ASSIGN_OR_RAISE(int64_t read,
-                        file_->Read(static_cast<int64_t>(capacity - end_), buffer_.data() + end_));
+  auto read_or = file_->Read(static_cast<int64_t>(capacity - end_), buffer_.data() + end_);
+  ARROW_RETURN_NOT_OK(InFile(read_or.status(), path_));
+  const int64_t read = *read_or;
   if (read == 0) eof_ = true;
   end_ += static_cast<size_t>(read);
   return arrow::Status::OK();
@@ -76,6 +122,22 @@ arrow::Result<std::optional<std::string_view>> LineReader::Next() {
 }
 
 arrow::Result<std::string> ReadWholeFile(const std::string& path) {
+  if (IsGzip(path)) {
+    // The decompressed size is not known ahead: read blocks until the end.
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenDecompressed(path));
+    constexpr size_t kBlock = 1 << 20;
+    std::string content;
+    while (true) {
+      const size_t at = content.size();
+      content.resize(at + kBlock);
+      auto read = stream->Read(static_cast<int64_t>(kBlock), content.data() + at);
+      ARROW_RETURN_NOT_OK(InFile(read.status(), path));
+      content.resize(at + static_cast<size_t>(*read));
+      if (*read == 0) break;
+    }
+    content.reserve(content.size() + kLinePadding);
+    return content;
+  }
   ARROW_ASSIGN_OR_RAISE(auto file, arrow::io::ReadableFile::Open(path));
   ARROW_ASSIGN_OR_RAISE(int64_t size, file->GetSize());
   std::string content;

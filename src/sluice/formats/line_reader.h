@@ -1,5 +1,7 @@
 // Reads a local file line by line in bounded memory, keeping readable bytes after every line so
-// simdjson can parse a line in place (it reads up to kLinePadding bytes past the end).
+// simdjson can parse a line in place (it reads up to kLinePadding bytes past the end). A file
+// whose name ends in .gz is gzip-compressed and read decompressed, as Spark's text, CSV and
+// JSON sources read it (Hadoop's codec by extension).
 #pragma once
 
 #include <cstdint>
@@ -9,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include <arrow/io/file.h>
+#include <arrow/io/interfaces.h>
 #include <arrow/result.h>
 
 namespace sluice::formats {
@@ -21,7 +23,7 @@ inline constexpr size_t kLinePadding = 64;
 /// block size plus the longest line. Not thread-safe.
 class LineReader {
  public:
-  /// Opens `path`; an I/O error names the file.
+  /// Opens `path`; an I/O error (or damaged gzip data) names the file.
   static arrow::Result<std::unique_ptr<LineReader>> Open(const std::string& path,
                                                          int64_t block_size = 1 << 20);
 
@@ -35,7 +37,7 @@ class LineReader {
   LineReader() = default;
   arrow::Status Fill();
 
-  std::shared_ptr<arrow::io::ReadableFile> file_;
+  std::shared_ptr<arrow::io::InputStream> file_;
   std::string path_;
   std::vector<char> buffer_;
   size_t begin_ = 0;
@@ -46,7 +48,8 @@ class LineReader {
   int64_t line_number_ = 0;
 };
 
-/// Reads a whole file into a string with kLinePadding spare capacity (for multiLine records).
+/// Reads a whole file (decompressed, for a .gz file) into a string with kLinePadding spare
+/// capacity (for multiLine records).
 arrow::Result<std::string> ReadWholeFile(const std::string& path);
 
 }  // namespace sluice::formats
