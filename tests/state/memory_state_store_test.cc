@@ -15,6 +15,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/state/memory_state_store_provider.h"
 #include "sluice/state/state_file_format.h"
+#include "state/repeated_changes.h"
 #include "support/scratch_dir.h"
 
 namespace sluice::state {
@@ -221,26 +222,14 @@ TEST_F(MemoryStateStoreTest, EveryVersionReloadsInAFreshProvider) {
 // which the change feed lists; a reload applies them in that order.
 TEST_F(MemoryStateStoreTest, ADeltaListsEveryChangeInTheOrderMade) {
   auto provider = NewProvider();
-  auto store = provider->GetStore(0).ValueOrDie();
-  ASSERT_TRUE(store->Put("kept", "1").ok());
-  ASSERT_TRUE(store->Commit().ok());
-  store = provider->GetStore(1).ValueOrDie();
-  ASSERT_TRUE(store->Put("k1", "a").ok());
-  ASSERT_TRUE(store->Put("k1", "b").ok());
-  ASSERT_TRUE(store->Remove("k1").ok());
-  ASSERT_TRUE(store->Remove("absent").ok());
-  std::vector<std::string_view> keys = {"k2", "k2", "kept"};
-  std::vector<std::string_view> values = {"x", "y", "2"};
-  ASSERT_TRUE(store->PutMany(keys, values).ok());
-  ASSERT_TRUE(store->Commit().ok());
+  sluice::testing::CommitRepeatedChanges(*provider);
 
   std::string path = folder_ + "/" + StateFileName(2, StateFileKind::kDelta);
   std::vector<std::string> records;
   ASSERT_TRUE(ReadStateFile(checkpoint::ReadWholeFile(path).ValueOrDie(), path, "store",
                             StateFileKind::kDelta, 2,
                             [&](std::string_view key, std::optional<std::string_view> value) {
-                              records.push_back(std::string(key) + "=" +
-                                                (value ? std::string(*value) : "removed"));
+                              records.push_back(sluice::testing::RecordText(key, value));
                             })
                   .ok());
   EXPECT_EQ(records, (std::vector<std::string>{"k1=a", "k1=b", "k1=removed", "k2=x", "k2=y",

@@ -20,6 +20,7 @@
 #include "sluice/state/rocksdb_changelog.h"
 #include "sluice/state/state_file_format.h"
 #include "sluice/state/state_store_provider_factory.h"
+#include "state/repeated_changes.h"
 #include "support/scratch_dir.h"
 
 namespace sluice::state {
@@ -287,25 +288,12 @@ TEST_F(RocksDbStateStoreTest, EveryVersionReloadsInAFreshProvider) {
 // order made, which the change feed lists; a reload applies them in that order.
 TEST_F(RocksDbStateStoreTest, AChangelogListsEveryChangeInTheOrderMade) {
   auto provider = NewProvider();
-  auto store = provider->GetStore(0).ValueOrDie();
-  ASSERT_TRUE(store->Put("kept", "1").ok());
-  ASSERT_TRUE(store->Commit().ok());
-  store = provider->GetStore(1).ValueOrDie();
-  ASSERT_TRUE(store->Put("k1", "a").ok());
-  ASSERT_TRUE(store->Put("k1", "b").ok());
-  ASSERT_TRUE(store->Remove("k1").ok());
-  ASSERT_TRUE(store->Remove("absent").ok());
-  std::vector<std::string_view> keys = {"k2", "k2", "kept"};
-  std::vector<std::string_view> values = {"x", "y", "2"};
-  ASSERT_TRUE(store->PutMany(keys, values).ok());
-  ASSERT_TRUE(store->Commit().ok());
-  EXPECT_EQ(store->metrics().num_removed_rows, 1);
+  sluice::testing::CommitRepeatedChanges(*provider);
 
   std::vector<std::string> records;
   ASSERT_TRUE(ReadChangelog(PathOf(2, StateFileKind::kChangelog), "store", 2,
                             [&](std::string_view key, std::optional<std::string_view> value) {
-                              records.push_back(std::string(key) + "=" +
-                                                (value ? std::string(*value) : "removed"));
+                              records.push_back(sluice::testing::RecordText(key, value));
                               return arrow::Status::OK();
                             })
                   .ok());
