@@ -122,9 +122,12 @@ class CsvFileWriter final : public FormatFileWriter {
 
 class CsvWriter final : public FormatWriter {
  public:
-  explicit CsvWriter(std::shared_ptr<const CsvEncoder> encoder) : encoder_(std::move(encoder)) {}
+  CsvWriter(std::shared_ptr<const CsvEncoder> encoder, Compression compression)
+      : encoder_(std::move(encoder)), compression_(compression) {}
   FileFormat format() const override { return FileFormat::kCsv; }
-  std::string FileSuffix() const override { return ".csv"; }
+  std::string FileSuffix() const override {
+    return ".csv" + std::string(CompressionExtension(compression_, FileFormat::kCsv));
+  }
   arrow::Status CheckSchema(const arrow::Schema& schema) const override {
     for (const auto& field : schema.fields()) {
       auto id = field->type()->id();
@@ -140,12 +143,13 @@ class CsvWriter final : public FormatWriter {
   }
   arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
       const std::string& path, const std::shared_ptr<arrow::Schema>& schema) const override {
-    ARROW_ASSIGN_OR_RAISE(auto stream, OpenPartFile(path));
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenTextPartFile(path, compression_));
     return std::make_unique<CsvFileWriter>(std::move(stream), encoder_, schema);
   }
 
  private:
   std::shared_ptr<const CsvEncoder> encoder_;
+  Compression compression_;
 };
 
 }  // namespace
@@ -157,7 +161,8 @@ arrow::Result<std::shared_ptr<const FormatWriter>> MakeCsvWriter(const OptionMap
   ARROW_ASSIGN_OR_RAISE(auto text, ValueText::Make(parsed.timestamp_format,
                                                    parsed.timestamp_ntz_format,
                                                    parsed.date_format, std::move(zone)));
-  return std::make_shared<CsvWriter>(std::make_shared<CsvEncoder>(parsed, std::move(text)));
+  return std::make_shared<CsvWriter>(std::make_shared<CsvEncoder>(parsed, std::move(text)),
+                                     parsed.compression);
 }
 
 }  // namespace sluice::formats

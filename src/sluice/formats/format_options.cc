@@ -319,9 +319,9 @@ constexpr char kTextCodecNames[] = "none, uncompressed, gzip";
 constexpr char kParquetCodecNames[] = "none, uncompressed, snappy, gzip, zstd, lz4";
 constexpr char kOrcCodecNames[] = "none, uncompressed, snappy, zlib, zstd, lz4";
 
-// JSON, CSV and text write uncompressed files only for now: Spark's codec names are accepted
-// for none/uncompressed; others are an error naming what is available.
-constexpr Compression kWritableTextCodecs[] = {Compression::kNone};
+// JSON, CSV and text write plain or gzip files (Spark's bzip2, lz4, snappy and deflate are an
+// error naming what is available).
+constexpr Compression kWritableTextCodecs[] = {Compression::kNone, Compression::kGzip};
 
 template <typename Options>
 arrow::Status SetTextCompression(std::string_view v, Options& o) {
@@ -330,7 +330,7 @@ arrow::Status SetTextCompression(std::string_view v, Options& o) {
 }
 
 constexpr OptionSpec<JsonWriteOptions> kJsonWriteTable[] = {
-    {"compression", "none", "Codec of the written files (none).", SetTextCompression},
+    {"compression", "none", "Codec of the written files: none or gzip.", SetTextCompression},
     {"timestampFormat", nullptr, "Pattern of timestamps; default yyyy-MM-dd'T'HH:mm:ss.SSSXXX.",
      [](std::string_view v, JsonWriteOptions& o) -> arrow::Status {
        o.timestamp_format = std::string(v);
@@ -364,7 +364,7 @@ arrow::Status SetCsvWriteSeparator(std::string_view v, CsvWriteOptions& o) {
 }
 
 constexpr OptionSpec<CsvWriteOptions> kCsvWriteTable[] = {
-    {"compression", "none", "Codec of the written files (none).", SetTextCompression},
+    {"compression", "none", "Codec of the written files: none or gzip.", SetTextCompression},
     {"timestampFormat", nullptr, "Pattern of timestamps; default yyyy-MM-dd'T'HH:mm:ss.SSSXXX.",
      [](std::string_view v, CsvWriteOptions& o) -> arrow::Status {
        o.timestamp_format = std::string(v);
@@ -454,7 +454,7 @@ constexpr OptionSpec<OrcWriteOptions> kOrcWriteTable[] = {
 };
 
 constexpr OptionSpec<TextWriteOptions> kTextWriteTable[] = {
-    {"compression", "none", "Codec of the written files (none).", SetTextCompression},
+    {"compression", "none", "Codec of the written files: none or gzip.", SetTextCompression},
 };
 
 }  // namespace

@@ -155,18 +155,22 @@ class JsonFileWriter final : public FormatFileWriter {
 
 class JsonWriter final : public FormatWriter {
  public:
-  explicit JsonWriter(std::shared_ptr<const JsonEncoder> encoder) : encoder_(std::move(encoder)) {}
+  JsonWriter(std::shared_ptr<const JsonEncoder> encoder, Compression compression)
+      : encoder_(std::move(encoder)), compression_(compression) {}
   FileFormat format() const override { return FileFormat::kJson; }
-  std::string FileSuffix() const override { return ".json"; }
+  std::string FileSuffix() const override {
+    return ".json" + std::string(CompressionExtension(compression_, FileFormat::kJson));
+  }
   arrow::Status CheckSchema(const arrow::Schema&) const override { return arrow::Status::OK(); }
   arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
       const std::string& path, const std::shared_ptr<arrow::Schema>&) const override {
-    ARROW_ASSIGN_OR_RAISE(auto stream, OpenPartFile(path));
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenTextPartFile(path, compression_));
     return std::make_unique<JsonFileWriter>(std::move(stream), encoder_);
   }
 
  private:
   std::shared_ptr<const JsonEncoder> encoder_;
+  Compression compression_;
 };
 
 }  // namespace
@@ -178,7 +182,8 @@ arrow::Result<std::shared_ptr<const FormatWriter>> MakeJsonWriter(const OptionMa
   ARROW_ASSIGN_OR_RAISE(auto text, ValueText::Make(parsed.timestamp_format,
                                                    parsed.timestamp_ntz_format,
                                                    parsed.date_format, std::move(zone)));
-  return std::make_shared<JsonWriter>(std::make_shared<JsonEncoder>(parsed, std::move(text)));
+  return std::make_shared<JsonWriter>(std::make_shared<JsonEncoder>(parsed, std::move(text)),
+                                      parsed.compression);
 }
 
 }  // namespace sluice::formats

@@ -2,43 +2,19 @@
 
 #include <cstring>
 
-#include <arrow/io/compressed.h>
 #include <arrow/io/file.h>
-#include <arrow/util/compression.h>
+
+#include "sluice/formats/gzip_streams.h"
 
 namespace sluice::formats {
 
 namespace {
 
-bool IsGzip(const std::string& path) {
-  return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-}
-
 /// The bytes of `path` as a stream: decompressed when it is a .gz file.
 arrow::Result<std::shared_ptr<arrow::io::InputStream>> OpenDecompressed(const std::string& path) {
   ARROW_ASSIGN_OR_RAISE(auto file, arrow::io::ReadableFile::Open(path));
-  if (!IsGzip(path)) return file;
-  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::util::Codec> codec,
-                        arrow::util::Codec::Create(arrow::Compression::GZIP));
-  ARROW_ASSIGN_OR_RAISE(auto stream, arrow::io::CompressedInputStream::Make(codec.get(), file));
-  // The stream uses the codec without owning it.
-  struct Owning final : arrow::io::InputStream {
-    std::shared_ptr<arrow::util::Codec> codec;
-    std::shared_ptr<arrow::io::CompressedInputStream> stream;
-    arrow::Status Close() override { return stream->Close(); }
-    bool closed() const override { return stream->closed(); }
-    arrow::Result<int64_t> Tell() const override { return stream->Tell(); }
-    arrow::Result<int64_t> Read(int64_t nbytes, void* out) override {
-      return stream->Read(nbytes, out);
-    }
-    arrow::Result<std::shared_ptr<arrow::Buffer>> Read(int64_t nbytes) override {
-      return stream->Read(nbytes);
-    }
-  };
-  auto owning = std::make_shared<Owning>();
-  owning->codec = std::move(codec);
-  owning->stream = std::move(stream);
-  return owning;
+  if (!IsGzipPath(path)) return file;
+  return Gunzipped(std::move(file));
 }
 
 /// Names the file in a read error: gzip errors do not.
@@ -122,7 +98,7 @@ arrow::Result<std::optional<std::string_view>> LineReader::Next() {
 }
 
 arrow::Result<std::string> ReadWholeFile(const std::string& path) {
-  if (IsGzip(path)) {
+  if (IsGzipPath(path)) {
     // The decompressed size is not known ahead: read blocks until the end.
     ARROW_ASSIGN_OR_RAISE(auto stream, OpenDecompressed(path));
     constexpr size_t kBlock = 1 << 20;

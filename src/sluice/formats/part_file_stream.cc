@@ -6,6 +6,7 @@
 #include <arrow/util/io_util.h>
 
 #include "sluice/common/fault_points.h"
+#include "sluice/formats/gzip_streams.h"
 
 namespace sluice::formats {
 
@@ -40,6 +41,13 @@ class PartFileStream final : public arrow::io::OutputStream {
 arrow::Result<std::shared_ptr<arrow::io::OutputStream>> OpenPartFile(const std::string& path) {
   ARROW_ASSIGN_OR_RAISE(auto file, arrow::io::FileOutputStream::Open(path));
   return std::make_shared<PartFileStream>(std::move(file), path);
+}
+
+arrow::Result<std::shared_ptr<arrow::io::OutputStream>> OpenTextPartFile(
+    const std::string& path, Compression compression) {
+  ARROW_ASSIGN_OR_RAISE(auto stream, OpenPartFile(path));
+  if (compression == Compression::kGzip) return Gzipping(std::move(stream));
+  return stream;
 }
 
 }  // namespace sluice::formats

@@ -9,9 +9,17 @@
 #include <arrow/io/interfaces.h>
 #include <arrow/result.h>
 
+#include "sluice/formats/format_options.h"
+
 namespace sluice::formats {
 
 /// Creates the part file `path` for writing.
 arrow::Result<std::shared_ptr<arrow::io::OutputStream>> OpenPartFile(const std::string& path);
+
+/// Creates the part file `path` of a text format (JSON, CSV, text): its whole content is
+/// gzip-compressed when `compression` is kGzip (the writer's suffix then ends in .gz), plain
+/// when kNone.
+arrow::Result<std::shared_ptr<arrow::io::OutputStream>> OpenTextPartFile(
+    const std::string& path, Compression compression);
 
 }  // namespace sluice::formats

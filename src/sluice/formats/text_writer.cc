@@ -31,8 +31,11 @@ class TextFileWriter final : public FormatFileWriter {
 
 class TextWriter final : public FormatWriter {
  public:
+  explicit TextWriter(Compression compression) : compression_(compression) {}
   FileFormat format() const override { return FileFormat::kText; }
-  std::string FileSuffix() const override { return ".txt"; }
+  std::string FileSuffix() const override {
+    return ".txt" + std::string(CompressionExtension(compression_, FileFormat::kText));
+  }
   arrow::Status CheckSchema(const arrow::Schema& schema) const override {
     if (schema.num_fields() != 1) {
       return SparkError("_LEGACY_ERROR_TEMP_1215",
@@ -49,17 +52,20 @@ class TextWriter final : public FormatWriter {
   }
   arrow::Result<std::unique_ptr<FormatFileWriter>> Open(
       const std::string& path, const std::shared_ptr<arrow::Schema>&) const override {
-    ARROW_ASSIGN_OR_RAISE(auto stream, OpenPartFile(path));
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenTextPartFile(path, compression_));
     return std::make_unique<TextFileWriter>(std::move(stream));
   }
+
+ private:
+  Compression compression_;
 };
 
 }  // namespace
 
 arrow::Result<std::shared_ptr<const FormatWriter>> MakeTextWriter(const OptionMap& options,
                                                                   const FormatContext&) {
-  ARROW_RETURN_NOT_OK(ParseTextWriteOptions(options).status());
-  return std::make_shared<TextWriter>();
+  ARROW_ASSIGN_OR_RAISE(auto parsed, ParseTextWriteOptions(options));
+  return std::make_shared<TextWriter>(parsed.compression);
 }
 
 }  // namespace sluice::formats
