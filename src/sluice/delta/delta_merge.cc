@@ -1,11 +1,9 @@
 #include "sluice/delta/delta_merge.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <set>
-#include <thread>
 #include <unordered_set>
 
 #include <arrow/array.h>
@@ -23,6 +21,7 @@
 #include "sluice/delta/merge_commit_info.h"
 #include "sluice/delta/merge_file_skipping.h"
 #include "sluice/delta/merge_target_scan.h"
+#include "sluice/delta/parallel_tasks.h"
 #include "sluice/expr/binder.h"
 #include "sluice/physical/planner.h"
 #include "sluice/plan/join.h"
@@ -89,8 +88,6 @@ struct Matches {
   std::vector<uint8_t> source_matched;
 };
 
-size_t Cores() { return std::max(1u, std::thread::hardware_concurrency()); }
-
 /// The output of one rewrite: the files it wrote (finished, not yet committed) and the rows
 /// it updated, deleted, inserted and copied.
 struct RewriteOutput {
@@ -102,27 +99,6 @@ struct RewriteOutput {
   int64_t rows_copied = 0;
 };
 
-/// Runs `tasks` on up to one thread per core (the calling thread among them); each task runs
-/// once. Returns the error of the first task, in order, that failed; once one failed, tasks
-/// not yet started are skipped.
-arrow::Status RunInParallel(const std::vector<std::function<arrow::Status()>>& tasks) {
-  std::vector<arrow::Status> statuses(tasks.size());
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  auto work = [&] {
-    for (size_t i = next++; i < tasks.size() && !failed; i = next++) {
-      statuses[i] = tasks[i]();
-      if (!statuses[i].ok()) failed = true;
-    }
-  };
-  const size_t threads = std::min(tasks.size(), Cores());
-  std::vector<std::thread> helpers;
-  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
-  work();
-  for (auto& helper : helpers) helper.join();
-  for (const auto& status : statuses) ARROW_RETURN_NOT_OK(status);
-  return arrow::Status::OK();
-}
 
 /// One run of a MERGE: the table version it reads, the source rows, and what it found.
 class MergeRun {
