@@ -418,8 +418,9 @@ arrow::Status MergeRun::MatchShare(const std::vector<AddFile>& candidates, size_
   ARROW_ASSIGN_OR_RAISE(auto join, plan::Join::Make(target, source_, plan::JoinType::kInner,
                                                     spec_.condition, context_.analysis));
   // Null counts as false, as for a clause's condition.
+  const ExprPtr no = expr::Lit(arrow::MakeScalar(false));
   ExprPtr applied = applies == nullptr ? expr::Lit(arrow::MakeScalar(true))
-                                       : Call("coalesce", {applies, expr::Lit(arrow::MakeScalar(false))});
+                                       : Call("coalesce", {applies, no});
   ARROW_ASSIGN_OR_RAISE(
       auto pairs, plan::Project::Make(join,
                                       {RefTo(*FindByName(join->output(), kMergeFileColumn)),

@@ -248,9 +248,8 @@ class StreamingJoinStream final : public BufferedStream {
   }
 
   arrow::Result<arrow::ArrayVector> Decode(int side, const EncodedRows& rows) const {
-    std::vector<std::shared_ptr<arrow::DataType>> types;
-    for (const auto& field : sides_[side].schema->fields()) types.push_back(field->type());
-    ARROW_ASSIGN_OR_RAISE(auto decoder, types::RowDecoder::Make(types, context_.eval.pool));
+    ARROW_ASSIGN_OR_RAISE(auto decoder,
+                          types::RowDecoder::Make(sides_[side].types, context_.eval.pool));
     for (int64_t i = 0; i < rows.size(); ++i) ARROW_RETURN_NOT_OK(decoder->Append(rows.row(i)));
     return decoder->Finish();
   }

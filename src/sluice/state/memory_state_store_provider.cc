@@ -24,16 +24,14 @@ constexpr size_t kSlotsPerChangeForAWalk = 8;
 /// One version of a MemoryStateStoreProvider's store, changed in place in the provider's
 /// table. Every put, and every remove of a present key, is appended to the version's delta
 /// file as it happens (a temp file until Commit), as Spark's HDFSBackedStateStore writes its
-/// delta: a key put twice appears twice, and the change feed lists both. A put marks the key's entry; the first change of
-/// each entry in this version (the first put or remove of a key, and the put that inserts it
-/// again after a remove) appends the value it had to the undo log. Undoing the log newest
-/// first restores the version on Abort.
+/// delta: a key put twice appears twice, and the change feed lists both. A put marks the key's
+/// entry; the first change of each entry in this version (the first put or remove of a key,
+/// and the put that inserts it again after a remove) appends the value it had to the undo log.
+/// Undoing the log newest first restores the version on Abort.
 class MemoryStateStore final : public StateStore {
  public:
   MemoryStateStore(MemoryStateStoreProvider* provider, int64_t version)
-      : provider_(provider),
-        version_(version),
-        undo_(provider->undo_) {}
+      : provider_(provider), version_(version), undo_(provider->undo_) {}
 
   ~MemoryStateStore() override {
     if (open_) Abort();

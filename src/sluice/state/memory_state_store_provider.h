@@ -22,8 +22,9 @@ namespace sluice::state {
 /// Keeps the newest loaded version of one store in an ArenaHashTable. A store opened at the
 /// loaded version starts at once; any other retained version is read from the folder (the
 /// newest snapshot at or below it, then the deltas after it). Commit of version v writes
-/// <v>.delta, every change of the version in order; when min_deltas_for_snapshot deltas have been written since the last snapshot it
-/// also takes a snapshot of all entries: Commit copies them into the snapshot's bytes (so the
+/// <v>.delta, every change of the version in order (written as the changes happen); when
+/// min_deltas_for_snapshot deltas have been written since the last snapshot it also takes a
+/// snapshot of all entries: Commit copies them into the snapshot's bytes (so the
 /// snapshot never races a later version's changes), and a background thread writes and syncs
 /// <v>.snapshot while the next batches run. The deltas keep every version loadable until it
 /// is on disk; a failed snapshot is logged and retried at the next Commit. At most one

@@ -268,17 +268,22 @@ class RocksDbStateStore final : public StateStore {
     return true;
   }
 
+  /// Opens the version's changelog unless open; an error is kept as the store's (Fail).
+  arrow::Status OpenChangelog() {
+    if (changelog_) return error_;
+    auto writer = ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1),
+                                        StateFileKind::kChangelog, version_ + 1);
+    if (!writer.ok()) {
+      Fail(writer.status());
+      return error_;
+    }
+    changelog_ = writer.MoveValueUnsafe();
+    return error_;
+  }
+
   /// Appends a change to the version's changelog, opened by the first change.
   arrow::Status Log(std::string_view key, std::optional<std::string_view> value) {
-    if (!changelog_) {
-      auto writer = ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1),
-                                          StateFileKind::kChangelog, version_ + 1);
-      if (!writer.ok()) {
-        Fail(writer.status());
-        return error_;
-      }
-      changelog_ = writer.MoveValueUnsafe();
-    }
+    ARROW_RETURN_NOT_OK(OpenChangelog());
     arrow::Status logged = value ? changelog_->Put(key, *value) : changelog_->Remove(key);
     if (!logged.ok()) Fail(logged);
     return error_;
@@ -330,12 +335,8 @@ class RocksDbStateStore final : public StateStore {
 
   arrow::Status CommitFiles() {
     ReleaseSnapshot();
-    if (!changelog_) {
-      // Nothing changed: the version still needs its (empty) changelog.
-      ARROW_ASSIGN_OR_RAISE(changelog_, ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1),
-                                                              StateFileKind::kChangelog,
-                                                              version_ + 1));
-    }
+    // A version without changes still needs its (empty) changelog.
+    ARROW_RETURN_NOT_OK(OpenChangelog());
     ARROW_ASSIGN_OR_RAISE(int64_t changelog_bytes, changelog_->Commit());
     changelog_.reset();
     int64_t snapshot_bytes = 0;
