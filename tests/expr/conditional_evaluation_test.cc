@@ -59,6 +59,35 @@ TEST_F(ConditionalEvaluationTest, CoalesceEvaluatesLaterArgumentsOnlyWhereNeeded
   EXPECT_EQ(Column0(safe), (std::vector<std::string>{"1", "2"}));
 }
 
+// A guarded expression written twice is not computed once for every row in advance.
+TEST_F(ConditionalEvaluationTest, ARepeatedGuardedDivisionStillSkipsUnselectedRows) {
+  auto guarded = [] { return F::when(F::col("b") != 0, F::col("a") / F::col("b")); };
+  auto df = Input().select({guarded(), guarded() + F::lit(1)});
+  EXPECT_EQ(Column0(df), (std::vector<std::string>{"5", "null", "1", "null"}));
+  auto filtered = Input().filter(F::col("b") != 0 && (F::col("a") / F::col("b")) > 1.5 &&
+                                 (F::col("a") / F::col("b")) < 6);
+  EXPECT_EQ(Column0(filtered), (std::vector<std::string>{"10"}));
+}
+
+TEST_F(ConditionalEvaluationTest, RepeatedSubexpressionsGiveEachColumnItsValue) {
+  auto df = Frame("s STRING, n INT", {R"(["a/b/c", null, "d/e"])", "[1, 2, 1]"})
+                .where(F::expr("s IS NOT NULL AND size(split(s, '/')) >= 1 AND "
+                               "size(split(s, '/')) < 5"))
+                .select({F::expr("split(s, '/')[n]"), F::expr("split(s, '/')[0]"),
+                         F::expr("concat(split(s, '/')[0], split(s, '/')[n - 1])")});
+  auto table = df.collect();
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  std::vector<std::string> rows;
+  for (int64_t r = 0; r < (*table)->num_rows(); ++r) {
+    std::string row;
+    for (int c = 0; c < 3; ++c) {
+      row += (c ? "," : "") + (*table)->column(c)->GetScalar(r).ValueOrDie()->ToString();
+    }
+    rows.push_back(row);
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"b,a,aa", "e,d,dd"}));
+}
+
 TEST_F(ConditionalEvaluationTest, IntegerOverflowFailsUnderAnsi) {
   auto df = Frame("a INT", {"[2147483647]"}).select({F::col("a") + 1});
   EXPECT_TRUE(HasErrorClass(df.collect().status(), "ARITHMETIC_OVERFLOW"));

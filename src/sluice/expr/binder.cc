@@ -459,10 +459,12 @@ arrow::Result<BoundExprPtr> BindCall(const Call& call, const BindScope& scope) {
                           " does not support DISTINCT.");
   }
   ARROW_ASSIGN_OR_RAISE(auto resolved, (*resolver)(CallSite{name, args, scope.config}));
+  const bool rewritten = resolved.args != args;
   return std::make_shared<BoundCall>(name, std::move(resolved.args), resolved.return_type,
                                      resolved.nullable, resolved.can_fail,
                                      std::move(resolved.kernel),
-                                     resolved.sql.empty() ? sql : std::move(resolved.sql));
+                                     resolved.sql.empty() ? sql : std::move(resolved.sql),
+                                     rewritten ? std::move(args) : std::vector<BoundExprPtr>{});
 }
 
 }  // namespace

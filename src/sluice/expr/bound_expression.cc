@@ -83,11 +83,12 @@ arrow::Result<arrow::Datum> BoundLiteral::Evaluate(const arrow::RecordBatch&,
 
 BoundCall::BoundCall(std::string function_name, std::vector<BoundExprPtr> args,
                      std::shared_ptr<arrow::DataType> type, bool nullable, bool can_fail,
-                     Kernel kernel, std::string sql)
+                     Kernel kernel, std::string sql, std::vector<BoundExprPtr> site_args)
     : BoundExpr(BoundKind::kCall, std::move(type), nullable, std::move(sql), can_fail,
                 std::move(args)),
       function_name_(std::move(function_name)),
-      kernel_(std::move(kernel)) {}
+      kernel_(std::move(kernel)),
+      site_args_(std::move(site_args)) {}
 
 arrow::Result<arrow::Datum> BoundCall::Evaluate(const arrow::RecordBatch& batch,
                                                 const EvalContext& context) const {
@@ -126,7 +127,9 @@ arrow::Result<arrow::Datum> BoundCaseWhen::Evaluate(const arrow::RecordBatch& ba
                             arrow::MakeArrayFromScalar(*take.scalar(), batch.num_rows()));
       take = arrow::Datum(array);
     }
-    condition_fields.push_back(arrow::field("c" + std::to_string(i), arrow::boolean()));
+    std::string condition_name = "c";
+    condition_name += std::to_string(i);
+    condition_fields.push_back(arrow::field(std::move(condition_name), arrow::boolean()));
     taken.push_back(take.make_array());
     case_args.push_back(std::move(value));
   }

@@ -89,15 +89,20 @@ class BoundCall final : public BoundExpr {
  public:
   BoundCall(std::string function_name, std::vector<BoundExprPtr> args,
             std::shared_ptr<arrow::DataType> type, bool nullable, bool can_fail, Kernel kernel,
-            std::string sql);
+            std::string sql, std::vector<BoundExprPtr> site_args = {});
   const std::string& function_name() const { return function_name_; }
   const Kernel& kernel() const { return kernel_; }
+  /// The arguments as the call was written, when its resolver changed them (cast them, or
+  /// took a literal such as from_json's options into the kernel): with the function name they
+  /// decide what the kernel computes. Empty when the children are the arguments as written.
+  const std::vector<BoundExprPtr>& site_args() const { return site_args_; }
   arrow::Result<arrow::Datum> Evaluate(const arrow::RecordBatch& batch,
                                        const EvalContext& context) const override;
 
  private:
   std::string function_name_;
   Kernel kernel_;
+  std::vector<BoundExprPtr> site_args_;
 };
 
 /// CASE WHEN: each value is evaluated only on the rows its condition selects (so

@@ -14,11 +14,16 @@ BoundExprPtr SubstituteColumns(const BoundExprPtr& e,
     if (substituted == nullptr) return nullptr;
     children.push_back(std::move(substituted));
   }
+  return WithChildren(e, std::move(children));
+}
+
+BoundExprPtr WithChildren(const BoundExprPtr& e, std::vector<BoundExprPtr> children) {
   switch (e->kind()) {
     case BoundKind::kCall: {
       const auto& call = static_cast<const BoundCall&>(*e);
       return std::make_shared<BoundCall>(call.function_name(), std::move(children), e->type(),
-                                         e->nullable(), e->can_fail(), call.kernel(), e->sql());
+                                         e->nullable(), e->can_fail(), call.kernel(), e->sql(),
+                                         call.site_args());
     }
     case BoundKind::kCaseWhen: {
       // Conditions and values in pairs, then the ELSE value when there is one.
@@ -31,7 +36,7 @@ BoundExprPtr SubstituteColumns(const BoundExprPtr& e,
     case BoundKind::kCoalesce:
       return std::make_shared<BoundCoalesce>(std::move(children), e->type(), e->sql());
     default:
-      return nullptr;
+      return e;
   }
 }
 

@@ -14,6 +14,10 @@ namespace sluice::expr {
 BoundExprPtr SubstituteColumns(const BoundExprPtr& e,
                                const std::function<BoundExprPtr(const BoundColumn&)>& column);
 
+/// `e` with its children replaced by `children` (as many, of the same types): the same node
+/// over other arguments.
+BoundExprPtr WithChildren(const BoundExprPtr& e, std::vector<BoundExprPtr> children);
+
 /// The columns `e` reads, by index, each once in order of first reading.
 std::vector<int> ColumnsRead(const BoundExpr& e);
 

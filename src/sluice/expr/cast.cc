@@ -576,7 +576,9 @@ arrow::Result<BoundExprPtr> MakeCast(BoundExprPtr child, std::shared_ptr<arrow::
       kind == CastKind::kTry || child->nullable() ||
       (!fail_on_error && !AlwaysSucceeds(from, *target));
   const bool can_fail = fail_on_error && !AlwaysSucceeds(from, *target);
-  return std::make_shared<BoundCall>("cast", std::vector<BoundExprPtr>{std::move(child)},
+  // Spark's ToPrettyString is an expression of its own, and computes other strings.
+  return std::make_shared<BoundCall>(pretty ? "to_pretty_string" : "cast",
+                                     std::vector<BoundExprPtr>{std::move(child)},
                                      std::move(target), nullable, can_fail, std::move(kernel),
                                      std::move(sql));
 }

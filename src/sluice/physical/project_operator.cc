@@ -4,16 +4,28 @@
 #include <arrow/compute/api.h>
 
 #include "sluice/expr/attribute.h"
+#include "sluice/expr/shared_subexpressions.h"
 
 namespace sluice::physical {
 
 namespace {
 
+// Only the required expressions are evaluated, what they share once per batch.
+std::vector<expr::BoundExprPtr> RequiredOnly(std::vector<expr::BoundExprPtr> exprs,
+                                             const plan::ColumnMask& required) {
+  std::vector<expr::BoundExprPtr> kept;
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    if (required[i]) kept.push_back(std::move(exprs[i]));
+  }
+  return kept;
+}
+
 class ProjectStream final : public BatchStream {
  public:
-  ProjectStream(std::vector<expr::BoundExprPtr> exprs, std::shared_ptr<arrow::Schema> schema,
-                plan::ColumnMask required, BatchStreamPtr input, const ExecContext& context)
-      : exprs_(std::move(exprs)),
+  ProjectStream(const std::vector<expr::BoundExprPtr>& exprs,
+                std::shared_ptr<arrow::Schema> schema, plan::ColumnMask required,
+                BatchStreamPtr input, const ExecContext& context)
+      : exprs_(RequiredOnly(exprs, required), input->schema()->num_fields()),
         schema_(std::move(schema)),
         required_(std::move(required)),
         input_(std::move(input)),
@@ -24,12 +36,16 @@ class ProjectStream final : public BatchStream {
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
     if (batch == nullptr) return batch;
+    ARROW_ASSIGN_OR_RAISE(auto extended, exprs_.Extend(batch, context_.eval));
     arrow::ArrayVector columns;
-    columns.reserve(exprs_.size());
-    for (size_t i = 0; i < exprs_.size(); ++i) {
+    columns.reserve(required_.size());
+    size_t next = 0;
+    for (size_t i = 0; i < required_.size(); ++i) {
       std::shared_ptr<arrow::Array> column;
       if (required_[i]) {
-        ARROW_ASSIGN_OR_RAISE(column, expr::EvaluateToArray(*exprs_[i], *batch, context_.eval));
+        ARROW_ASSIGN_OR_RAISE(column,
+                              expr::EvaluateToArray(*exprs_.exprs()[next++], *extended,
+                                                    context_.eval));
       } else {
         ARROW_ASSIGN_OR_RAISE(column, UnreadColumn(schema_->field(static_cast<int>(i))->type(),
                                                    batch->num_rows(), context_));
@@ -40,7 +56,7 @@ class ProjectStream final : public BatchStream {
   }
 
  private:
-  std::vector<expr::BoundExprPtr> exprs_;
+  expr::SharedSubexpressions exprs_;
   std::shared_ptr<arrow::Schema> schema_;
   plan::ColumnMask required_;
   BatchStreamPtr input_;
@@ -106,7 +122,7 @@ class FilterStream final : public BatchStream {
  public:
   FilterStream(expr::BoundExprPtr condition, plan::ColumnUses required, BatchStreamPtr input,
                const ExecContext& context)
-      : condition_(std::move(condition)),
+      : condition_({std::move(condition)}, input->schema()->num_fields()),
         required_(std::move(required)),
         input_(std::move(input)),
         context_(context) {}
@@ -116,7 +132,8 @@ class FilterStream final : public BatchStream {
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
     if (batch == nullptr) return batch;
-    ARROW_ASSIGN_OR_RAISE(auto mask, condition_->Evaluate(*batch, context_.eval));
+    ARROW_ASSIGN_OR_RAISE(auto extended, condition_.Extend(batch, context_.eval));
+    ARROW_ASSIGN_OR_RAISE(auto mask, condition_.exprs()[0]->Evaluate(*extended, context_.eval));
     if (mask.is_scalar()) {
       const auto& keep = mask.scalar_as<arrow::BooleanScalar>();
       if (keep.is_valid && keep.value) return batch;
@@ -156,7 +173,7 @@ class FilterStream final : public BatchStream {
   }
 
  private:
-  expr::BoundExprPtr condition_;
+  expr::SharedSubexpressions condition_;
   plan::ColumnUses required_;
   BatchStreamPtr input_;
   const ExecContext& context_;
@@ -173,7 +190,7 @@ BatchStreamPtr MakeProject(const plan::Project& project, plan::ColumnMask requir
                            BatchStreamPtr input, const ExecContext& context) {
   std::vector<expr::BoundExprPtr> exprs;
   for (const auto& named : project.exprs()) exprs.push_back(named.expr);
-  return std::make_unique<ProjectStream>(std::move(exprs), expr::ToSchema(project.output()),
+  return std::make_unique<ProjectStream>(exprs, expr::ToSchema(project.output()),
                                          std::move(required), std::move(input), context);
 }
 
