@@ -96,16 +96,17 @@ inline std::vector<std::string_view> Views(const EncodedRows& rows) {
 class KeyIndex {
  public:
   explicit KeyIndex(size_t expected)
-      : slots_(std::bit_ceil(std::max<size_t>(2 * expected, 16)), -1), mask_(slots_.size() - 1) {}
+      : slots_(std::bit_ceil(std::max<size_t>(2 * expected, 16))), mask_(slots_.size() - 1) {}
 
   /// The number of `key`, numbering it if new. The bytes of `key` must outlive the index.
   int32_t Insert(std::string_view key) {
-    size_t slot = state::ArenaHashTable::Hash(key) & mask_;
-    while (slots_[slot] >= 0) {
-      if (keys_[slots_[slot]] == key) return slots_[slot];
+    const uint64_t hash = state::ArenaHashTable::Hash(key);
+    size_t slot = hash & mask_;
+    while (slots_[slot].id >= 0) {
+      if (Holds(slots_[slot], hash, key)) return slots_[slot].id;
       slot = (slot + 1) & mask_;
     }
-    slots_[slot] = static_cast<int32_t>(keys_.size());
+    slots_[slot] = {static_cast<int32_t>(keys_.size()), Tag(hash)};
     keys_.push_back(key);
     if (keys_.size() * 2 > slots_.size()) Grow();
     return static_cast<int32_t>(keys_.size() - 1);
@@ -113,9 +114,10 @@ class KeyIndex {
 
   /// The number of `key`, or -1 when it was never inserted.
   int32_t Find(std::string_view key) const {
-    size_t slot = state::ArenaHashTable::Hash(key) & mask_;
-    while (slots_[slot] >= 0) {
-      if (keys_[slots_[slot]] == key) return slots_[slot];
+    const uint64_t hash = state::ArenaHashTable::Hash(key);
+    size_t slot = hash & mask_;
+    while (slots_[slot].id >= 0) {
+      if (Holds(slots_[slot], hash, key)) return slots_[slot].id;
       slot = (slot + 1) & mask_;
     }
     return -1;
@@ -125,17 +127,30 @@ class KeyIndex {
   const std::vector<std::string_view>& keys() const { return keys_; }
 
  private:
+  // A slot keeps the high bits of its key's hash, so that a probe compares the bytes of a key
+  // only when those match: most probes pass other keys without reading them.
+  struct Slot {
+    int32_t id = -1;
+    uint32_t tag = 0;
+  };
+  static uint32_t Tag(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
+  bool Holds(const Slot& slot, uint64_t hash, std::string_view key) const {
+    return slot.tag == Tag(hash) && keys_[static_cast<size_t>(slot.id)] == key;
+  }
+
   void Grow() {
-    slots_.assign(slots_.size() * 2, -1);
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
     mask_ = slots_.size() - 1;
-    for (size_t id = 0; id < keys_.size(); ++id) {
-      size_t slot = state::ArenaHashTable::Hash(keys_[id]) & mask_;
-      while (slots_[slot] >= 0) slot = (slot + 1) & mask_;
-      slots_[slot] = static_cast<int32_t>(id);
+    for (const Slot& moved : old) {
+      if (moved.id < 0) continue;
+      size_t slot = state::ArenaHashTable::Hash(keys_[static_cast<size_t>(moved.id)]) & mask_;
+      while (slots_[slot].id >= 0) slot = (slot + 1) & mask_;
+      slots_[slot] = moved;
     }
   }
 
-  std::vector<int32_t> slots_;
+  std::vector<Slot> slots_;
   size_t mask_;
   std::vector<std::string_view> keys_;
 };

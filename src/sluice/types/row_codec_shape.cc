@@ -16,7 +16,7 @@ arrow::Status Unsupported(const arrow::DataType& type, const std::string& where)
 
 }  // namespace
 
-arrow::Result<Shape> ShapeOf(const arrow::DataType& type, const std::string& where) {
+std::optional<Shape> FindShape(const arrow::DataType& type) {
   switch (type.id()) {
     case arrow::Type::NA: return Shape::kNull;
     case arrow::Type::BOOL: return Shape::kBoolean;
@@ -37,8 +37,14 @@ arrow::Result<Shape> ShapeOf(const arrow::DataType& type, const std::string& whe
     case arrow::Type::FIXED_SIZE_LIST: return Shape::kFixedSizeList;
     case arrow::Type::STRUCT: return Shape::kStruct;
     case arrow::Type::MAP: return Shape::kMap;
-    default: return Unsupported(type, where);
+    default: return std::nullopt;
   }
+}
+
+arrow::Result<Shape> ShapeOf(const arrow::DataType& type, const std::string& where) {
+  auto shape = FindShape(type);
+  if (!shape) return Unsupported(type, where);
+  return *shape;
 }
 
 FloatKind FloatKindOf(const arrow::DataType& type) {

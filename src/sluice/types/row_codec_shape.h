@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include <arrow/result.h>
@@ -18,6 +19,10 @@ enum class Shape {
 
 /// Which floating-point canonicalization a fixed-width value needs in a key.
 enum class FloatKind { kNone, kHalf, kFloat, kDouble };
+
+/// The shape of `type`, or nullopt when a state row cannot hold it. Cheap: for the paths that
+/// run per row.
+std::optional<Shape> FindShape(const arrow::DataType& type);
 
 /// The shape of `type`, or UNSUPPORTED_ARROWTYPE naming it and `where` (the column) when a
 /// state row cannot hold it.

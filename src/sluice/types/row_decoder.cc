@@ -463,8 +463,8 @@ arrow::Result<std::unique_ptr<RowDecoder>> RowDecoder::Make(
 
 std::optional<size_t> EncodedValueEnd(const arrow::DataType& type, std::string_view row,
                                       size_t position) {
-  auto shape = ShapeOf(type, "the key");
-  if (!shape.ok() || position >= row.size()) return std::nullopt;
+  auto shape = row_codec_internal::FindShape(type);
+  if (!shape || position >= row.size()) return std::nullopt;
   const auto* bytes = reinterpret_cast<const uint8_t*>(row.data());
   const bool present = bytes[position++] != 0;
   if (!present || *shape == Shape::kNull) return position;
