@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include <arrow/array.h>
 #include <arrow/builder.h>
@@ -582,28 +583,34 @@ class StreamingJoinStream final : public BufferedStream {
     return arrow::Status::OK();
   }
 
-  /// Eviction by value: every kept row's own time decides. A first pass over the store reads
-  /// each row's time in place and notes the keys with an expired row; a second copies the rows
-  /// of those keys alone, the only ones that change. Each hole a removal leaves is filled with
-  /// the key's last row.
+  /// Eviction by value: every kept row's own time decides. A pass over the store reads each
+  /// row's time in place and notes the expired rows (key and index). Each hole a removal
+  /// leaves is filled with the key's last row, as Spark does; working that out needs only the
+  /// keys' counts and which of their indexes expired, so the only rows read again are those
+  /// that move.
   arrow::Status EvictRows(const SideSpec& spec, int64_t watermark_micros, SideStores& stores,
                           EncodedRows* unmatched, int64_t* removed) const {
     constexpr size_t kIndexBytes = 1 + sizeof(int64_t);
-    auto key_of = [](std::string_view indexed_key) {
-      return indexed_key.substr(0, indexed_key.size() - kIndexBytes);
-    };
     bool malformed = false;
-    auto is_expired = [&](std::string_view value) {
+    EncodedRows expired_keys;            // the key of each expired row
+    std::vector<int64_t> expired_index;  // and its index
+    std::vector<int64_t> unmatched_of;   // its row in `unmatched_rows`, or -1
+    EncodedRows unmatched_rows;          // expired rows a preserved side emits null-padded
+    stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
       std::optional<int64_t> time;
       if (!EventTimeInPlace(spec.types, spec.eviction.value_column, spec.eviction.value_is_window,
                             RowOf(value), &time)) {
         malformed = true;
       }
-      return time && *time <= watermark_micros;
-    };
-    EncodedRows expired_keys;
-    stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
-      if (is_expired(value)) expired_keys.Append(key_of(indexed_key));
+      if (!time || *time > watermark_micros) return;
+      expired_keys.Append(indexed_key.substr(0, indexed_key.size() - kIndexBytes));
+      expired_index.push_back(ReadLong(indexed_key));
+      if (spec.preserved && !MatchedOf(value)) {
+        unmatched_of.push_back(unmatched_rows.size());
+        unmatched_rows.Append(RowOf(value));
+      } else {
+        unmatched_of.push_back(-1);
+      }
     });
     if (malformed) {
       return arrow::Status::Invalid("A row kept in the ", StoreName(spec.side, true),
@@ -611,44 +618,53 @@ class StreamingJoinStream final : public BufferedStream {
                                     "the query's schema places it");
     }
     if (expired_keys.size() == 0) return arrow::Status::OK();
+    // Per affected key, its expired rows by index.
     KeyIndex affected(static_cast<size_t>(expired_keys.size()));
-    for (int64_t k = 0; k < expired_keys.size(); ++k) affected.Insert(expired_keys.row(k));
-    EncodedRows indexed_keys, values;
-    std::vector<uint8_t> expired;
-    std::vector<std::vector<int64_t>> rows_of_key(affected.keys().size());
-    stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
-      const int32_t id = affected.Find(key_of(indexed_key));
-      if (id < 0) return;
-      rows_of_key[id].push_back(values.size());
-      indexed_keys.Append(indexed_key);
-      values.Append(value);
-      expired.push_back(is_expired(value) ? 1 : 0);
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> expired_of_key;  // (index, unmatched)
+    for (int64_t r = 0; r < expired_keys.size(); ++r) {
+      const auto id = static_cast<size_t>(affected.Insert(expired_keys.row(r)));
+      if (id == expired_of_key.size()) expired_of_key.emplace_back();
+      expired_of_key[id].emplace_back(expired_index[static_cast<size_t>(r)],
+                                      unmatched_of[static_cast<size_t>(r)]);
+    }
+    std::vector<int64_t> count_of(affected.keys().size(), 0);
+    stores.counts->GetMany(affected.keys(), [&](size_t id, std::string_view count) {
+      count_of[id] = ReadLong(count);
     });
-    EncodedRows moved_keys, removed_keys, new_counts;
-    std::vector<std::string_view> moved_values, emptied_keys, counted_keys;
-    for (size_t id = 0; id < rows_of_key.size(); ++id) {
+    EncodedRows moved_keys, moved_from, removed_keys, new_counts;
+    std::vector<std::string_view> emptied_keys, counted_keys;
+    for (size_t id = 0; id < count_of.size(); ++id) {
       const std::string_view key = affected.keys()[id];
-      std::vector<int64_t>& entries = rows_of_key[id];
-      auto index_of = [&](int64_t v) {
-        return ReadLong(indexed_keys.row(v).substr(key.size()));
+      auto& expired = expired_of_key[id];
+      std::sort(expired.begin(), expired.end());
+      // The expired row first at `index`, or nullptr.
+      auto expired_at = [&](int64_t index) -> const std::pair<int64_t, int64_t>* {
+        auto found = std::lower_bound(expired.begin(), expired.end(),
+                                      std::pair<int64_t, int64_t>{index, INT64_MIN});
+        return found != expired.end() && found->first == index ? &*found : nullptr;
       };
-      std::sort(entries.begin(), entries.end(),
-                [&](int64_t a, int64_t b) { return index_of(a) < index_of(b); });
       // As Spark fills each hole: the key's last row moves into it, and is checked in turn,
-      // so the survivors sit at the indexes Spark's would.
-      auto kept = static_cast<int64_t>(entries.size());
-      for (int64_t index = 0; index < kept;) {
-        const int64_t v = entries[index];
-        if (!expired[v]) {
-          ++index;
+      // so the survivors sit at the indexes Spark's would. `now_at` maps the positions filled
+      // so far to the index their row was first kept at.
+      std::unordered_map<int64_t, int64_t> now_at;
+      auto first_index_at = [&](int64_t position) {
+        auto filled = now_at.find(position);
+        return filled == now_at.end() ? position : filled->second;
+      };
+      int64_t kept = count_of[id];
+      for (int64_t position = 0; position < kept;) {
+        const auto* row = expired_at(first_index_at(position));
+        if (row == nullptr) {
+          ++position;
           continue;
         }
         ++*removed;
-        if (spec.preserved && !MatchedOf(values.row(v))) unmatched->Append(RowOf(values.row(v)));
-        if (index != kept - 1) {
-          entries[index] = entries[kept - 1];
-          AppendIndexedKey(key, index, &moved_keys);
-          moved_values.push_back(values.row(entries[index]));
+        if (row->second >= 0) unmatched->Append(unmatched_rows.row(row->second));
+        if (position != kept - 1) {
+          const int64_t last = first_index_at(kept - 1);
+          now_at[position] = last;
+          AppendIndexedKey(key, position, &moved_keys);
+          AppendIndexedKey(key, last, &moved_from);
         }
         AppendIndexedKey(key, kept - 1, &removed_keys);
         --kept;
@@ -660,9 +676,18 @@ class StreamingJoinStream final : public BufferedStream {
         new_counts.Append(EncodeLong(kept));
       }
     }
+    // The moving rows, read where they were kept before anything changes.
+    EncodedRows moved_values;
+    stores.values->GetMany(Views(moved_from), [&](size_t, std::string_view value) {
+      moved_values.Append(value);
+    });
+    if (moved_values.size() != moved_keys.size()) {
+      return arrow::Status::Invalid("The ", StoreName(spec.side, true),
+                                    " state of the join lacks a row its counts promise");
+    }
     // The moves first, then the removals: an index moved into and later removed ends up
     // removed, as at the end of Spark's sequence.
-    ARROW_RETURN_NOT_OK(stores.values->PutMany(Views(moved_keys), moved_values));
+    ARROW_RETURN_NOT_OK(stores.values->PutMany(Views(moved_keys), Views(moved_values)));
     ARROW_RETURN_NOT_OK(stores.values->RemoveMany(Views(removed_keys)));
     ARROW_RETURN_NOT_OK(stores.counts->RemoveMany(emptied_keys));
     return stores.counts->PutMany(counted_keys, Views(new_counts));
