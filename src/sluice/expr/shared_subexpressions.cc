@@ -83,7 +83,8 @@ bool IsLeaf(const BoundExpr& e) {
 }  // namespace
 
 SharedSubexpressions::SharedSubexpressions(const std::vector<BoundExprPtr>& exprs,
-                                           int input_columns) {
+                                           int input_columns)
+    : input_columns_(input_columns) {
   Keys keys;
   std::unordered_map<std::string, Candidate> candidates;
   std::function<void(const BoundExprPtr&, bool)> collect = [&](const BoundExprPtr& e,
@@ -164,6 +165,10 @@ SharedSubexpressions::SharedSubexpressions(const std::vector<BoundExprPtr>& expr
 arrow::Result<std::shared_ptr<arrow::RecordBatch>> SharedSubexpressions::Extend(
     std::shared_ptr<arrow::RecordBatch> batch, const EvalContext& context) const {
   if (shared_.empty()) return batch;
+  if (batch->num_columns() != input_columns_) {
+    return arrow::Status::Invalid("A batch of ", batch->num_columns(),
+                                  " columns reached expressions bound to ", input_columns_);
+  }
   arrow::FieldVector fields = batch->schema()->fields();
   arrow::ArrayVector columns = batch->columns();
   for (const auto& e : shared_) {

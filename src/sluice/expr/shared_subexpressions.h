@@ -34,11 +34,12 @@ class SharedSubexpressions {
   const std::vector<BoundExprPtr>& shared() const { return shared_; }
 
   /// `batch` with the shared subexpressions' values appended (the batch itself when nothing
-  /// is shared).
+  /// is shared). Fails when `batch` does not have the input's number of columns.
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Extend(
       std::shared_ptr<arrow::RecordBatch> batch, const EvalContext& context) const;
 
  private:
+  int input_columns_;
   std::vector<BoundExprPtr> exprs_;
   std::vector<BoundExprPtr> shared_;
 };
