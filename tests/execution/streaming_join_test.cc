@@ -2,6 +2,7 @@
 // with nulls once the watermark passes them, the same output after a crash at any step, state
 // that stays bounded, and the checkpoint layout Spark gives a join's state. The batch-by-batch
 // answers of every join type come from Spark in tests/golden_stateful.
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -265,6 +266,46 @@ TEST_F(DamagedJoinStateTest, AKeyWithoutItsWindowFailsTheEvictionByKey) {
   };
   ExpectEvictionFails(windowed("L", "l").join(windowed("R", "r"), F::expr("lk = rk AND lw = rw")),
                       input, "left-keyToNumValues", /*damage_keys=*/true);
+}
+
+// A key whose count promises more rows than its store holds fails the eviction when a
+// missing row would move into a hole, rather than filling the hole with nothing.
+TEST_F(DamagedJoinStateTest, ARowMissingBehindItsCountFailsTheEvictionByValue) {
+  auto input = Input();
+  const std::string store = "left-keyWithIndexToValue";
+  auto drop_second_row = AssertOnQuery("drop a's second row", [=, this](StreamingQuery&) {
+    const std::string path = checkpoint_ + "/state/0/0/" + store + "/1.delta";
+    auto contents = checkpoint::ReadWholeFile(path);
+    ASSERT_TRUE(contents.ok()) << contents.status().ToString();
+    state::StateFileWriter writer(state::StateFileKind::kDelta, 1);
+    int dropped = 0;
+    ASSERT_TRUE(state::ReadStateFile(*contents, path, store, state::StateFileKind::kDelta, 1,
+                                     [&](std::string_view key,
+                                         std::optional<std::string_view> value) {
+                                       ASSERT_TRUE(value.has_value());
+                                       // The index ends the key, a little-endian bigint.
+                                       int64_t index = 0;
+                                       std::memcpy(&index, key.data() + key.size() - 8, 8);
+                                       if (index == 1) {
+                                         ++dropped;
+                                       } else {
+                                         writer.Put(key, *value);
+                                       }
+                                     })
+                    .ok());
+    ASSERT_EQ(dropped, 1);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << writer.Finish();
+  });
+  auto fails = AssertOnQuery("eviction fails", [=](StreamingQuery& query) {
+    arrow::Status status = query.processAllAvailable();
+    ASSERT_FALSE(status.ok());
+    EXPECT_NE(status.message().find(store), std::string::npos) << status.ToString();
+    EXPECT_NE(status.message().find("lacks a row its counts promise"), std::string::npos)
+        << status.ToString();
+  });
+  TestStream(TimeRangeJoin(input, "inner"),
+             {Rows(input, {{"L", "a", 10}, {"L", "a", 12}}), CheckNewAnswer({}), StopStream(),
+              drop_second_row, StartStream(), Rows(input, {{"L", "b", 60}}), fails});
 }
 
 TEST_F(StreamingJoinTest, RestartWithAnotherJoinTypeIsRefusedByTheStateSchema) {
