@@ -99,12 +99,15 @@ TEST(SluiceSqlCommandTest, TheShellOnATerminalKeepsItsHistory) {
   ScratchDir scratch;
   const std::string shell = "HOME=" + Quoted(scratch.path()) + " script -qfec " +
                             Quoted(Quoted(SLUICE_COMMAND) + " sql") + " /dev/null";
-  ProgramRun run = RunCommand(scratch, shell, "SELECT 'x'\n AS s;\n");
+  // Each session ends with quit: `script` hands its input's end to the shell only while the
+  // terminal is in canonical mode, and the line editor waiting at a prompt has it in raw
+  // mode, so an end of input there may never arrive.
+  ProgramRun run = RunCommand(scratch, shell, "SELECT 'x'\n AS s;\nquit;\n");
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_NE(run.out.find("sluice-sql> SELECT 'x'\r\n          >  AS s;\r\n+---+\r\n|s  |"),
             std::string::npos)
       << run.out;
-  run = RunCommand(scratch, shell, "SELECT 2 AS n;\n");
+  run = RunCommand(scratch, shell, "SELECT 2 AS n;\nquit;\n");
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   const std::string history = ReadAll(scratch / ".sluice_history");
   const auto first = history.find("SELECT\\040'x'\n\\040AS\\040s;\n");
