@@ -153,5 +153,18 @@ TEST_F(SharedSubexpressionsTest, ColumnsLiteralsAndConstantsAreNotShared) {
   EXPECT_EQ(extended->get(), batch_.get());
 }
 
+TEST_F(SharedSubexpressionsTest, ABatchOfAnotherWidthIsRefused) {
+  auto sum = [&] { return Call("add", {Column(0), Column(1)}); };
+  SharedSubexpressions shared({sum(), Call("negate", {sum()})}, 2);
+  ASSERT_EQ(shared.shared().size(), 1u);
+  // A third column would sit where the shared one is read.
+  auto wider = batch_->AddColumn(2, "c", batch_->column(0));
+  ASSERT_TRUE(wider.ok());
+  auto extended = shared.Extend(*wider, context_);
+  ASSERT_FALSE(extended.ok());
+  EXPECT_NE(extended.status().message().find("A batch of 3 columns"), std::string::npos)
+      << extended.status().ToString();
+}
+
 }  // namespace
 }  // namespace sluice::expr
