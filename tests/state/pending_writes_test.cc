@@ -1,5 +1,7 @@
 #include "sluice/state/pending_writes.h"
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -35,7 +37,9 @@ TEST(PendingWritesTest, SortsChangesAsUnsignedBytes) {
   for (std::string key : {"b", "\xff", "a", "ab", "", "\x01"}) pending.Put(key, "v" + key);
   pending.Remove("b");
   std::vector<std::string> keys;
-  for (const auto& [key, value] : pending.SortedChanges()) {
+  for (const PendingWrites::Change& change : pending.SortedChanges()) {
+    const std::string_view key = change.key();
+    const std::optional<std::string_view> value = change.value();
     keys.emplace_back(key);
     EXPECT_EQ(value.has_value(), key != "b") << "b was removed";
     if (value) {
@@ -58,8 +62,66 @@ TEST(PendingWritesTest, SortsKeysWithCommonPrefixesByAllTheirBytes) {
                                            "abcdefgi"};
   for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) pending.Put(*it, "v");
   std::vector<std::string> keys;
-  for (const auto& [key, value] : pending.SortedChanges()) keys.emplace_back(key);
+  for (const PendingWrites::Change& change : pending.SortedChanges()) {
+    keys.emplace_back(change.key());
+  }
   EXPECT_EQ(keys, sorted);
+}
+
+// Many keys, spread over the buckets the sort distributes them into or all in one: keys of
+// random bytes, keys alike in their first bytes and differing in a few low bits only.
+TEST(PendingWritesTest, SortsManyKeysByAllTheirBytes) {
+  std::mt19937_64 random(7);
+  auto random_key = [&](std::string prefix, size_t max_extra) {
+    const size_t extra = random() % (max_extra + 1);
+    for (size_t i = 0; i < extra; ++i) prefix.push_back(static_cast<char>(random() & 0xff));
+    return prefix;
+  };
+  std::vector<std::vector<std::string>> cases(3);
+  for (int i = 0; i < 5000; ++i) cases[0].push_back(random_key("", 12));
+  for (int i = 0; i < 5000; ++i) cases[1].push_back(random_key("same5", 4));
+  for (int i = 0; i < 300; ++i) {
+    cases[2].push_back(std::string("1234567") + static_cast<char>(random() % 4));
+  }
+  for (std::vector<std::string>& keys : cases) {
+    PendingWrites pending;
+    for (const std::string& key : keys) pending.Put(key, "v");
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    std::vector<std::string> sorted;
+    for (const PendingWrites::Change& change : pending.SortedChanges()) {
+      sorted.emplace_back(change.key());
+    }
+    EXPECT_EQ(sorted, keys);
+  }
+}
+
+// The batched calls see each key as the buffer held it just before: a key repeated within
+// one PutMany shows its first put to the second.
+TEST(PendingWritesTest, BatchedCallsSeeTheBufferAsItWasBeforeEachKey) {
+  PendingWrites pending;
+  pending.Put("a", "1");
+  pending.Remove("b");
+  const std::vector<std::string_view> keys = {"a", "b", "c", "c"};
+  const std::vector<std::string_view> values = {"2", "3", "4", "5"};
+  // What each key held: nothing, a removal ("-") or a value.
+  std::vector<std::string> before;
+  pending.PutMany(keys, values, [&](size_t i, const PendingWrites::Lookup& lookup) {
+    EXPECT_EQ(before.size(), i);
+    before.push_back(!lookup.changed ? "" : lookup.value ? std::string(*lookup.value) : "-");
+  });
+  EXPECT_EQ(before, (std::vector<std::string>{"1", "-", "", "4"}));
+
+  std::vector<std::optional<std::string_view>> found;
+  const std::vector<std::string_view> lookups = {"c", "x", "a", "b"};
+  pending.FindMany(
+      lookups.size(), [&](size_t i) { return lookups[i]; },
+      [&](size_t i, const PendingWrites::Lookup& lookup) {
+        EXPECT_EQ(found.size(), i);
+        EXPECT_EQ(lookup.changed, lookups[i] != "x");
+        found.push_back(lookup.value);
+      });
+  EXPECT_EQ(found, (std::vector<std::optional<std::string_view>>{"5", std::nullopt, "2", "3"}));
 }
 
 }  // namespace

@@ -246,18 +246,21 @@ TEST_F(RocksDbStateStoreTest, KeyCountsStayExactWhenAPutManyAppliesTheBuffer) {
   auto provider = NewProvider();
   Entries expected = CommitVersions(*provider, 2).back();  // k1 -> "updated in 2", k2 -> "v2"
   auto store = provider->GetStore(2).ValueOrDie();
-  const std::string big(1 << 20, 'x');
+  const std::string value(16 << 10, 'x');
+  // 80 MiB in all: the buffer fills (64 MiB) and is applied amid the call. big10 comes twice,
+  // the second time after that apply: it was new when looked up, but no longer.
   std::vector<std::string> names;
-  for (int i = 0; i < 80; ++i) names.push_back(Named("big", i));  // 80 MiB: one apply amid
+  for (int i = 0; i < 5000; ++i) names.push_back(Named("big", i));
+  names.push_back("big10");
   names.push_back("k1");
   names.push_back("k2");
   std::vector<std::string_view> keys(names.begin(), names.end());
-  std::vector<std::string_view> values(keys.size(), big);
+  std::vector<std::string_view> values(keys.size(), value);
   std::vector<size_t> found;
   store->GetMany(keys, [&](size_t i, std::string_view) { found.push_back(i); });
-  EXPECT_EQ(found, (std::vector<size_t>{80, 81}));
+  EXPECT_EQ(found, (std::vector<size_t>{5001, 5002}));
   ASSERT_TRUE(store->PutMany(keys, values).ok());
-  for (const std::string& name : names) expected[name] = big;
+  for (const std::string& name : names) expected[name] = value;
   EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
   // big0 was applied, so it is in the database: removing it counts, putting it back too.
   ASSERT_TRUE(store->Remove("big0").ok());
@@ -269,6 +272,56 @@ TEST_F(RocksDbStateStoreTest, KeyCountsStayExactWhenAPutManyAppliesTheBuffer) {
   EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
   ASSERT_EQ(store->Commit().ValueOrDie(), 3);
   EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+  ExpectVersion(Conf(), 3, expected);
+}
+
+// The puts after a lookup take from it whether each key is new, whatever happened between
+// them: other puts that applied the buffer, keys repeated, skipped or put in another order.
+TEST_F(RocksDbStateStoreTest, KeyCountsStayExactWhateverFollowsALookup) {
+  auto provider = NewProvider();
+  Entries expected = CommitVersions(*provider, 2).back();  // k1 and k2
+  auto store = provider->GetStore(2).ValueOrDie();
+  auto expect_count = [&](const char* after) {
+    EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size())) << after;
+  };
+  auto put_many = [&](const std::vector<std::string>& names) {
+    std::vector<std::string_view> keys(names.begin(), names.end());
+    std::vector<std::string_view> values(keys.size(), "v");
+    ASSERT_TRUE(store->PutMany(keys, values).ok());
+    for (const std::string& name : names) expected[name] = "v";
+  };
+  auto get_many = [&](const std::vector<std::string>& names) {
+    std::vector<std::string_view> keys(names.begin(), names.end());
+    store->GetMany(keys, [](size_t, std::string_view) {});
+  };
+
+  // n9 looked up absent, then put, and applied with the puts that fill the buffer (80 MiB).
+  const std::vector<std::string> looked_up = {"n0", "k1", "n1", "n2", "n3", "n4",
+                                              "n5", "n6", "n7", "n8", "n9"};
+  get_many(looked_up);
+  ASSERT_TRUE(store->Put("n9", "v").ok());
+  const std::string big(1 << 20, 'x');
+  for (int i = 0; i < 80; ++i) ASSERT_TRUE(store->Put(Named("big", i), big).ok());
+  for (int i = 0; i < 80; ++i) expected[Named("big", i)] = big;
+  put_many(looked_up);
+  expect_count("a lookup, an apply, then the puts");
+
+  // Repeated, skipped and reordered keys.
+  get_many({"r1", "r1", "k2", "r2", "r3", "r4", "r5"});
+  put_many({"r1", "r1", "r3", "r5"});
+  expect_count("repeated and skipped keys");
+  get_many({"s1", "s2", "s3", "n1"});
+  put_many({"n1", "s3", "s2", "s1", "s1"});
+  expect_count("keys in another order");
+
+  // A removal between the lookup and the put.
+  get_many({"k2", "t1"});
+  ASSERT_TRUE(store->Remove("k2").ok());
+  expected.erase("k2");
+  expect_count("a removal");
+  put_many({"k2", "t1"});
+  expect_count("a removed key put back");
+  ASSERT_EQ(store->Commit().ValueOrDie(), 3);
   ExpectVersion(Conf(), 3, expected);
 }
 

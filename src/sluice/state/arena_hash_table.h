@@ -150,14 +150,35 @@ class ArenaHashTable {
   /// table.
   template <typename Visit>
   void ForEach(Visit&& visit) const {
+    ForEachRecord([&](const char* record) { visit(KeyOf(record), ValueOf(record)); });
+  }
+
+  /// Calls `visit(record)` for every entry, in slot order, with the address of its record:
+  /// 8 bytes that stand for the entry, read with KeyOf and ValueOf until the table changes.
+  /// `visit` must not modify the table.
+  template <typename Visit>
+  void ForEachRecord(Visit&& visit) const {
     const size_t n = slots_.size();
     for (size_t i = 0; i < n; ++i) {
       if (i + kRecordsAheadOfAWalk < n && slots_[i + kRecordsAheadOfAWalk] != kEmpty) {
         __builtin_prefetch(RecordOf(slots_[i + kRecordsAheadOfAWalk]));
       }
       const uint64_t slot = slots_[i];
-      if (slot != kEmpty) visit(KeyOf(RecordOf(slot)), ValueOf(RecordOf(slot)));
+      if (slot != kEmpty) visit(RecordOf(slot));
     }
+  }
+
+  /// The key and the value of a record ForEachRecord showed.
+  static std::string_view KeyOf(const char* record) {
+    uint32_t key_length;
+    std::memcpy(&key_length, record, sizeof(key_length));
+    return {record + kRecordHeader, key_length};
+  }
+  static std::string_view ValueOf(const char* record) {
+    uint32_t key_length, value_length;
+    std::memcpy(&key_length, record, sizeof(key_length));
+    std::memcpy(&value_length, record + sizeof(uint32_t), sizeof(value_length));
+    return {record + kRecordHeader + key_length, value_length};
   }
 
   /// Bytes held: the slot array and the arena blocks (live records and garbage).
@@ -181,17 +202,6 @@ class ArenaHashTable {
 
   static const char* RecordOf(uint64_t slot) {
     return reinterpret_cast<const char*>(static_cast<uintptr_t>(slot & kAddressMask));
-  }
-  static std::string_view KeyOf(const char* record) {
-    uint32_t key_length;
-    std::memcpy(&key_length, record, sizeof(key_length));
-    return {record + kRecordHeader, key_length};
-  }
-  static std::string_view ValueOf(const char* record) {
-    uint32_t key_length, value_length;
-    std::memcpy(&key_length, record, sizeof(key_length));
-    std::memcpy(&value_length, record + sizeof(uint32_t), sizeof(value_length));
-    return {record + kRecordHeader + key_length, value_length};
   }
   static uint64_t MakeSlot(uint64_t hash, const char* record);
   static size_t RecordSize(const char* record);

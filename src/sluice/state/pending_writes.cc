@@ -1,15 +1,14 @@
 #include "sluice/state/pending_writes.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstring>
 #include <string>
 
 namespace sluice::state {
 
 namespace {
-
-constexpr char kPutTag = 'P';
-constexpr char kRemoveTag = 'R';
 
 /// The first 8 bytes of `key` (zeros past its end) as a big-endian integer: comparing two
 /// prefixes orders their keys as bytewise comparison does, except where they tie.
@@ -23,19 +22,9 @@ uint64_t KeyPrefix(std::string_view key) {
 
 }  // namespace
 
-PendingWrites::Lookup PendingWrites::Find(std::string_view key) const {
-  std::optional<std::string_view> record = table_.Find(key);
-  if (!record) return {};
-  if (record->front() == kRemoveTag) return {true, std::nullopt};
-  return {true, record->substr(1)};
-}
-
 void PendingWrites::Put(std::string_view key, std::string_view value) {
-  // Assembled in a reused buffer: the table copies the record, so one allocation serves all.
-  thread_local std::string record;
-  record.clear();
-  record.push_back(kPutTag);
-  record.append(value);
+  std::string& record = RecordBuffer();
+  AssemblePut(value, &record);
   table_.Upsert(key, record);
 }
 
@@ -44,48 +33,41 @@ void PendingWrites::Remove(std::string_view key) {
 }
 
 std::vector<PendingWrites::Change> PendingWrites::SortedChanges() const {
-  // Sorted as (first 8 bytes as a big-endian integer, position) pairs, the full keys compared
-  // only where those bytes tie: integer compares of 16-byte entries instead of a memcmp call
-  // for every compare of 40-byte ones.
-  struct Order {
-    uint64_t prefix;
-    uint64_t index;
-  };
-  std::vector<Change> changes;
-  std::vector<Order> order;
-  changes.reserve(static_cast<size_t>(table_.size()));
-  order.reserve(static_cast<size_t>(table_.size()));
-  table_.ForEach([&](std::string_view key, std::string_view record) {
-    order.push_back({KeyPrefix(key), changes.size()});
-    if (record.front() == kRemoveTag) {
-      changes.emplace_back(key, std::nullopt);
-    } else {
-      changes.emplace_back(key, record.substr(1));
-    }
+  std::vector<Change> unsorted;
+  unsorted.reserve(static_cast<size_t>(table_.size()));
+  uint64_t differing = 0;  // the bits in which some key's prefix differs from the first's
+  table_.ForEachRecord([&](const char* record) {
+    Change change;
+    change.prefix_ = KeyPrefix(ArenaHashTable::KeyOf(record));
+    change.record_ = record;
+    if (!unsorted.empty()) differing |= change.prefix_ ^ unsorted.front().prefix_;
+    unsorted.push_back(change);
   });
-  // string_view compares as unsigned bytes, the order of RocksDB's BytewiseComparator; so do
-  // the big-endian prefixes, a shorter key's missing bytes counting as zeros (the full keys
-  // then decide).
-  std::sort(order.begin(), order.end(), [&](const Order& a, const Order& b) {
-    if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    return changes[a.index].first < changes[b.index].first;
-  });
-  // changes[i] becomes changes[order[i].index], moved along each cycle of the permutation in
-  // place (a second vector of changes would double the memory of a full buffer's apply).
-  for (size_t i = 0; i < changes.size(); ++i) {
-    if (order[i].index == i) continue;
-    Change first = changes[i];
-    size_t at = i;
-    while (order[at].index != i) {
-      const size_t from = order[at].index;
-      changes[at] = changes[from];
-      order[at].index = at;
-      at = from;
-    }
-    changes[at] = first;
-    order[at].index = at;
+  // Distributed into 256 buckets by the eight highest bits in which the prefixes differ (the
+  // bits above are the same in all), then each bucket sorted: small sorts that stay in the
+  // CPU caches instead of one over the whole buffer. Prefixes compare as integers, the full
+  // keys only where those tie. The prefixes are big-endian, so both orders are the bytewise
+  // order of string_view and of RocksDB's BytewiseComparator (a shorter key's missing bytes
+  // count as zeros in the prefix, and the full keys then decide).
+  const int shift = differing == 0 ? 0 : std::max(0, 64 - std::countl_zero(differing) - 8);
+  auto bucket_of = [shift](const Change& change) { return (change.prefix_ >> shift) & 0xff; };
+  std::array<size_t, 257> starts{};
+  for (const Change& change : unsorted) ++starts[bucket_of(change) + 1];
+  for (size_t b = 1; b < starts.size(); ++b) starts[b] += starts[b - 1];
+  std::vector<Change> sorted(unsorted.size());
+  std::array<size_t, 256> next;
+  std::copy(starts.begin(), starts.end() - 1, next.begin());
+  for (const Change& change : unsorted) sorted[next[bucket_of(change)]++] = change;
+  unsorted = std::vector<Change>();  // frees it before the sorts
+  for (size_t b = 0; b < 256; ++b) {
+    std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(starts[b]),
+              sorted.begin() + static_cast<std::ptrdiff_t>(starts[b + 1]),
+              [](const Change& a, const Change& b) {
+                if (a.prefix_ != b.prefix_) return a.prefix_ < b.prefix_;
+                return a.key() < b.key();
+              });
   }
-  return changes;
+  return sorted;
 }
 
 }  // namespace sluice::state

@@ -13,7 +13,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/formats/partitioned_writer.h"
-#include "sluice/state/arena_hash_table.h"
+#include "sluice/state/lookup_memo.h"
 #include "sluice/state/pending_writes.h"
 #include "sluice/state/rocksdb_changelog.h"
 #include "sluice/state/rocksdb_snapshot.h"
@@ -47,9 +47,9 @@ arrow::Status FromRocksDb(const rocksdb::Status& status, const std::string& what
 /// database, which is what Abort restores from a RocksDB snapshot taken when the store
 /// opened.
 ///
-/// Get keeps the value it returns (a pinned slice) until the next change; and it remembers
-/// the key it looked up last, so the Put that an aggregation makes right after its Get learns
-/// whether the key is new (for num_keys) without a second lookup.
+/// Get keeps the value it returns (a pinned slice) until the next change. Get and GetMany
+/// remember what they found in the database (a LookupMemo), so the puts that follow a lookup
+/// of the same keys learn whether each key is new (for num_keys) without a second lookup.
 class RocksDbStateStore final : public StateStore {
  public:
   RocksDbStateStore(RocksDbStateStoreProvider* provider, int64_t version)
@@ -68,7 +68,9 @@ class RocksDbStateStore final : public StateStore {
   int64_t version() const override { return version_; }
 
   std::optional<std::string_view> Get(std::string_view key) const override {
+    memo_.Clear();
     if (PendingWrites::Lookup pending = pending_.Find(key); pending.changed) {
+      memo_.Add(key, LookupMemo::Known::kNothing);
       return pending.value;
     }
     if (pinned_used_ == pinned_.size()) pinned_.emplace_back();
@@ -79,9 +81,7 @@ class RocksDbStateStore final : public StateStore {
       Fail(FromRocksDb(status, "Cannot read from " + provider_->Describe()));
       return std::nullopt;
     }
-    last_lookup_key_.assign(key);
-    last_lookup_found_ = status.ok();
-    has_last_lookup_ = true;
+    memo_.Add(key, status.ok() ? LookupMemo::Known::kHeld : LookupMemo::Known::kAbsent);
     if (!status.ok()) return std::nullopt;
     ++pinned_used_;
     return std::string_view(value.data(), value.size());
@@ -90,10 +90,8 @@ class RocksDbStateStore final : public StateStore {
   void GetMany(std::span<const std::string_view> keys,
                const std::function<void(size_t, std::string_view)>& found) const override {
     // The keys the write buffer does not answer go to RocksDB's MultiGet, a chunk at a time.
-    // Each answer is remembered, so that the Put that follows learns whether the key is new
-    // without a second lookup; the answers of the previous call make way (their puts came
-    // before this call), so the memo holds one call's keys.
-    existence_.ClearForRefill();
+    // The memo keeps what each lookup found, for the puts that follow.
+    memo_.Clear();
     constexpr size_t kChunk = 256;
     std::vector<rocksdb::Slice> lookups;
     // Per key of a chunk: the write buffer's answer, and where the key is among `lookups`
@@ -105,29 +103,33 @@ class RocksDbStateStore final : public StateStore {
     for (size_t begin = 0; begin < keys.size(); begin += kChunk) {
       const size_t end = std::min(keys.size(), begin + kChunk);
       lookups.clear();
-      for (size_t i = begin; i < end; ++i) {
-        buffered[i - begin] = pending_.Find(keys[i]);
-        if (buffered[i - begin].changed) continue;
-        lookup_of[i - begin] = lookups.size();
-        lookups.push_back(ToSlice(keys[i]));
-      }
+      pending_.FindMany(
+          end - begin, [&](size_t i) { return keys[begin + i]; },
+          [&](size_t i, const PendingWrites::Lookup& lookup) {
+            buffered[i] = lookup;
+            if (lookup.changed) return;
+            lookup_of[i] = lookups.size();
+            lookups.push_back(ToSlice(keys[begin + i]));
+          });
       db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), lookups.size(),
                     lookups.data(), values.data(), statuses.data());
       for (size_t i = begin; i < end; ++i) {
         const PendingWrites::Lookup& in_buffer = buffered[i - begin];
         if (in_buffer.changed) {
+          memo_.Add(keys[i], LookupMemo::Known::kNothing);
           if (in_buffer.value) found(i, *in_buffer.value);
           continue;
         }
         const size_t lookup = lookup_of[i - begin];
         const rocksdb::Status& status = statuses[lookup];
         if (status.ok()) {
+          memo_.Add(keys[i], LookupMemo::Known::kHeld);
           found(i, std::string_view(values[lookup].data(), values[lookup].size()));
-        } else if (!status.IsNotFound()) {
+        } else if (status.IsNotFound()) {
+          memo_.Add(keys[i], LookupMemo::Known::kAbsent);
+        } else {
+          memo_.Add(keys[i], LookupMemo::Known::kNothing);
           Fail(FromRocksDb(status, "Cannot read from " + provider_->Describe()));
-        }
-        if (status.ok() || status.IsNotFound()) {
-          existence_.Upsert(keys[i], status.ok() ? kFound : kNotFound);
         }
         values[lookup].Reset();
       }
@@ -137,21 +139,34 @@ class RocksDbStateStore final : public StateStore {
   arrow::Status Put(std::string_view key, std::string_view value) override {
     ARROW_RETURN_NOT_OK(CheckWritable("Put"));
     ReleaseValues();
-    return PutOne(key, value);
+    return PutChunk({&key, 1}, {&value, 1});
   }
 
   arrow::Status PutMany(std::span<const std::string_view> keys,
                         std::span<const std::string_view> values) override {
     ARROW_RETURN_NOT_OK(CheckWritable("PutMany"));
     ReleaseValues();
-    for (size_t i = 0; i < keys.size(); ++i) ARROW_RETURN_NOT_OK(PutOne(keys[i], values[i]));
+    // In chunks, so that the write buffer is applied when it fills even amid a large call.
+    constexpr size_t kChunk = 4096;
+    for (size_t begin = 0; begin < keys.size(); begin += kChunk) {
+      const size_t n = std::min(kChunk, keys.size() - begin);
+      ARROW_RETURN_NOT_OK(PutChunk(keys.subspan(begin, n), values.subspan(begin, n)));
+    }
     return arrow::Status::OK();
   }
 
   arrow::Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckWritable("Remove"));
     ARROW_RETURN_NOT_OK(Log(key, std::nullopt));
-    ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
+    bool existed;
+    const std::optional<bool> held = memo_.Match(key);
+    if (PendingWrites::Lookup pending = pending_.Find(key); pending.changed) {
+      existed = pending.value.has_value();
+    } else if (held) {
+      existed = *held;
+    } else {
+      ARROW_ASSIGN_OR_RAISE(existed, HeldByDatabase(key));
+    }
     if (!existed) return arrow::Status::OK();
     ReleaseValues();
     pending_.Remove(key);
@@ -172,9 +187,9 @@ class RocksDbStateStore final : public StateStore {
     if (!it->status().ok()) {
       Fail(FromRocksDb(it->status(), "Cannot iterate over " + provider_->Describe()));
     }
-    for (const auto& [key, value] : pending_.SortedChanges()) {
+    pending_.ForEach([&](std::string_view key, std::optional<std::string_view> value) {
       if (value) visit(key, *value);
-    }
+    });
   }
 
   arrow::Result<int64_t> Commit() override {
@@ -217,7 +232,7 @@ class RocksDbStateStore final : public StateStore {
     StateStoreMetrics metrics = metrics_;
     metrics.num_keys = num_keys_;
     // The database's own memory, and the buffers this store holds beside it.
-    metrics.memory_used_bytes = pending_.memory_used_bytes() + existence_.memory_used_bytes();
+    metrics.memory_used_bytes = pending_.memory_used_bytes() + memo_.memory_used_bytes();
     if (provider_->db_) metrics.memory_used_bytes += provider_->MemoryUsedBytes();
     return metrics;
   }
@@ -244,22 +259,45 @@ class RocksDbStateStore final : public StateStore {
     if (error_.ok()) error_ = std::move(status);
   }
 
-  /// Put once the store is known writable and no pinned value is out.
-  arrow::Status PutOne(std::string_view key, std::string_view value) {
-    ARROW_ASSIGN_OR_RAISE(bool existed, Exists(key));
-    ARROW_RETURN_NOT_OK(Log(key, value));
-    pending_.Put(key, value);
-    if (!existed) ++num_keys_;
-    ++metrics_.num_updated_rows;
+  /// Puts keys[i] -> values[i] once the store is known writable and no pinned value is out:
+  /// logs them, puts them into the write buffer, counts the new keys and applies the buffer
+  /// if full. Whether a key is new comes from the buffer (its put's one probe tells what it
+  /// held), else from the memo of the lookups, else from one MultiGet for the chunk's rest.
+  arrow::Status PutChunk(std::span<const std::string_view> keys,
+                         std::span<const std::string_view> values) {
+    for (size_t i = 0; i < keys.size(); ++i) ARROW_RETURN_NOT_OK(Log(keys[i], values[i]));
+    std::vector<rocksdb::Slice>& unknown = unknown_keys_;
+    unknown.clear();
+    pending_.PutMany(keys, values, [&](size_t i, const PendingWrites::Lookup& before) {
+      // Matched even when the buffer answers, to keep the memo in step with the puts.
+      const std::optional<bool> held = memo_.Match(keys[i]);
+      if (before.changed) {
+        if (!before.value) ++num_keys_;
+      } else if (held) {
+        if (!*held) ++num_keys_;
+      } else {
+        unknown.push_back(ToSlice(keys[i]));
+      }
+    });
+    // The buffer answers a key repeated within the chunk from its second put on, so each of
+    // these keys is read once; the database does not change before the buffer is applied.
+    std::vector<rocksdb::PinnableSlice> found(unknown.size());
+    std::vector<rocksdb::Status> statuses(unknown.size());
+    db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), unknown.size(),
+                  unknown.data(), found.data(), statuses.data());
+    for (const rocksdb::Status& status : statuses) {
+      if (status.IsNotFound()) {
+        ++num_keys_;
+      } else {
+        ARROW_RETURN_NOT_OK(Check(status, "Cannot read from"));
+      }
+    }
+    metrics_.num_updated_rows += static_cast<int64_t>(keys.size());
     return ApplyPendingIfFull();
   }
 
-  arrow::Result<bool> Exists(std::string_view key) {
-    if (PendingWrites::Lookup pending = pending_.Find(key); pending.changed) {
-      return pending.value.has_value();
-    }
-    if (has_last_lookup_ && key == last_lookup_key_) return last_lookup_found_;
-    if (std::optional<std::string_view> known = existence_.Find(key)) return *known == kFound;
+  /// Whether the database holds `key` (the write buffer aside).
+  arrow::Result<bool> HeldByDatabase(std::string_view key) {
     rocksdb::PinnableSlice value;
     rocksdb::Status status =
         db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), ToSlice(key), &value);
@@ -303,7 +341,12 @@ class RocksDbStateStore final : public StateStore {
     const std::string table_path = provider_->NextIngestPath();
     rocksdb::SstFileWriter table(rocksdb::EnvOptions(), *provider_->options_);
     ARROW_RETURN_NOT_OK(Check(table.Open(table_path), "Cannot write a table file for"));
-    for (const auto& [key, value] : changes) {
+    for (size_t i = 0; i < changes.size(); ++i) {
+      // The buffer's records lie in no particular order in memory: fetch ahead.
+      constexpr size_t kAhead = 16;
+      if (i + kAhead < changes.size()) __builtin_prefetch(changes[i + kAhead].address());
+      const std::string_view key = changes[i].key();
+      const std::optional<std::string_view> value = changes[i].value();
       rocksdb::Status added =
           value ? table.Put(ToSlice(key), ToSlice(*value)) : table.Delete(ToSlice(key));
       ARROW_RETURN_NOT_OK(Check(added, "Cannot write a table file for"));
@@ -316,20 +359,16 @@ class RocksDbStateStore final : public StateStore {
     std::error_code ignored;
     fs::remove(table_path, ignored);  // still there only when the ingestion failed
     ARROW_RETURN_NOT_OK(Check(ingested, "Cannot write to"));
-    // What GetMany learned stays true of the keys not just applied, which the puts after an
-    // apply amid a large PutMany still need; the applied ones now exist as their change says.
-    if (existence_.size() > 0) {
-      existence_.Pipelined(
-          changes.size(), [&](size_t i) { return changes[i].first; },
-          [&](size_t i, uint64_t hash) {
-            const std::string_view key = changes[i].first;
-            if (!existence_.FindHashed(key, hash)) return;
-            existence_.UpsertHashed(key, hash, changes[i].second ? kFound : kNotFound,
-                                    [](const std::optional<std::string_view>&) {});
-          });
-    }
+    // What the lookups learned stays true of the keys not just applied; the applied ones
+    // are now in the database as their change says.
+    pending_.FindMany(
+        memo_.size() - memo_.next(), [&](size_t i) { return memo_.key_at(memo_.next() + i); },
+        [&](size_t i, const PendingWrites::Lookup& change) {
+          if (!change.changed) return;
+          memo_.set_known(memo_.next() + i, change.value ? LookupMemo::Known::kHeld
+                                                         : LookupMemo::Known::kAbsent);
+        });
     pending_.Clear();
-    has_last_lookup_ = false;
     return arrow::Status::OK();
   }
 
@@ -387,18 +426,15 @@ class RocksDbStateStore final : public StateStore {
   rocksdb::WriteOptions write_options_;
   std::unique_ptr<ChangelogWriter> changelog_;
   PendingWrites pending_;
-  // Whether the keys the latest GetMany looked up are in the database (kFound / kNotFound),
-  // kept true as the write buffer is applied.
-  static constexpr std::string_view kFound = "1";
-  static constexpr std::string_view kNotFound = "0";
-  mutable ArenaHashTable existence_;
+  // What the latest Get or GetMany found in the database, kept true as the write buffer is
+  // applied.
+  mutable LookupMemo memo_;
+  // PutChunk's keys to read, kept to reuse the memory.
+  std::vector<rocksdb::Slice> unknown_keys_;
   StateStoreMetrics metrics_;
   // A deque, so that the slices handed out stay where they are as more are added.
   mutable std::deque<rocksdb::PinnableSlice> pinned_;
   mutable size_t pinned_used_ = 0;
-  mutable std::string last_lookup_key_;
-  mutable bool last_lookup_found_ = false;
-  mutable bool has_last_lookup_ = false;
   mutable arrow::Status error_;
   bool open_ = true;
   bool committed_ = false;
