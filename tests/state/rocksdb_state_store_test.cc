@@ -532,6 +532,7 @@ TEST_F(RocksDbStateStoreTest, BoundedMemoryIsSharedAndHonoured) {
   constexpr int kKeysPerProvider = 400000;  // about 3x the cap in memtables alone
   std::vector<std::unique_ptr<RocksDbStateStoreProvider>> providers;
   int64_t peak_usage = 0;
+  int64_t peak_store_memory = 0;
   for (int p = 0; p < kProviders; ++p) {
     std::string folder = StateStoreFolder(checkpoint::CheckpointPaths(scratch_.path()),
                                           StateStoreId{0, p, StateStoreId::kDefaultStoreName});
@@ -545,7 +546,10 @@ TEST_F(RocksDbStateStoreTest, BoundedMemoryIsSharedAndHonoured) {
       std::string key = "key-" + std::to_string(i * 7919 % kKeysPerProvider) + "-padding";
       std::memcpy(value, &i, sizeof(i));
       ASSERT_TRUE(store->Put(key, std::string_view(value, sizeof(value))).ok());
-      if (i % 10000 == 0) peak_usage = std::max(peak_usage, shared->usage_bytes());
+      if (i % 10000 == 0) {
+        peak_usage = std::max(peak_usage, shared->usage_bytes());
+        peak_store_memory = std::max(peak_store_memory, store->metrics().memory_used_bytes);
+      }
     }
     ASSERT_TRUE(store->Commit().ok());
     EXPECT_EQ(store->metrics().num_keys, kKeysPerProvider);
@@ -554,11 +558,37 @@ TEST_F(RocksDbStateStoreTest, BoundedMemoryIsSharedAndHonoured) {
   EXPECT_GT(peak_usage, cap / 8) << "the memtables are charged to the shared cache";
   // The cap is not strict (as Spark's): a memtable being filled may overshoot it a little.
   EXPECT_LE(peak_usage, cap + cap / 2) << "peak " << peak_usage;
+  // A store's write buffer (16 MB of changes here) is applied once the buffers pass their
+  // share of the cap, long before its own limit.
+  EXPECT_LE(peak_store_memory, cap) << "peak " << peak_store_memory;
   int64_t own = 0;
   for (auto& provider : providers) {
     own += provider->GetStore(1).ValueOrDie()->metrics().memory_used_bytes;
   }
   EXPECT_LE(own, cap);
+}
+
+// The changes a store holds before applying them to its database take the place of memtables,
+// and are charged to the shared cache as memtables are, until the store closes.
+TEST_F(RocksDbStateStoreTest, WriteBuffersAreChargedToTheSharedCache) {
+  StateStoreConf conf = Conf();
+  conf.rocksdb.bounded_memory_usage = true;
+  conf.rocksdb.max_memory_usage_mb = 64;
+  auto shared = RocksDbSharedResources::Make(conf.rocksdb).ValueOrDie();
+  StateStoreId id{0, 0, StateStoreId::kDefaultStoreName};
+  auto provider =
+      RocksDbStateStoreProvider::Make(
+          StateStoreFolder(checkpoint::CheckpointPaths(scratch_.path()), id), id, conf, shared)
+          .ValueOrDie();
+  auto store = provider->GetStore(0).ValueOrDie();
+  const int64_t before = shared->usage_bytes();
+  const std::string value(1000, 'v');
+  for (int i = 0; i < 8000; ++i) ASSERT_TRUE(store->Put(Named("key", i), value).ok());
+  const int64_t buffered = store->metrics().memory_used_bytes;
+  EXPECT_GE(buffered, 8000 * 1000);
+  EXPECT_GE(shared->usage_bytes() - before, buffered - (1 << 20)) << "charged in MiB units";
+  store->Abort();
+  EXPECT_LE(shared->usage_bytes(), before) << "released when the store closes";
 }
 
 TEST_F(RocksDbStateStoreTest, InvalidSettingsAreRefused) {

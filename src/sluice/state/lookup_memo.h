@@ -29,6 +29,9 @@ class LookupMemo {
     next_ = 0;
   }
 
+  /// Forgets every key and releases the memory.
+  void Release() { *this = LookupMemo(); }
+
   void Add(std::string_view key, Known known) {
     bytes_.append(key);
     ends_.push_back(bytes_.size());

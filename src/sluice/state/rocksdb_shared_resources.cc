@@ -31,7 +31,13 @@ arrow::Status InvalidSetting(const std::string& name, const std::string& value,
 
 }  // namespace
 
-RocksDbSharedResources::~RocksDbSharedResources() = default;
+RocksDbSharedResources::~RocksDbSharedResources() {
+  // Every store releases its charge when it closes; these are what a store never closed left.
+  for (void* placeholder : placeholders_) {
+    block_cache_->Release(static_cast<rocksdb::Cache::Handle*>(placeholder),
+                          /*erase_if_last_ref=*/true);
+  }
+}
 
 arrow::Result<std::shared_ptr<RocksDbSharedResources>> RocksDbSharedResources::Make(
     const RocksDbStateStoreConf& conf) {
@@ -71,6 +77,36 @@ arrow::Result<std::shared_ptr<RocksDbSharedResources>> RocksDbSharedResources::M
 
 int64_t RocksDbSharedResources::usage_bytes() const {
   return block_cache_ ? static_cast<int64_t>(block_cache_->GetUsage()) : 0;
+}
+
+void RocksDbSharedResources::ChargeWriteBuffers(int64_t delta) {
+  if (!bounded()) return;
+  std::lock_guard<std::mutex> lock(write_buffers_mutex_);
+  write_buffer_bytes_ += delta;
+  const auto wanted = static_cast<size_t>((write_buffer_bytes_ + kMebibyte - 1) / kMebibyte);
+  while (placeholders_.size() < wanted) {
+    // A key of its own per placeholder, and no value: the entry only holds its charge.
+    const uint64_t id = next_placeholder_id_++;
+    const std::string key = "sluice-write-buffer-" + std::to_string(id);
+    rocksdb::Cache::Handle* handle = nullptr;
+    rocksdb::Status inserted = block_cache_->Insert(
+        key, /*value=*/nullptr, kMebibyte, [](const rocksdb::Slice&, void*) {}, &handle);
+    // The cache has no strict capacity limit, so an insert does not fail; were it to, the
+    // buffer would go uncharged rather than fail the store.
+    if (!inserted.ok()) break;
+    placeholders_.push_back(handle);
+  }
+  while (placeholders_.size() > wanted) {
+    block_cache_->Release(static_cast<rocksdb::Cache::Handle*>(placeholders_.back()),
+                          /*erase_if_last_ref=*/true);
+    placeholders_.pop_back();
+  }
+}
+
+bool RocksDbSharedResources::WriteBuffersOverBudget() const {
+  if (!bounded()) return false;
+  std::lock_guard<std::mutex> lock(write_buffers_mutex_);
+  return write_buffer_bytes_ > static_cast<int64_t>(write_buffer_manager_->buffer_size());
 }
 
 arrow::Result<rocksdb::Options> MakeDatabaseOptions(const RocksDbStateStoreConf& conf,

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include <arrow/result.h>
 
@@ -20,11 +22,12 @@ namespace sluice::state {
 
 /// The block cache and write buffer manager of a query's RocksDB providers. With
 /// bounded_memory_usage, one LRU cache of max_memory_usage_mb holds the data blocks of every
-/// provider, and the memtables (up to write_buffer_cache_ratio of it) and table readers (each
-/// table file's index and filter) of every provider are charged to it, so the query's RocksDB
-/// memory stays near the cap however many partitions it has. Without, it holds nothing and each provider has its own cache of
-/// block_cache_size_mb and RocksDB's own memtable limits. Thread-safe: providers running in
-/// different threads share it.
+/// provider, and the memtables and the stores' write buffers (up to write_buffer_cache_ratio
+/// of it) and table readers (each table file's index and filter) of every provider are charged
+/// to it, so the query's RocksDB memory stays near the cap however many partitions it has.
+/// Without, it holds nothing and each provider has its own cache of block_cache_size_mb and
+/// RocksDB's own memtable limits. Thread-safe: providers running in different threads share
+/// it.
 class RocksDbSharedResources {
  public:
   /// Validates the memory settings of `conf` and makes the shared cache if they bound memory.
@@ -43,11 +46,26 @@ class RocksDbSharedResources {
   /// Bytes held by the shared cache, memtables charged to it included (0 when not bounded).
   int64_t usage_bytes() const;
 
+  /// Adds `delta` bytes (negative to release them) to the stores' write buffers: the changes
+  /// they hold before applying them to their databases, in place of memtables. With bounded
+  /// memory they are charged to the shared cache as memtables are (pinned placeholder entries
+  /// of 1 MiB), so that the cache keeps that much less; without, nothing is counted.
+  void ChargeWriteBuffers(int64_t delta);
+  /// Whether the stores' write buffers together pass their budget, the write buffer manager's
+  /// (write_buffer_cache_ratio of the cap): a store then applies its buffer. Never without
+  /// bounded memory.
+  bool WriteBuffersOverBudget() const;
+
  private:
   RocksDbSharedResources() = default;
 
   std::shared_ptr<rocksdb::Cache> block_cache_;
   std::shared_ptr<rocksdb::WriteBufferManager> write_buffer_manager_;
+  // The write buffers' bytes and the placeholders charging them to block_cache_.
+  mutable std::mutex write_buffers_mutex_;
+  int64_t write_buffer_bytes_ = 0;
+  uint64_t next_placeholder_id_ = 0;
+  std::vector<void*> placeholders_;  // rocksdb::Cache::Handle*
 };
 
 /// The options of one provider's database after `conf`, sharing `shared`'s cache when memory

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <set>
@@ -28,6 +29,13 @@ namespace {
 /// Pending changes of a store are applied once they hold this many bytes of keys and values,
 /// so a version that changes more keys than fit in memory still can.
 constexpr int64_t kMaxPendingBytes = 64 << 20;
+/// With bounded memory they are also applied once the write buffers of all stores pass their
+/// budget, if they hold at least this many bytes: smaller buffers would make table files too
+/// small to be worth ingesting.
+constexpr int64_t kMinPendingBytesToApply = 1 << 20;
+/// The store's buffers are charged to the shared memory budget once they grew or shrank by
+/// this many bytes since the last charge, or are cleared: a lock per put would cost more.
+constexpr int64_t kChargeStep = 256 << 10;
 
 rocksdb::Slice ToSlice(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
 
@@ -218,7 +226,8 @@ class RocksDbStateStore final : public StateStore {
     if (!open_) return;
     ReleaseValues();
     pending_.Clear();
-    bool rolled_back = !commit_failed_ && (!changelog_ || RollBack().ok());
+    // Changes never applied left the database as it was.
+    bool rolled_back = !commit_failed_ && (!changelog_ || !applied_ || RollBack().ok());
     ReleaseSnapshot();
     changelog_.reset();  // deletes its temp file
     // Without a sure rollback the database no longer matches any version: rebuild it.
@@ -328,8 +337,23 @@ class RocksDbStateStore final : public StateStore {
   }
 
   arrow::Status ApplyPendingIfFull() {
-    if (pending_.record_bytes() < kMaxPendingBytes) return arrow::Status::OK();
-    return ApplyPending();
+    UpdateCharge();
+    if (pending_.record_bytes() >= kMaxPendingBytes ||
+        (pending_.record_bytes() >= kMinPendingBytesToApply &&
+         provider_->shared_->WriteBuffersOverBudget())) {
+      return ApplyPending();
+    }
+    return arrow::Status::OK();
+  }
+
+  /// Charges the memory of the write buffer to the query's shared budget, when it changed by a
+  /// step since the last charge (or always, when `now`). The memo is not charged: it is
+  /// about the size of the keys its caller holds, and applying the buffer cannot shrink it.
+  void UpdateCharge(bool now = false) {
+    const int64_t bytes = pending_.memory_used_bytes();
+    if (!now && std::abs(bytes - charged_bytes_) < kChargeStep) return;
+    provider_->shared_->ChargeWriteBuffers(bytes - charged_bytes_);
+    charged_bytes_ = bytes;
   }
 
   /// Writes the pending changes, in key order, to the database, which takes them as one table
@@ -352,6 +376,7 @@ class RocksDbStateStore final : public StateStore {
       ARROW_RETURN_NOT_OK(Check(added, "Cannot write a table file for"));
     }
     ARROW_RETURN_NOT_OK(Check(table.Finish(), "Cannot write a table file for"));
+    applied_ = true;  // from here on the database may hold changes
     rocksdb::IngestExternalFileOptions ingest;
     // The file is the database's from now on: linked in, not copied.
     ingest.move_files = true;
@@ -369,6 +394,7 @@ class RocksDbStateStore final : public StateStore {
                                                          : LookupMemo::Known::kAbsent);
         });
     pending_.Clear();
+    UpdateCharge(/*now=*/true);
     return arrow::Status::OK();
   }
 
@@ -414,6 +440,10 @@ class RocksDbStateStore final : public StateStore {
   }
 
   void Close() {
+    pending_.Clear();
+    memo_.Release();
+    provider_->shared_->ChargeWriteBuffers(-charged_bytes_);
+    charged_bytes_ = 0;
     open_ = false;
     provider_->store_open_ = false;
   }
@@ -429,6 +459,8 @@ class RocksDbStateStore final : public StateStore {
   // What the latest Get or GetMany found in the database, kept true as the write buffer is
   // applied.
   mutable LookupMemo memo_;
+  // The bytes of pending_ charged to the shared budget (UpdateCharge).
+  int64_t charged_bytes_ = 0;
   // PutChunk's keys to read, kept to reuse the memory.
   std::vector<rocksdb::Slice> unknown_keys_;
   StateStoreMetrics metrics_;
@@ -439,6 +471,8 @@ class RocksDbStateStore final : public StateStore {
   bool open_ = true;
   bool committed_ = false;
   bool commit_failed_ = false;
+  // Whether some changes were applied to the database (so that Abort must undo them).
+  bool applied_ = false;
 };
 
 RocksDbStateStoreProvider::RocksDbStateStoreProvider(
