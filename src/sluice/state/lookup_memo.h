@@ -4,6 +4,7 @@
 // of keys) without reading it again or hashing it into a table.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>

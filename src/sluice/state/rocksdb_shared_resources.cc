@@ -36,8 +36,8 @@ arrow::Status InvalidSetting(const std::string& name, const std::string& value,
 
 RocksDbSharedResources::~RocksDbSharedResources() {
   // Every store releases its charge when it closes; these are what a store never closed left.
-  for (void* placeholder : placeholders_) {
-    block_cache_->Release(static_cast<rocksdb::Cache::Handle*>(placeholder),
+  for (void* entry : charge_entries_) {
+    block_cache_->Release(static_cast<rocksdb::Cache::Handle*>(entry),
                           /*erase_if_last_ref=*/true);
   }
 }
@@ -87,9 +87,9 @@ void RocksDbSharedResources::ChargeWriteBuffers(int64_t delta) {
   std::lock_guard<std::mutex> lock(write_buffers_mutex_);
   write_buffer_bytes_ += delta;
   const auto wanted = static_cast<size_t>((write_buffer_bytes_ + kMebibyte - 1) / kMebibyte);
-  while (placeholders_.size() < wanted) {
-    // A key of its own per placeholder, and no value: the entry only holds its charge.
-    const uint64_t id = next_placeholder_id_++;
+  while (charge_entries_.size() < wanted) {
+    // A key of its own per entry, and no value: the entry only holds its charge.
+    const uint64_t id = next_charge_entry_id_++;
     const std::string key = "sluice-write-buffer-" + std::to_string(id);
     rocksdb::Cache::Handle* handle = nullptr;
     rocksdb::Status inserted = block_cache_->Insert(
@@ -97,12 +97,12 @@ void RocksDbSharedResources::ChargeWriteBuffers(int64_t delta) {
     // The cache has no strict capacity limit, so an insert does not fail; were it to, the
     // buffer would go uncharged rather than fail the store.
     if (!inserted.ok()) break;
-    placeholders_.push_back(handle);
+    charge_entries_.push_back(handle);
   }
-  while (placeholders_.size() > wanted) {
-    block_cache_->Release(static_cast<rocksdb::Cache::Handle*>(placeholders_.back()),
+  while (charge_entries_.size() > wanted) {
+    block_cache_->Release(static_cast<rocksdb::Cache::Handle*>(charge_entries_.back()),
                           /*erase_if_last_ref=*/true);
-    placeholders_.pop_back();
+    charge_entries_.pop_back();
   }
 }
 

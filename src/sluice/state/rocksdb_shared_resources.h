@@ -48,8 +48,9 @@ class RocksDbSharedResources {
 
   /// Adds `delta` bytes (negative to release them) to the stores' write buffers: the changes
   /// they hold before applying them to their databases, in place of memtables. With bounded
-  /// memory they are charged to the shared cache as memtables are (pinned placeholder entries
-  /// of 1 MiB), so that the cache keeps that much less; without, nothing is counted.
+  /// memory they are charged to the shared cache as memtables are (pinned entries of 1 MiB
+  /// that hold nothing but their charge), so that the cache keeps that much less; without,
+  /// nothing is counted.
   void ChargeWriteBuffers(int64_t delta);
   /// Whether the stores' write buffers together pass their budget, the write buffer manager's
   /// (write_buffer_cache_ratio of the cap): a store then applies its buffer. Never without
@@ -61,11 +62,11 @@ class RocksDbSharedResources {
 
   std::shared_ptr<rocksdb::Cache> block_cache_;
   std::shared_ptr<rocksdb::WriteBufferManager> write_buffer_manager_;
-  // The write buffers' bytes and the placeholders charging them to block_cache_.
+  // The write buffers' bytes and the cache entries charging them to block_cache_.
   mutable std::mutex write_buffers_mutex_;
   int64_t write_buffer_bytes_ = 0;
-  uint64_t next_placeholder_id_ = 0;
-  std::vector<void*> placeholders_;  // rocksdb::Cache::Handle*
+  uint64_t next_charge_entry_id_ = 0;
+  std::vector<void*> charge_entries_;  // rocksdb::Cache::Handle*
 };
 
 /// The options of one provider's database after `conf`, sharing `shared`'s cache when memory
