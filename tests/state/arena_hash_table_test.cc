@@ -172,30 +172,5 @@ TEST(ArenaHashTableTest, MarksFollowTheirEntries) {
   EXPECT_TRUE(marked_now().empty());
 }
 
-TEST(ArenaHashTableTest, ClearForRefillKeepsTheMemoryOfASimilarFill) {
-  ArenaHashTable table;
-  for (int round = 0; round < 3; ++round) {
-    for (int i = 0; i < 20000; ++i) {
-      table.Upsert("key-" + std::to_string(i), "value-" + std::to_string(round));
-    }
-    EXPECT_EQ(table.size(), 20000);
-    EXPECT_EQ(*table.Find("key-7"), "value-" + std::to_string(round));
-    int64_t memory = table.memory_used_bytes();
-    table.ClearForRefill();
-    EXPECT_EQ(table.size(), 0);
-    EXPECT_EQ(table.record_bytes(), 0);
-    EXPECT_FALSE(table.Find("key-7").has_value());
-    EXPECT_TRUE(Contents(table).empty());
-    EXPECT_EQ(table.memory_used_bytes(), memory) << "round " << round;
-  }
-  // A fill far smaller than the memory kept lets it go.
-  const int64_t large = table.memory_used_bytes();
-  for (int i = 0; i < 100; ++i) table.Upsert("key-" + std::to_string(i), "small");
-  table.ClearForRefill();
-  EXPECT_LT(table.memory_used_bytes(), large / 10);
-  table.Upsert("after", "release");
-  EXPECT_EQ(*table.Find("after"), "release");
-}
-
 }  // namespace
 }  // namespace sluice::state

@@ -197,27 +197,6 @@ void ArenaHashTable::Clear() {
   record_bytes_ = 0;
 }
 
-void ArenaHashTable::ClearForRefill() {
-  if (static_cast<size_t>(size_) * 4 < slots_.size()) {
-    Clear();
-    return;
-  }
-  std::fill(slots_.begin(), slots_.end(), kEmpty);
-  size_ = 0;
-  // The first block grows to hold them all, so the next fill allocates nothing new.
-  size_t capacity = 0;
-  for (const Block& block : blocks_) capacity += block.capacity;
-  if (blocks_.size() > 1) {
-    blocks_.clear();
-    blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0});
-  } else if (!blocks_.empty()) {
-    blocks_.front().used = 0;
-  }
-  block_bytes_ = static_cast<int64_t>(capacity);
-  garbage_bytes_ = 0;
-  record_bytes_ = 0;
-}
-
 int64_t ArenaHashTable::memory_used_bytes() const {
   return static_cast<int64_t>(slots_.size() * sizeof(uint64_t)) + block_bytes_ +
          static_cast<int64_t>(blocks_.capacity() * sizeof(Block));

@@ -140,12 +140,6 @@ class ArenaHashTable {
   /// Removes every entry and releases the memory.
   void Clear();
 
-  /// Removes every entry, for a table filled again to about the same size: keeps the slot
-  /// array and the arena's memory (no growing, no fresh pages to fault in), unless the
-  /// entries filled less than a quarter of the slots, when it releases them as Clear does.
-  /// So memory follows the recent fills and is not held at the largest one forever.
-  void ClearForRefill();
-
   /// Calls `visit(key, value)` for every entry, in slot order. `visit` must not modify the
   /// table.
   template <typename Visit>

@@ -23,9 +23,7 @@ uint64_t KeyPrefix(std::string_view key) {
 }  // namespace
 
 void PendingWrites::Put(std::string_view key, std::string_view value) {
-  std::string& record = RecordBuffer();
-  AssemblePut(value, &record);
-  table_.Upsert(key, record);
+  PutMany({&key, 1}, {&value, 1}, [](size_t, const Lookup&) {});
 }
 
 void PendingWrites::Remove(std::string_view key) {
