@@ -172,5 +172,69 @@ TEST(ArenaHashTableTest, MarksFollowTheirEntries) {
   EXPECT_TRUE(marked_now().empty());
 }
 
+// Entries that leave in the order they came (state evicted by event time) empty whole blocks,
+// which are freed as they empty: memory follows the live entries, and the survivors are not
+// copied (a compaction would move them).
+TEST(ArenaHashTableTest, BlocksLeftWithoutLiveRecordsAreFreedWithoutMovingTheRest) {
+  ArenaHashTable table;
+  constexpr int kKeys = 100000;
+  const std::string value(100, 'v');
+  for (int key = 0; key < kKeys; ++key) table.Upsert(std::to_string(key), value);
+  const int64_t full = table.memory_used_bytes();
+  std::vector<const char*> survivors;
+  for (int key = kKeys * 9 / 10; key < kKeys; ++key) {
+    survivors.push_back(table.Find(std::to_string(key))->data());
+  }
+  for (int key = 0; key < kKeys * 9 / 10; ++key) ASSERT_TRUE(table.Erase(std::to_string(key)));
+  // The blocks before the last (the one survivors are in) are gone; the index stays as large.
+  EXPECT_LT(table.memory_used_bytes(), full * 6 / 10);
+  for (int key = kKeys * 9 / 10; key < kKeys; ++key) {
+    auto found = table.Find(std::to_string(key));
+    ASSERT_TRUE(found.has_value()) << key;
+    EXPECT_EQ(*found, value);
+    EXPECT_EQ(found->data(), survivors[static_cast<size_t>(key - kKeys * 9 / 10)]) << key;
+  }
+  // Appends go on into the freed space's successor as before.
+  for (int key = 0; key < 1000; ++key) table.Upsert(std::to_string(key), "again");
+  EXPECT_EQ(table.size(), kKeys / 10 + 1000);
+  EXPECT_EQ(*table.Find("999"), "again");
+}
+
+// While garbage is held, the keys and values of removed entries and the old values of entries
+// given a value of another length keep their bytes, however much garbage gathers; released,
+// the space is reclaimed.
+TEST(ArenaHashTableTest, HeldGarbageKeepsItsBytesUntilReleased) {
+  ArenaHashTable table;
+  constexpr int kKeys = 20000;
+  for (int key = 0; key < kKeys; ++key) {
+    table.Upsert(std::to_string(key), "value-" + std::to_string(key));
+  }
+  const int64_t full = table.memory_used_bytes();
+  table.HoldGarbage();
+  std::vector<ArenaHashTable::Entry> left;
+  for (int key = 0; key < kKeys; ++key) {
+    const std::string name = std::to_string(key);
+    if (key % 4 == 0) {
+      // A longer value: a new record, the old one garbage.
+      left.push_back(*table.FindEntry(name));
+      table.Upsert(name, "a longer value than before, " + name);
+    } else {
+      table.EraseHashed(name, ArenaHashTable::Hash(name),
+                        [&](const ArenaHashTable::Entry& entry) { left.push_back(entry); });
+    }
+  }
+  EXPECT_EQ(table.size(), kKeys / 4);
+  const int64_t held = table.memory_used_bytes();
+  EXPECT_GT(held, full);
+  for (int key = 0; key < kKeys; ++key) {
+    EXPECT_EQ(left[static_cast<size_t>(key)].key, std::to_string(key));
+    EXPECT_EQ(left[static_cast<size_t>(key)].value, "value-" + std::to_string(key));
+  }
+  table.ReleaseGarbage();
+  EXPECT_LT(table.memory_used_bytes(), held);
+  EXPECT_EQ(*table.Find("4"), "a longer value than before, 4");
+  EXPECT_FALSE(table.Find("5").has_value());
+}
+
 }  // namespace
 }  // namespace sluice::state

@@ -201,6 +201,42 @@ TEST_F(MemoryStateStoreTest, KeysChangedSeveralTimesCommitTheLastChangeAndAbortT
   }
 }
 
+// A version that removes most keys, oldest first, and gives others values of another length
+// leaves megabytes of garbage in the table; aborted, it restores every entry, and committed, it
+// keeps exactly the survivors.
+TEST_F(MemoryStateStoreTest, AVersionThatEmptiesMostOfTheTableAbortsAndCommitsExactly) {
+  auto provider = NewProvider();
+  Entries base;
+  auto store = provider->GetStore(0).ValueOrDie();
+  for (int i = 0; i < 50000; ++i) {
+    const std::string value = Named("v", i) + std::string(100, 'x');
+    ASSERT_TRUE(store->Put(Named("k", i), value).ok());
+    base[Named("k", i)] = value;
+  }
+  ASSERT_TRUE(store->Commit().ok());
+  for (bool commit : {false, true}) {
+    store = provider->GetStore(1).ValueOrDie();
+    Entries expected = base;
+    for (int i = 0; i < 50000; ++i) {
+      if (i < 45000) {
+        ASSERT_TRUE(store->Remove(Named("k", i)).ok());
+        expected.erase(Named("k", i));
+      } else if (i % 2 == 0) {
+        ASSERT_TRUE(store->Put(Named("k", i), Named("w", i)).ok());
+        expected[Named("k", i)] = Named("w", i);
+      }
+    }
+    if (!commit) {
+      store->Abort();
+      EXPECT_EQ(ReadAll(*provider->GetStore(1).ValueOrDie()), base);
+      continue;
+    }
+    ASSERT_TRUE(store->Commit().ok());
+    EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), expected);
+    EXPECT_EQ(ReadAll(*NewProvider()->GetStore(2).ValueOrDie()), expected);
+  }
+}
+
 TEST_F(MemoryStateStoreTest, EveryVersionReloadsInAFreshProvider) {
   StateStoreConf conf;
   conf.min_deltas_for_snapshot = 3;

@@ -497,6 +497,15 @@ class StreamingJoinStream final : public BufferedStream {
       // As Spark appends a row: its value at the key's next index, then the key's count, one
       // put per row (the stores' change feeds list every put).
       EncodedRows indexed, values, counts;
+      size_t key_bytes = 0;
+      size_t row_bytes = 0;
+      for (size_t k = 0; k < kept.size(); ++k) {
+        key_bytes += distinct.keys()[key_of[k]].size() + kLongBytes;
+        row_bytes += encoded_rows.row(kept[k]).size() + kFlagBytes;
+      }
+      indexed.Reserve(kept.size(), key_bytes);
+      values.Reserve(kept.size(), row_bytes);
+      counts.Reserve(kept.size(), kept.size() * kLongBytes);
       std::vector<std::string_view> counted_keys(kept.size());
       for (size_t k = 0; k < kept.size(); ++k) {
         const std::string_view key = distinct.keys()[key_of[k]];

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <iterator>
 
 #include <arrow/util/hashing.h>
 #include <arrow/util/logging.h>
@@ -57,14 +59,14 @@ std::optional<std::string_view> ArenaHashTable::FindHashed(std::string_view key,
 std::optional<ArenaHashTable::Entry> ArenaHashTable::FindEntry(std::string_view key) const {
   uint64_t slot = slots_[Probe(key, Hash(key))];
   if (slot == kEmpty) return std::nullopt;
-  return Entry{ValueOf(RecordOf(slot)), (slot & kMarkBit) != 0};
+  return EntryOf(slot);
 }
 
 std::optional<ArenaHashTable::Entry> ArenaHashTable::UnmarkHashed(std::string_view key,
                                                                   uint64_t hash) {
   uint64_t& slot = slots_[Probe(key, hash)];
   if (slot == kEmpty) return std::nullopt;
-  Entry entry{ValueOf(RecordOf(slot)), (slot & kMarkBit) != 0};
+  Entry entry = EntryOf(slot);
   slot &= ~kMarkBit;
   return entry;
 }
@@ -78,12 +80,17 @@ char* ArenaHashTable::Allocate(size_t bytes) {
     size_t next = blocks_.empty() ? kFirstBlockBytes
                                   : std::min(blocks_.back().capacity * 2, kLargestBlockBytes);
     size_t capacity = std::max(next, bytes);
-    blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0});
+    blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0, 0});
     block_bytes_ += static_cast<int64_t>(capacity);
+    const char* start = blocks_.back().data.get();
+    auto at = std::lower_bound(blocks_by_address_.begin(), blocks_by_address_.end(),
+                               std::make_pair(start, size_t{0}));
+    blocks_by_address_.insert(at, {start, blocks_.size() - 1});
   }
   Block& block = blocks_.back();
   char* at = block.data.get() + block.used;
   block.used += bytes;
+  block.live += bytes;
   return at;
 }
 
@@ -120,10 +127,9 @@ void ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
       slots_[index] = slot | mark_bit;
       return;
     }
-    garbage_bytes_ += static_cast<int64_t>(RecordSize(record));
-    record_bytes_ -= static_cast<int64_t>(RecordSize(record));
+    Discard(record);
     slots_[index] = MakeSlot(hash, AppendRecord(key, value)) | (slot & kMarkBit) | mark_bit;
-    CompactIfWasteful();
+    Reclaim();
     return;
   }
   slots_[index] = MakeSlot(hash, AppendRecord(key, value)) | mark_bit;
@@ -133,8 +139,7 @@ void ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
 }
 
 void ArenaHashTable::EraseAt(size_t hole) {
-  garbage_bytes_ += static_cast<int64_t>(RecordSize(RecordOf(slots_[hole])));
-  record_bytes_ -= static_cast<int64_t>(RecordSize(RecordOf(slots_[hole])));
+  Discard(RecordOf(slots_[hole]));
   --size_;
   // Backward-shift: move later entries of the cluster into the hole when their home slot
   // does not lie cyclically in (hole, current], so every entry stays reachable from its home.
@@ -151,7 +156,7 @@ void ArenaHashTable::EraseAt(size_t hole) {
     }
   }
   slots_[hole] = kEmpty;
-  CompactIfWasteful();
+  Reclaim();
 }
 
 void ArenaHashTable::Grow() {
@@ -166,6 +171,62 @@ void ArenaHashTable::Grow() {
   }
 }
 
+void ArenaHashTable::Discard(const char* record) {
+  const size_t size = RecordSize(record);
+  garbage_bytes_ += static_cast<int64_t>(size);
+  record_bytes_ -= static_cast<int64_t>(size);
+  Block& block = blocks_[BlockOf(record)];
+  block.live -= size;
+  if (block.live == 0) has_empty_blocks_ = true;
+}
+
+size_t ArenaHashTable::BlockOf(const char* record) const {
+  // The last block starting at or before the record.
+  auto after = std::upper_bound(
+      blocks_by_address_.begin(), blocks_by_address_.end(), record,
+      [](const char* address, const std::pair<const char*, size_t>& block) {
+        return std::less<const char*>()(address, block.first);
+      });
+  return std::prev(after)->second;
+}
+
+void ArenaHashTable::IndexBlocks() {
+  blocks_by_address_.clear();
+  for (size_t i = 0; i < blocks_.size(); ++i) {
+    blocks_by_address_.emplace_back(blocks_[i].data.get(), i);
+  }
+  std::sort(blocks_by_address_.begin(), blocks_by_address_.end());
+}
+
+void ArenaHashTable::Reclaim() {
+  if (holding_garbage_) return;
+  if (has_empty_blocks_) FreeEmptyBlocks();
+  CompactIfWasteful();
+}
+
+void ArenaHashTable::FreeEmptyBlocks() {
+  has_empty_blocks_ = false;
+  std::vector<Block> kept;
+  kept.reserve(blocks_.size());
+  for (size_t i = 0; i < blocks_.size(); ++i) {
+    Block& block = blocks_[i];
+    if (block.live > 0) {
+      kept.push_back(std::move(block));
+      continue;
+    }
+    garbage_bytes_ -= static_cast<int64_t>(block.used);
+    if (i + 1 == blocks_.size()) {
+      // The block appends go to: emptied, it takes appends from its start again.
+      block.used = 0;
+      kept.push_back(std::move(block));
+      continue;
+    }
+    block_bytes_ -= static_cast<int64_t>(block.capacity);
+  }
+  blocks_ = std::move(kept);
+  IndexBlocks();
+}
+
 void ArenaHashTable::CompactIfWasteful() {
   // Copying costs about the live bytes, so compact only once garbage outweighs them: the
   // amortized cost per change stays constant and memory at most doubles.
@@ -175,6 +236,8 @@ void ArenaHashTable::CompactIfWasteful() {
   }
   std::vector<Block> old = std::move(blocks_);
   blocks_.clear();
+  blocks_by_address_.clear();
+  has_empty_blocks_ = false;
   block_bytes_ = 0;
   garbage_bytes_ = 0;
   record_bytes_ = 0;
@@ -192,6 +255,8 @@ void ArenaHashTable::Clear() {
   mask_ = kInitialSlots - 1;
   size_ = 0;
   blocks_.clear();
+  blocks_by_address_.clear();
+  has_empty_blocks_ = false;
   block_bytes_ = 0;
   garbage_bytes_ = 0;
   record_bytes_ = 0;
@@ -199,7 +264,8 @@ void ArenaHashTable::Clear() {
 
 int64_t ArenaHashTable::memory_used_bytes() const {
   return static_cast<int64_t>(slots_.size() * sizeof(uint64_t)) + block_bytes_ +
-         static_cast<int64_t>(blocks_.capacity() * sizeof(Block));
+         static_cast<int64_t>(blocks_.capacity() * sizeof(Block) +
+                              blocks_by_address_.capacity() * sizeof(blocks_by_address_[0]));
 }
 
 }  // namespace sluice::state

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sluice::state {
@@ -16,11 +17,17 @@ namespace sluice::state {
 /// open-addressing table (linear probing, backward-shift removal, no tombstones) of 8-byte
 /// slots, each holding the record's address, 15 bits of its key's hash so most probes never
 /// touch a record, and the entry's mark. Space of overwritten and removed records is reclaimed
-/// by compacting the arena once it holds more garbage than live bytes.
+/// in two ways: a block left with no live record is freed at once, which costs no copy when
+/// entries leave in about the order they came (state evicted by event time); and the arena is
+/// compacted once it holds more garbage than live bytes.
 /// The mark is a flag an entry keeps until it is cleared (MarkingUpsertHashed sets it;
 /// UnmarkHashed and UnmarkAll clear it): a store changed in place marks the entries a version
 /// changed, so that it records each one's old value once.
-/// Not thread-safe. Views it returns stay valid until the next Upsert, Erase or Clear.
+/// While the table holds its garbage (HoldGarbage), nothing is reclaimed: the records of
+/// removed entries, and of values replaced by values of another length, keep their bytes, so
+/// an undo log can point at them instead of copying them.
+/// Not thread-safe. Views it returns stay valid until the next Upsert, Erase or Clear; while
+/// garbage is held, those of removed and replaced records stay valid until ReleaseGarbage.
 class ArenaHashTable {
  public:
   ArenaHashTable();
@@ -101,8 +108,9 @@ class ArenaHashTable {
     UpsertAt(index, hash, key, value, /*mark=*/true);
   }
 
-  /// An entry's value and mark, as FindEntry and UnmarkHashed report them.
+  /// An entry's key, value and mark, as FindEntry, UnmarkHashed and EraseHashed report them.
   struct Entry {
+    std::string_view key;
     std::string_view value;
     bool marked = false;
   };
@@ -132,13 +140,21 @@ class ArenaHashTable {
     size_t hole = Probe(key, hash);
     uint64_t slot = slots_[hole];
     if (slot == kEmpty) return false;
-    before(Entry{ValueOf(RecordOf(slot)), (slot & kMarkBit) != 0});
+    before(EntryOf(slot));
     EraseAt(hole);
     return true;
   }
 
   /// Removes every entry and releases the memory.
   void Clear();
+
+  /// Keeps the records of removed and replaced entries, and their bytes, until ReleaseGarbage.
+  void HoldGarbage() { holding_garbage_ = true; }
+  /// Ends HoldGarbage and reclaims what the garbage gathered meanwhile allows.
+  void ReleaseGarbage() {
+    holding_garbage_ = false;
+    Reclaim();
+  }
 
   /// Calls `visit(key, value)` for every entry, in slot order. `visit` must not modify the
   /// table.
@@ -198,6 +214,10 @@ class ArenaHashTable {
     return reinterpret_cast<const char*>(static_cast<uintptr_t>(slot & kAddressMask));
   }
   static uint64_t MakeSlot(uint64_t hash, const char* record);
+  static Entry EntryOf(uint64_t slot) {
+    const char* record = RecordOf(slot);
+    return Entry{KeyOf(record), ValueOf(record), (slot & kMarkBit) != 0};
+  }
   static size_t RecordSize(const char* record);
 
   /// The slot index holding `key`, or the empty slot where it would go.
@@ -211,18 +231,33 @@ class ArenaHashTable {
   char* AppendRecord(std::string_view key, std::string_view value);
   char* Allocate(size_t bytes);
   void Grow();
+  /// Counts a record no slot refers to any more as garbage.
+  void Discard(const char* record);
+  /// Frees the blocks left without live records, then compacts if garbage outweighs the live
+  /// bytes; does nothing while garbage is held.
+  void Reclaim();
+  void FreeEmptyBlocks();
   void CompactIfWasteful();
+  /// The index in blocks_ of the block holding `record`.
+  size_t BlockOf(const char* record) const;
+  void IndexBlocks();
 
   struct Block {
     std::unique_ptr<char[]> data;
     size_t capacity = 0;
     size_t used = 0;
+    size_t live = 0;  // bytes of the records slots refer to
   };
 
   std::vector<uint64_t> slots_;
   size_t mask_ = 0;
   int64_t size_ = 0;
+  /// Records are appended to the last block.
   std::vector<Block> blocks_;
+  /// The start address of each block with its index in blocks_, sorted by address.
+  std::vector<std::pair<const char*, size_t>> blocks_by_address_;
+  bool has_empty_blocks_ = false;
+  bool holding_garbage_ = false;
   int64_t block_bytes_ = 0;
   /// Bytes of records that are no longer referenced (overwritten or removed).
   int64_t garbage_bytes_ = 0;

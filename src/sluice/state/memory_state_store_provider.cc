@@ -27,11 +27,15 @@ constexpr size_t kSlotsPerChangeForAWalk = 8;
 /// delta: a key put twice appears twice, and the change feed lists both. A put marks the key's
 /// entry; the first change of each entry in this version (the first put or remove of a key,
 /// and the put that inserts it again after a remove) appends the value it had to the undo log.
-/// Undoing the log newest first restores the version on Abort.
+/// Undoing the log newest first restores the version on Abort. The table holds its garbage
+/// while the store is open, so the log points at removed and replaced records instead of
+/// copying them.
 class MemoryStateStore final : public StateStore {
  public:
   MemoryStateStore(MemoryStateStoreProvider* provider, int64_t version)
-      : provider_(provider), version_(version), undo_(provider->undo_) {}
+      : provider_(provider), version_(version), undo_(provider->undo_) {
+    provider_->table_.HoldGarbage();
+  }
 
   ~MemoryStateStore() override {
     if (open_) Abort();
@@ -162,7 +166,14 @@ class MemoryStateStore final : public StateStore {
   void PutHashed(std::string_view key, uint64_t hash, std::string_view value) {
     provider_->table_.MarkingUpsertHashed(
         key, hash, value,
-        [&](std::optional<std::string_view> previous) { undo_.Append(key, previous); });
+        [&](std::optional<std::string_view> previous) {
+          // A value of another length goes to a new record; the old one stays as garbage.
+          if (previous && previous->size() != value.size()) {
+            undo_.AppendKeepingValue(key, *previous);
+          } else {
+            undo_.Append(key, previous);
+          }
+        });
     if (OpenDelta().ok()) log_status_ = delta_->Put(key, value);
     ++metrics_.num_updated_rows;
   }
@@ -171,7 +182,7 @@ class MemoryStateStore final : public StateStore {
     const bool removed = provider_->table_.EraseHashed(
         key, hash, [&](const ArenaHashTable::Entry& entry) {
           // A marked entry changed earlier in this version, which the log already holds.
-          if (!entry.marked) undo_.Append(key, entry.value);
+          if (!entry.marked) undo_.AppendKept(entry.key, entry.value);
         });
     if (!removed) return;
     if (OpenDelta().ok()) log_status_ = delta_->Remove(key);
@@ -193,6 +204,7 @@ class MemoryStateStore final : public StateStore {
   }
 
   void Close() {
+    provider_->table_.ReleaseGarbage();
     delta_.reset();  // deletes its temp file unless committed
     open_ = false;
     provider_->store_open_ = false;

@@ -1,84 +1,117 @@
 // The undo log of a store changed in place: what a version's keys held before it changed them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
-#include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace sluice::state {
 
 /// Keys with the value each had before a change (or none when it was absent), in the order
-/// they were appended, readable by position. Records are packed one after another in a single
-/// buffer, so appending costs a copy of the bytes and nothing else. Not thread-safe; views it
-/// returns stay valid until the next Append or Clear.
+/// they were appended, readable by position. A record either copies its bytes into blocks of
+/// its own, or points at bytes the caller keeps valid until Clear (a table holding its
+/// garbage keeps the removed and replaced records): the second costs no copy. Not thread-safe;
+/// views it returns stay valid until Clear.
 class UndoLog {
  public:
-  /// Appends `key` with the value it had, or nullopt when it was absent.
+  /// Appends `key` with the value it had, or nullopt when it was absent; copies both.
   void Append(std::string_view key, std::optional<std::string_view> previous) {
-    starts_.push_back(bytes_.size());
-    const auto key_length = static_cast<uint32_t>(key.size());
-    const uint32_t value_length =
-        previous ? static_cast<uint32_t>(previous->size()) : kAbsentLength;
-    char header[kHeaderSize];
-    std::memcpy(header, &key_length, sizeof(key_length));
-    std::memcpy(header + sizeof(uint32_t), &value_length, sizeof(value_length));
-    bytes_.append(header, kHeaderSize);
-    bytes_.append(key);
-    if (previous) bytes_.append(*previous);
+    Push(Copy(key), previous ? std::optional<std::string_view>(Copy(*previous)) : std::nullopt);
   }
+
+  /// Appends `key`, copied, with the value it had, not copied: `previous` must stay valid
+  /// until Clear.
+  void AppendKeepingValue(std::string_view key, std::string_view previous) {
+    Push(Copy(key), previous);
+  }
+
+  /// Appends `key` with the value it had, neither copied: both must stay valid until Clear.
+  void AppendKept(std::string_view key, std::string_view previous) { Push(key, previous); }
 
   /// The number of records.
-  size_t size() const { return starts_.size(); }
+  size_t size() const { return records_.size(); }
 
   /// The key of record i.
-  std::string_view key(size_t i) const {
-    const char* record = bytes_.data() + starts_[i];
-    uint32_t key_length;
-    std::memcpy(&key_length, record, sizeof(key_length));
-    return {record + kHeaderSize, key_length};
-  }
+  std::string_view key(size_t i) const { return {records_[i].key, records_[i].key_length}; }
 
   /// The value the key of record i had, or nullopt when it was absent.
   std::optional<std::string_view> previous(size_t i) const {
-    const char* record = bytes_.data() + starts_[i];
-    uint32_t key_length, value_length;
-    std::memcpy(&key_length, record, sizeof(key_length));
-    std::memcpy(&value_length, record + sizeof(uint32_t), sizeof(value_length));
-    if (value_length == kAbsentLength) return std::nullopt;
-    return std::string_view(record + kHeaderSize + key_length, value_length);
+    const Record& record = records_[i];
+    if (record.value_length == kAbsentLength) return std::nullopt;
+    return std::string_view(record.value, record.value_length);
   }
 
-  /// Bytes of the records: 8 bytes of lengths plus the key and previous value of each.
-  int64_t record_bytes() const { return static_cast<int64_t>(bytes_.size()); }
-
-  /// Bytes held, records and spare capacity.
+  /// Bytes held: the records, the blocks of copies and spare capacity of both.
   int64_t memory_used_bytes() const {
-    return static_cast<int64_t>(bytes_.capacity() + starts_.capacity() * sizeof(size_t));
+    return static_cast<int64_t>(records_.capacity() * sizeof(Record) + block_bytes_);
   }
 
   /// Removes every record. Keeps the memory for the next version, which usually changes about
   /// as many keys, unless the records filled less than a quarter of it: then it is released,
   /// so memory follows the recent versions and is not held at the largest one forever.
   void Clear() {
-    if (bytes_.size() * 4 < bytes_.capacity()) {
-      std::string().swap(bytes_);
-      std::vector<size_t>().swap(starts_);
-      return;
+    if (records_.size() * 4 < records_.capacity()) std::vector<Record>().swap(records_);
+    records_.clear();
+    if (copied_bytes_ * 4 < block_bytes_) {
+      blocks_.clear();
+      block_bytes_ = 0;
     }
-    bytes_.clear();
-    starts_.clear();
+    for (Block& block : blocks_) block.used = 0;
+    current_ = 0;
+    copied_bytes_ = 0;
   }
 
  private:
-  static constexpr size_t kHeaderSize = 2 * sizeof(uint32_t);
   static constexpr uint32_t kAbsentLength = 0xFFFFFFFFu;
+  static constexpr size_t kBlockBytes = 256 * 1024;
 
-  std::string bytes_;
-  std::vector<size_t> starts_;
+  struct Record {
+    const char* key;
+    const char* value;
+    uint32_t key_length;
+    uint32_t value_length;  // kAbsentLength when the key was absent
+  };
+  struct Block {
+    std::unique_ptr<char[]> data;
+    size_t capacity = 0;
+    size_t used = 0;
+  };
+
+  void Push(std::string_view key, std::optional<std::string_view> previous) {
+    records_.push_back(Record{key.data(), previous ? previous->data() : nullptr,
+                              static_cast<uint32_t>(key.size()),
+                              previous ? static_cast<uint32_t>(previous->size())
+                                       : kAbsentLength});
+  }
+
+  /// A copy of `bytes` in the log's blocks, which never move.
+  std::string_view Copy(std::string_view bytes) {
+    while (current_ < blocks_.size() &&
+           blocks_[current_].capacity - blocks_[current_].used < bytes.size()) {
+      ++current_;
+    }
+    if (current_ == blocks_.size()) {
+      const size_t capacity = std::max(kBlockBytes, bytes.size());
+      blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0});
+      block_bytes_ += capacity;
+    }
+    Block& block = blocks_[current_];
+    char* at = block.data.get() + block.used;
+    if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());
+    block.used += bytes.size();
+    copied_bytes_ += bytes.size();
+    return {at, bytes.size()};
+  }
+
+  std::vector<Record> records_;
+  std::vector<Block> blocks_;
+  size_t current_ = 0;  // the block copies go to
+  size_t block_bytes_ = 0;
+  size_t copied_bytes_ = 0;
 };
 
 }  // namespace sluice::state
