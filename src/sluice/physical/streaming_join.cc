@@ -444,8 +444,7 @@ class StreamingJoinStream final : public BufferedStream {
       ARROW_ASSIGN_OR_RAISE(auto indices, Indices(matching_pairs));
       ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(pairs, indices));
       auto batch = taken.record_batch();
-      Output(
-          arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns()));
+      Output(arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns()));
     }
     if (!semi_left_rows.empty()) {
       ARROW_ASSIGN_OR_RAISE(auto columns, TakeRows(*rows, semi_left_rows));
@@ -497,15 +496,9 @@ class StreamingJoinStream final : public BufferedStream {
       // As Spark appends a row: its value at the key's next index, then the key's count, one
       // put per row (the stores' change feeds list every put).
       EncodedRows indexed, values, counts;
-      size_t key_bytes = 0;
-      size_t row_bytes = 0;
-      for (size_t k = 0; k < kept.size(); ++k) {
-        key_bytes += distinct.keys()[key_of[k]].size() + kLongBytes;
-        row_bytes += encoded_rows.row(kept[k]).size() + kFlagBytes;
-      }
-      indexed.Reserve(kept.size(), key_bytes);
+      size_t row_bytes = 0;  // the values' bytes, most of what is appended
+      for (int64_t i : kept) row_bytes += encoded_rows.row(i).size() + kFlagBytes;
       values.Reserve(kept.size(), row_bytes);
-      counts.Reserve(kept.size(), kept.size() * kLongBytes);
       std::vector<std::string_view> counted_keys(kept.size());
       for (size_t k = 0; k < kept.size(); ++k) {
         const std::string_view key = distinct.keys()[key_of[k]];
@@ -754,7 +747,6 @@ class StreamingJoinStream final : public BufferedStream {
   SideSpec sides_[2];
   std::vector<expr::BoundExprPtr> pair_filters_;
   std::vector<SideStores> stores_[2];
-
 
   int64_t dropped_late_ = 0;
   int64_t updated_ = 0;
