@@ -197,6 +197,14 @@ class ArenaHashTable {
   /// Bytes of the live records: 8 bytes of lengths plus the key and value of each entry.
   int64_t record_bytes() const { return record_bytes_; }
 
+  /// Bytes of the records no entry refers to any more, not yet reclaimed.
+  int64_t garbage_bytes() const { return garbage_bytes_; }
+
+  /// The bytes a record of `key` and `value` takes in the arena.
+  static int64_t RecordBytes(std::string_view key, std::string_view value) {
+    return static_cast<int64_t>(kRecordHeader + key.size() + value.size());
+  }
+
  private:
   // A slot packs a record's address (low 48 bits: user-space addresses on x86-64 and AArch64
   // fit) with 15 bits of its key's hash (bits 48 to 62), so a probe compares them before

@@ -1,5 +1,6 @@
 #include "sluice/state/memory_state_store_provider.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <set>
@@ -19,6 +20,9 @@ namespace {
 // Below one change per this many slots of the index, a commit looks the changed keys up to
 // clear their marks instead of walking every slot.
 constexpr size_t kSlotsPerChangeForAWalk = 8;
+// Garbage the undo log does not point at that an open store lets gather before reclaiming it,
+// at least.
+constexpr int64_t kMinUnreferencedGarbageBytes = 1 << 20;
 }  // namespace
 
 /// One version of a MemoryStateStoreProvider's store, changed in place in the provider's
@@ -29,12 +33,15 @@ constexpr size_t kSlotsPerChangeForAWalk = 8;
 /// and the put that inserts it again after a remove) appends the value it had to the undo log.
 /// Undoing the log newest first restores the version on Abort. The table holds its garbage
 /// while the store is open, so the log points at removed and replaced records instead of
-/// copying them.
+/// copying them. Garbage the log does not point at (the values between a key's first and
+/// last change in a version) is bounded as compaction bounds it: once it outweighs the live
+/// records and the log, the log copies what it points at and the table reclaims its garbage.
 class MemoryStateStore final : public StateStore {
  public:
   MemoryStateStore(MemoryStateStoreProvider* provider, int64_t version)
       : provider_(provider), version_(version), undo_(provider->undo_) {
     provider_->table_.HoldGarbage();
+    garbage_when_held_ = provider_->table_.garbage_bytes();
   }
 
   ~MemoryStateStore() override {
@@ -170,23 +177,45 @@ class MemoryStateStore final : public StateStore {
           // A value of another length goes to a new record; the old one stays as garbage.
           if (previous && previous->size() != value.size()) {
             undo_.AppendKeepingValue(key, *previous);
+            referenced_garbage_ += ArenaHashTable::RecordBytes(key, *previous);
           } else {
             undo_.Append(key, previous);
           }
         });
     if (OpenDelta().ok()) log_status_ = delta_->Put(key, value);
     ++metrics_.num_updated_rows;
+    BoundUnreferencedGarbage();
   }
 
   void RemoveHashed(std::string_view key, uint64_t hash) {
     const bool removed = provider_->table_.EraseHashed(
         key, hash, [&](const ArenaHashTable::Entry& entry) {
           // A marked entry changed earlier in this version, which the log already holds.
-          if (!entry.marked) undo_.AppendKept(entry.key, entry.value);
+          if (!entry.marked) {
+            undo_.AppendKept(entry.key, entry.value);
+            referenced_garbage_ += ArenaHashTable::RecordBytes(entry.key, entry.value);
+          }
         });
     if (!removed) return;
     if (OpenDelta().ok()) log_status_ = delta_->Remove(key);
     ++metrics_.num_removed_rows;
+    BoundUnreferencedGarbage();
+  }
+
+  /// Reclaims the table's garbage once what the undo log does not point at outweighs the
+  /// live records and the log, so that each reclaim costs no more than the garbage it frees.
+  void BoundUnreferencedGarbage() {
+    ArenaHashTable& table = provider_->table_;
+    const int64_t unreferenced = table.garbage_bytes() - garbage_when_held_ - referenced_garbage_;
+    if (unreferenced < std::max({table.record_bytes(), undo_.bytes(),
+                                 kMinUnreferencedGarbageBytes})) {
+      return;
+    }
+    undo_.CopyAll();
+    referenced_garbage_ = 0;
+    table.ReleaseGarbage();
+    table.HoldGarbage();
+    garbage_when_held_ = table.garbage_bytes();
   }
 
   /// Opens the delta file at the first change; its error stays in log_status_, which every
@@ -214,6 +243,10 @@ class MemoryStateStore final : public StateStore {
   int64_t version_;
   // The provider's undo log, empty when the store opens.
   UndoLog& undo_;
+  // The table's garbage when it began holding it, and how much of what it gathered since the
+  // undo log points at.
+  int64_t garbage_when_held_ = 0;
+  int64_t referenced_garbage_ = 0;
   // The delta file of version_ + 1, every change in the order it was made, and the first
   // error writing it.
   std::unique_ptr<ChangelogWriter> delta_;

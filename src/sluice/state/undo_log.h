@@ -32,8 +32,20 @@ class UndoLog {
   /// Appends `key` with the value it had, neither copied: both must stay valid until Clear.
   void AppendKept(std::string_view key, std::string_view previous) { Push(key, previous); }
 
+  /// Copies the bytes of every record into the log's own blocks, so that nothing the log
+  /// pointed at need stay valid any more.
+  void CopyAll() {
+    UndoLog copy;
+    copy.records_.reserve(records_.size());
+    for (size_t i = 0; i < size(); ++i) copy.Append(key(i), previous(i));
+    *this = std::move(copy);
+  }
+
   /// The number of records.
   size_t size() const { return records_.size(); }
+
+  /// Bytes of the records' keys and values, copied or not.
+  int64_t bytes() const { return bytes_; }
 
   /// The key of record i.
   std::string_view key(size_t i) const { return {records_[i].key, records_[i].key_length}; }
@@ -56,6 +68,7 @@ class UndoLog {
   void Clear() {
     if (records_.size() * 4 < records_.capacity()) std::vector<Record>().swap(records_);
     records_.clear();
+    bytes_ = 0;
     if (copied_bytes_ * 4 < block_bytes_) {
       blocks_.clear();
       block_bytes_ = 0;
@@ -82,6 +95,7 @@ class UndoLog {
   };
 
   void Push(std::string_view key, std::optional<std::string_view> previous) {
+    bytes_ += static_cast<int64_t>(key.size() + (previous ? previous->size() : 0));
     records_.push_back(Record{key.data(), previous ? previous->data() : nullptr,
                               static_cast<uint32_t>(key.size()),
                               previous ? static_cast<uint32_t>(previous->size())
@@ -112,6 +126,7 @@ class UndoLog {
   size_t current_ = 0;  // the block copies go to
   size_t block_bytes_ = 0;
   size_t copied_bytes_ = 0;
+  int64_t bytes_ = 0;
 };
 
 }  // namespace sluice::state
