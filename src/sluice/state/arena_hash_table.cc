@@ -112,8 +112,8 @@ void ArenaHashTable::Upsert(std::string_view key, std::string_view value) {
   UpsertAt(Probe(key, hash), hash, key, value, /*mark=*/false);
 }
 
-void ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
-                              std::string_view value, bool mark) {
+const char* ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
+                                     std::string_view value, bool mark) {
   const uint64_t mark_bit = mark ? kMarkBit : 0;
   uint64_t slot = slots_[index];
   if (slot != kEmpty) {
@@ -125,17 +125,19 @@ void ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_view key,
         std::memcpy(const_cast<char*>(old_value.data()), value.data(), value.size());
       }
       slots_[index] = slot | mark_bit;
-      return;
+      return record;
     }
     Discard(record);
     slots_[index] = MakeSlot(hash, AppendRecord(key, value)) | (slot & kMarkBit) | mark_bit;
-    Reclaim();
-    return;
+    Reclaim();  // a compaction moves the record, and leaves the slot where it was
+    return RecordOf(slots_[index]);
   }
-  slots_[index] = MakeSlot(hash, AppendRecord(key, value)) | mark_bit;
+  const char* record = AppendRecord(key, value);
+  slots_[index] = MakeSlot(hash, record) | mark_bit;
   ++size_;
   // Linear probing stays short below three quarters full.
   if (static_cast<size_t>(size_) * 4 > slots_.size() * 3) Grow();
+  return record;
 }
 
 void ArenaHashTable::EraseAt(size_t hole) {

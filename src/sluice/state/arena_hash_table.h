@@ -95,9 +95,11 @@ class ArenaHashTable {
   /// Upsert that marks the entry, first showing `before` the key's current value (nullopt
   /// when absent) unless the entry is marked already, with a single probe: what an undo log of
   /// the changes since the marks were cleared needs. `before` must not change this table.
+  /// Returns the key as the table keeps it: its bytes never change, and they stay where they
+  /// are as long as views do, or while garbage is held, until ReleaseGarbage.
   template <typename Before>
-  void MarkingUpsertHashed(std::string_view key, uint64_t hash, std::string_view value,
-                           Before&& before) {
+  std::string_view MarkingUpsertHashed(std::string_view key, uint64_t hash,
+                                       std::string_view value, Before&& before) {
     size_t index = Probe(key, hash);
     uint64_t slot = slots_[index];
     if (slot == kEmpty) {
@@ -105,7 +107,7 @@ class ArenaHashTable {
     } else if ((slot & kMarkBit) == 0) {
       before(std::optional<std::string_view>(ValueOf(RecordOf(slot))));
     }
-    UpsertAt(index, hash, key, value, /*mark=*/true);
+    return KeyOf(UpsertAt(index, hash, key, value, /*mark=*/true));
   }
 
   /// An entry's key, value and mark, as FindEntry, UnmarkHashed and EraseHashed report them.
@@ -233,8 +235,8 @@ class ArenaHashTable {
   /// Removes the entry in slot `hole`, which must hold one.
   void EraseAt(size_t hole);
   /// Sets `key` to `value` at `index`, the slot Probe found for it, keeping the entry's mark,
-  /// and marking it when `mark`.
-  void UpsertAt(size_t index, uint64_t hash, std::string_view key, std::string_view value,
+  /// and marking it when `mark`; returns the entry's record.
+  const char* UpsertAt(size_t index, uint64_t hash, std::string_view key, std::string_view value,
                 bool mark);
   char* AppendRecord(std::string_view key, std::string_view value);
   char* Allocate(size_t bytes);

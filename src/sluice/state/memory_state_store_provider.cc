@@ -32,10 +32,11 @@ constexpr int64_t kMinUnreferencedGarbageBytes = 1 << 20;
 /// entry; the first change of each entry in this version (the first put or remove of a key,
 /// and the put that inserts it again after a remove) appends the value it had to the undo log.
 /// Undoing the log newest first restores the version on Abort. The table holds its garbage
-/// while the store is open, so the log points at removed and replaced records instead of
-/// copying them. Garbage the log does not point at (the values between a key's first and
-/// last change in a version) is bounded as compaction bounds it: once it outweighs the live
-/// records and the log, the log copies what it points at and the table reclaims its garbage.
+/// while the store is open, so the log points at the keys and at the removed and replaced
+/// values where the table keeps them, and copies only values about to be overwritten in
+/// place. Garbage the log does not point at (the values between a key's first and last change
+/// in a version) is bounded as compaction bounds it: once it outweighs the live records and
+/// the log, the log copies what it points at and the table reclaims its garbage.
 class MemoryStateStore final : public StateStore {
  public:
   MemoryStateStore(MemoryStateStoreProvider* provider, int64_t version)
@@ -171,17 +172,20 @@ class MemoryStateStore final : public StateStore {
 
   /// One probe: the first change of the entry in this version logs the value it had.
   void PutHashed(std::string_view key, uint64_t hash, std::string_view value) {
-    provider_->table_.MarkingUpsertHashed(
-        key, hash, value,
-        [&](std::optional<std::string_view> previous) {
-          // A value of another length goes to a new record; the old one stays as garbage.
-          if (previous && previous->size() != value.size()) {
-            undo_.AppendKeepingValue(key, *previous);
+    std::optional<std::string_view> logged;
+    bool first_change = false;
+    const std::string_view kept_key = provider_->table_.MarkingUpsertHashed(
+        key, hash, value, [&](std::optional<std::string_view> previous) {
+          first_change = true;
+          if (previous && previous->size() == value.size()) {
+            logged = undo_.Copy(*previous);  // about to be overwritten in place
+          } else if (previous) {
+            // A value of another length goes to a new record; the old one stays as garbage.
+            logged = previous;
             referenced_garbage_ += ArenaHashTable::RecordBytes(key, *previous);
-          } else {
-            undo_.Append(key, previous);
           }
         });
+    if (first_change) undo_.AppendKept(kept_key, logged);
     if (OpenDelta().ok()) log_status_ = delta_->Put(key, value);
     ++metrics_.num_updated_rows;
     BoundUnreferencedGarbage();

@@ -12,32 +12,50 @@
 namespace sluice::state {
 
 /// Keys with the value each had before a change (or none when it was absent), in the order
-/// they were appended, readable by position. A record either copies its bytes into blocks of
-/// its own, or points at bytes the caller keeps valid until Clear (a table holding its
-/// garbage keeps the removed and replaced records): the second costs no copy. Not thread-safe;
-/// views it returns stay valid until Clear.
+/// they were appended, readable by position. A record points at its bytes: the caller keeps
+/// them valid until Clear (a table holding its garbage keeps every key and every removed or
+/// replaced value where it is), or they are copies the log made, in blocks of its own. Not
+/// thread-safe; views it returns stay valid until Clear.
 class UndoLog {
  public:
-  /// Appends `key` with the value it had, or nullopt when it was absent; copies both.
-  void Append(std::string_view key, std::optional<std::string_view> previous) {
-    Push(Copy(key), previous ? std::optional<std::string_view>(Copy(*previous)) : std::nullopt);
+  /// Appends `key` with the value it had, or nullopt when it was absent, without copying
+  /// either: their bytes must stay valid until Clear (or be copies the log made with Copy).
+  void AppendKept(std::string_view key, std::optional<std::string_view> previous) {
+    bytes_ += static_cast<int64_t>(key.size() + (previous ? previous->size() : 0));
+    records_.push_back(Record{key.data(), previous ? previous->data() : nullptr,
+                              static_cast<uint32_t>(key.size()),
+                              previous ? static_cast<uint32_t>(previous->size())
+                                       : kAbsentLength});
   }
 
-  /// Appends `key`, copied, with the value it had, not copied: `previous` must stay valid
-  /// until Clear.
-  void AppendKeepingValue(std::string_view key, std::string_view previous) {
-    Push(Copy(key), previous);
+  /// A copy of `bytes` in the log's own blocks, which never move: valid until Clear.
+  std::string_view Copy(std::string_view bytes) {
+    while (current_ < blocks_.size() &&
+           blocks_[current_].capacity - blocks_[current_].used < bytes.size()) {
+      ++current_;
+    }
+    if (current_ == blocks_.size()) {
+      const size_t capacity = std::max(kBlockBytes, bytes.size());
+      blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0});
+      block_bytes_ += capacity;
+    }
+    Block& block = blocks_[current_];
+    char* at = block.data.get() + block.used;
+    if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());
+    block.used += bytes.size();
+    copied_bytes_ += bytes.size();
+    return {at, bytes.size()};
   }
-
-  /// Appends `key` with the value it had, neither copied: both must stay valid until Clear.
-  void AppendKept(std::string_view key, std::string_view previous) { Push(key, previous); }
 
   /// Copies the bytes of every record into the log's own blocks, so that nothing the log
   /// pointed at need stay valid any more.
   void CopyAll() {
     UndoLog copy;
     copy.records_.reserve(records_.size());
-    for (size_t i = 0; i < size(); ++i) copy.Append(key(i), previous(i));
+    for (size_t i = 0; i < size(); ++i) {
+      const std::optional<std::string_view> value = previous(i);
+      copy.AppendKept(copy.Copy(key(i)), value ? std::optional(copy.Copy(*value)) : value);
+    }
     *this = std::move(copy);
   }
 
@@ -93,33 +111,6 @@ class UndoLog {
     size_t capacity = 0;
     size_t used = 0;
   };
-
-  void Push(std::string_view key, std::optional<std::string_view> previous) {
-    bytes_ += static_cast<int64_t>(key.size() + (previous ? previous->size() : 0));
-    records_.push_back(Record{key.data(), previous ? previous->data() : nullptr,
-                              static_cast<uint32_t>(key.size()),
-                              previous ? static_cast<uint32_t>(previous->size())
-                                       : kAbsentLength});
-  }
-
-  /// A copy of `bytes` in the log's blocks, which never move.
-  std::string_view Copy(std::string_view bytes) {
-    while (current_ < blocks_.size() &&
-           blocks_[current_].capacity - blocks_[current_].used < bytes.size()) {
-      ++current_;
-    }
-    if (current_ == blocks_.size()) {
-      const size_t capacity = std::max(kBlockBytes, bytes.size());
-      blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0});
-      block_bytes_ += capacity;
-    }
-    Block& block = blocks_[current_];
-    char* at = block.data.get() + block.used;
-    if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());
-    block.used += bytes.size();
-    copied_bytes_ += bytes.size();
-    return {at, bytes.size()};
-  }
 
   std::vector<Record> records_;
   std::vector<Block> blocks_;
