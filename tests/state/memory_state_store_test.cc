@@ -48,6 +48,20 @@ class MemoryStateStoreTest : public ::testing::Test {
     return provider.MoveValueUnsafe();
   }
 
+  /// Ends `store`, open at version 1: aborted, version 1 must read as `base`; committed,
+  /// version 2 must read as `expected`, in this provider and in a fresh one.
+  void AbortOrCommitVersionOne(MemoryStateStoreProvider& provider, StateStore& store,
+                               bool commit, const Entries& base, const Entries& expected) {
+    if (!commit) {
+      store.Abort();
+      EXPECT_EQ(ReadAll(*provider.GetStore(1).ValueOrDie()), base);
+      return;
+    }
+    ASSERT_TRUE(store.Commit().ok());
+    EXPECT_EQ(ReadAll(*provider.GetStore(2).ValueOrDie()), expected);
+    EXPECT_EQ(ReadAll(*NewProvider()->GetStore(2).ValueOrDie()), expected);
+  }
+
   /// The names of the files in the store's folder.
   std::set<std::string> Files() const {
     std::set<std::string> names;
@@ -227,14 +241,7 @@ TEST_F(MemoryStateStoreTest, AVersionThatEmptiesMostOfTheTableAbortsAndCommitsEx
         expected[Named("k", i)] = Named("w", i);
       }
     }
-    if (!commit) {
-      store->Abort();
-      EXPECT_EQ(ReadAll(*provider->GetStore(1).ValueOrDie()), base);
-      continue;
-    }
-    ASSERT_TRUE(store->Commit().ok());
-    EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), expected);
-    EXPECT_EQ(ReadAll(*NewProvider()->GetStore(2).ValueOrDie()), expected);
+    AbortOrCommitVersionOne(*provider, *store, commit, base, expected);
   }
 }
 
@@ -266,14 +273,7 @@ TEST_F(MemoryStateStoreTest, GarbageTheUndoLogDoesNotNeedIsReclaimedWithinAVersi
     Entries expected = base;
     expected["k1"] = value;
     expected.erase("k2");
-    if (!commit) {
-      store->Abort();
-      EXPECT_EQ(ReadAll(*provider->GetStore(1).ValueOrDie()), base);
-      continue;
-    }
-    ASSERT_TRUE(store->Commit().ok());
-    EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), expected);
-    EXPECT_EQ(ReadAll(*NewProvider()->GetStore(2).ValueOrDie()), expected);
+    AbortOrCommitVersionOne(*provider, *store, commit, base, expected);
   }
 }
 
