@@ -48,6 +48,21 @@ class MemoryStateStoreTest : public ::testing::Test {
     return provider.MoveValueUnsafe();
   }
 
+  /// Commits version 1 holding "k<i>" -> "v<i>" followed by `padding`, for i below `count`;
+  /// returns its entries.
+  Entries CommitKeys(MemoryStateStoreProvider& provider, int count,
+                     const std::string& padding = "") {
+    Entries entries;
+    auto store = provider.GetStore(0).ValueOrDie();
+    for (int i = 0; i < count; ++i) {
+      const std::string value = Named("v", i) + padding;
+      EXPECT_TRUE(store->Put(Named("k", i), value).ok());
+      entries[Named("k", i)] = value;
+    }
+    EXPECT_TRUE(store->Commit().ok());
+    return entries;
+  }
+
   /// Ends `store`, open at version 1: aborted, version 1 must read as `base`; committed,
   /// version 2 must read as `expected`, in this provider and in a fresh one.
   void AbortOrCommitVersionOne(MemoryStateStoreProvider& provider, StateStore& store,
@@ -171,15 +186,9 @@ TEST_F(MemoryStateStoreTest, KeysChangedSeveralTimesCommitTheLastChangeAndAbortT
   for (int updates : {0, 900}) {
     fs::remove_all(folder_);
     auto provider = NewProvider();
-    Entries base;
-    auto store = provider->GetStore(0).ValueOrDie();
-    for (int i = 0; i < 1000; ++i) {
-      ASSERT_TRUE(store->Put(Named("k", i), Named("v", i)).ok());
-      base[Named("k", i)] = Named("v", i);
-    }
-    ASSERT_TRUE(store->Commit().ok());
+    const Entries base = CommitKeys(*provider, 1000);
     for (bool commit : {false, true}) {
-      store = provider->GetStore(1).ValueOrDie();
+      auto store = provider->GetStore(1).ValueOrDie();
       Entries expected = base;
       auto put = [&](const std::string& key, const std::string& value) {
         ASSERT_TRUE(store->Put(key, value).ok());
@@ -221,16 +230,9 @@ TEST_F(MemoryStateStoreTest, KeysChangedSeveralTimesCommitTheLastChangeAndAbortT
 // keeps exactly the survivors.
 TEST_F(MemoryStateStoreTest, AVersionThatEmptiesMostOfTheTableAbortsAndCommitsExactly) {
   auto provider = NewProvider();
-  Entries base;
-  auto store = provider->GetStore(0).ValueOrDie();
-  for (int i = 0; i < 50000; ++i) {
-    const std::string value = Named("v", i) + std::string(100, 'x');
-    ASSERT_TRUE(store->Put(Named("k", i), value).ok());
-    base[Named("k", i)] = value;
-  }
-  ASSERT_TRUE(store->Commit().ok());
+  const Entries base = CommitKeys(*provider, 50000, std::string(100, 'x'));
   for (bool commit : {false, true}) {
-    store = provider->GetStore(1).ValueOrDie();
+    auto store = provider->GetStore(1).ValueOrDie();
     Entries expected = base;
     for (int i = 0; i < 50000; ++i) {
       if (i < 45000) {
@@ -251,15 +253,9 @@ TEST_F(MemoryStateStoreTest, AVersionThatEmptiesMostOfTheTableAbortsAndCommitsEx
 // exactly.
 TEST_F(MemoryStateStoreTest, GarbageTheUndoLogDoesNotNeedIsReclaimedWithinAVersion) {
   auto provider = NewProvider();
-  Entries base;
-  auto store = provider->GetStore(0).ValueOrDie();
-  for (int i = 0; i < 1000; ++i) {
-    ASSERT_TRUE(store->Put(Named("k", i), Named("v", i)).ok());
-    base[Named("k", i)] = Named("v", i);
-  }
-  ASSERT_TRUE(store->Commit().ok());
+  const Entries base = CommitKeys(*provider, 1000);
   for (bool commit : {false, true}) {
-    store = provider->GetStore(1).ValueOrDie();
+    auto store = provider->GetStore(1).ValueOrDie();
     int64_t most = 0;
     std::string value;
     for (int round = 0; round < 20000; ++round) {
