@@ -262,7 +262,9 @@ TEST_F(MemoryStateStoreTest, GarbageTheUndoLogDoesNotNeedIsReclaimedWithinAVersi
       // 20000 values of about 1 KB: 20 MB of garbage if none were reclaimed.
       value = std::string(1000 + round % 7, 'a' + static_cast<char>(round % 26));
       ASSERT_TRUE(store->Put("k1", value).ok());
-      if (round % 100 == 0) ASSERT_TRUE(store->Remove("k2").ok());
+      if (round % 100 == 0) {
+        ASSERT_TRUE(store->Remove("k2").ok());
+      }
       most = std::max(most, store->metrics().memory_used_bytes);
     }
     EXPECT_LT(most, 8 << 20);

@@ -24,10 +24,6 @@ constexpr size_t kLargestBlockBytes = 8 * 1024 * 1024;
 
 ArenaHashTable::ArenaHashTable() : slots_(kInitialSlots, kEmpty), mask_(kInitialSlots - 1) {}
 
-size_t ArenaHashTable::RecordSize(const char* record) {
-  return kRecordHeader + KeyOf(record).size() + ValueOf(record).size();
-}
-
 uint64_t ArenaHashTable::Hash(std::string_view key) {
   return arrow::internal::ComputeStringHash<0>(key.data(), static_cast<int64_t>(key.size()));
 }
@@ -174,7 +170,7 @@ void ArenaHashTable::Grow() {
 }
 
 void ArenaHashTable::Discard(const char* record) {
-  const size_t size = RecordSize(record);
+  const auto size = static_cast<size_t>(RecordBytesOf(record));
   garbage_bytes_ += static_cast<int64_t>(size);
   record_bytes_ -= static_cast<int64_t>(size);
   Block& block = blocks_[BlockOf(record)];

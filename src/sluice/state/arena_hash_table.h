@@ -228,7 +228,9 @@ class ArenaHashTable {
     const char* record = RecordOf(slot);
     return Entry{KeyOf(record), ValueOf(record), (slot & kMarkBit) != 0};
   }
-  static size_t RecordSize(const char* record);
+  static int64_t RecordBytesOf(const char* record) {
+    return RecordBytes(KeyOf(record), ValueOf(record));
+  }
 
   /// The slot index holding `key`, or the empty slot where it would go.
   size_t Probe(std::string_view key, uint64_t hash) const;
@@ -236,8 +238,8 @@ class ArenaHashTable {
   void EraseAt(size_t hole);
   /// Sets `key` to `value` at `index`, the slot Probe found for it, keeping the entry's mark,
   /// and marking it when `mark`; returns the entry's record.
-  const char* UpsertAt(size_t index, uint64_t hash, std::string_view key, std::string_view value,
-                bool mark);
+  const char* UpsertAt(size_t index, uint64_t hash, std::string_view key,
+                       std::string_view value, bool mark);
   char* AppendRecord(std::string_view key, std::string_view value);
   char* Allocate(size_t bytes);
   void Grow();
