@@ -423,6 +423,14 @@ SCENARIOS = [
      ]},
     {"name": "late_rows_update", "schema": KTV, "steps": ADVANCING, "mode": "update",
      "query": lambda df: wm(df).groupBy(F.window("ts", "5 seconds"), "k").agg(F.sum("v").alias("s"))},
+    # Without no-data batches, a batch with rows also moves the watermark: keys it makes final
+    # are written, output and then evicted in the same batch.
+    {"name": "late_rows_update_without_no_data_batches", "schema": KTV, "steps": ADVANCING,
+     "mode": "update", "conf": {"spark.sql.streaming.noDataMicroBatches.enabled": "false"},
+     "query": lambda df: wm(df).groupBy(F.window("ts", "5 seconds"), "k").agg(F.sum("v").alias("s"))},
+    {"name": "late_rows_append_without_no_data_batches", "schema": KTV, "steps": ADVANCING,
+     "mode": "append", "conf": {"spark.sql.streaming.noDataMicroBatches.enabled": "false"},
+     "query": lambda df: wm(df).groupBy(F.window("ts", "5 seconds"), "k").agg(F.sum("v").alias("s"))},
     {"name": "watermark_delay_zero_append", "schema": KTV, "mode": "append",
      "query": lambda df: wm(df, "0 seconds").groupBy(F.window("ts", "5 seconds")).count(),
      "steps": [

@@ -142,10 +142,11 @@ class StreamingAggregateStream final : public BatchStream {
       std::vector<std::string_view> put_keys, put_values;
       put_keys.reserve(groups_of[p].size());
       put_values.reserve(groups_of[p].size());
+      // Every key is written, even one the watermark makes final in this batch (a batch with
+      // rows can move the watermark when no-data batches are off): update mode outputs it
+      // now, and the eviction below removes it, as Spark does.
       for (uint32_t g : groups_of[p]) {
-        std::string_view key = keys.row(g);
-        if (stateful_.output_mode == plan::OutputMode::kUpdate && IsFinal(key)) continue;
-        put_keys.push_back(key);
+        put_keys.push_back(keys.row(g));
         put_values.push_back(values.row(g));
       }
       ARROW_RETURN_NOT_OK(store.PutMany(put_keys, put_values));
