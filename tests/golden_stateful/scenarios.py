@@ -423,14 +423,6 @@ SCENARIOS = [
      ]},
     {"name": "late_rows_update", "schema": KTV, "steps": ADVANCING, "mode": "update",
      "query": lambda df: wm(df).groupBy(F.window("ts", "5 seconds"), "k").agg(F.sum("v").alias("s"))},
-    # Without no-data batches, a batch with rows also moves the watermark: keys it makes final
-    # are written, output and then evicted in the same batch.
-    {"name": "late_rows_update_without_no_data_batches", "schema": KTV, "steps": ADVANCING,
-     "mode": "update", "conf": {"spark.sql.streaming.noDataMicroBatches.enabled": "false"},
-     "query": lambda df: wm(df).groupBy(F.window("ts", "5 seconds"), "k").agg(F.sum("v").alias("s"))},
-    {"name": "late_rows_append_without_no_data_batches", "schema": KTV, "steps": ADVANCING,
-     "mode": "append", "conf": {"spark.sql.streaming.noDataMicroBatches.enabled": "false"},
-     "query": lambda df: wm(df).groupBy(F.window("ts", "5 seconds"), "k").agg(F.sum("v").alias("s"))},
     {"name": "watermark_delay_zero_append", "schema": KTV, "mode": "append",
      "query": lambda df: wm(df, "0 seconds").groupBy(F.window("ts", "5 seconds")).count(),
      "steps": [
@@ -739,4 +731,24 @@ SCENARIOS = [
      "query": lambda df: time_range_join(df, "full_outer", left_delay=None, right_delay=None)},
     {"name": "error_join_stream_stream_left_anti", "schema": SKTV, "steps": ONE_STEP_SIDES,
      "mode": "append", "query": lambda df: time_range_join(df, "left_anti")},
+]
+
+# Without no-data batches, a batch with rows also moves the watermark: its rows, the eviction
+# and the timers of the new watermark meet in one batch. These scenarios run once more that way
+# (without their state reads, which name batches of the run with no-data batches).
+NO_DATA_BATCHES_OFF = {"spark.sql.streaming.noDataMicroBatches.enabled": "false"}
+WITHOUT_NO_DATA_BATCHES = {
+    "late_rows_update", "late_rows_at_watermark_append", "sliding_start_time_update",
+    "chained_window_aggregation_append", "two_watermarks_min", "dedup_event_time_evicts",
+    "dedup_within_watermark", "null_event_time_dedup", "session_static_gap_append",
+    "session_dynamic_gap_append", "groups_with_state_event_time_timeout",
+    "transform_with_state_event_time_timers", "join_left_outer_time_range",
+    "join_full_outer_time_range", "join_left_semi_time_range", "join_left_outer_window_key",
+    "join_then_window_count_append",
+}
+SCENARIOS += [
+    {**{key: value for key, value in s.items() if key != "read_state"},
+     "name": s["name"] + "_without_no_data_batches",
+     "conf": {**s.get("conf", {}), **NO_DATA_BATCHES_OFF}}
+    for s in SCENARIOS if s["name"] in WITHOUT_NO_DATA_BATCHES
 ]

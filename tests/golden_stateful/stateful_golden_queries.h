@@ -387,16 +387,6 @@ inline const std::map<std::string, QueryBuilder>& Queries() {
          return Wm(df).groupBy({F::window(Col("ts"), "5 seconds"), Col("k")})
              .agg({F::sum(Col("v")).alias("s")});
        }},
-      {"late_rows_update_without_no_data_batches",
-       [](const DataFrame& df) {
-         return Wm(df).groupBy({F::window(Col("ts"), "5 seconds"), Col("k")})
-             .agg({F::sum(Col("v")).alias("s")});
-       }},
-      {"late_rows_append_without_no_data_batches",
-       [](const DataFrame& df) {
-         return Wm(df).groupBy({F::window(Col("ts"), "5 seconds"), Col("k")})
-             .agg({F::sum(Col("v")).alias("s")});
-       }},
       {"watermark_delay_zero_append",
        [](const DataFrame& df) {
          return Wm(df, "0 seconds").groupBy({F::window(Col("ts"), "5 seconds")}).count();

@@ -460,10 +460,15 @@ class StreamingJoinStream final : public BufferedStream {
       ARROW_RETURN_NOT_OK(stores_[other_side][where.first].values->Put(where.second, value));
     }
 
-    // Keep the new rows, unless the state watermark has already passed them or, in a semi
-    // join, a left row has matched (it was emitted and cannot be emitted again).
-    std::optional<int64_t> state_watermark =
-        spec.eviction.StateWatermarkMs(stateful_.eviction_watermark_ms);
+    // Keep the new rows, as Spark does: a left row always (the right side's new rows are
+    // still to meet it, even when this batch's eviction removes it), except in a semi join
+    // once it matched (it was emitted and cannot be emitted again); a right row unless the
+    // state watermark has already passed it, or when it is still to be emitted unmatched by
+    // the eviction of an outer join.
+    std::optional<int64_t> state_watermark;
+    if (this_side == kRight) {
+      state_watermark = spec.eviction.StateWatermarkMs(stateful_.eviction_watermark_ms);
+    }
     EventTimes state_times;
     if (state_watermark) {
       state_times = EventTimesOf(spec.eviction.kind == JoinStateEviction::Kind::kByKey
@@ -476,7 +481,7 @@ class StreamingJoinStream final : public BufferedStream {
       std::vector<int64_t> kept;
       for (int64_t i : rows_of[p]) {
         if (type_ == JoinType::kLeftSemi && this_side == kLeft && matched[i]) continue;
-        if (state_watermark) {
+        if (state_watermark && !(spec.preserved && !matched[i])) {
           auto time = state_times[i];
           if (time && *time <= *state_watermark * 1000) continue;
         }

@@ -242,8 +242,11 @@ class StreamingSessionAggregateStream final : public BatchStream {
         for (int64_t s : sessions_of_key[k]) {
           std::string_view row = session_rows.row(s);
           if (append && merged.sessions[s].end <= eviction_micros) {
+            // Final already: emitted and evicted without being stored, but counted as
+            // Spark counts it, written and then removed.
             out_keys[p].Append(key_of[k]);
             out_rows[p].Append(row);
+            ++updated[p];
             ++removed[p];
             continue;
           }
