@@ -460,11 +460,11 @@ class StreamingJoinStream final : public BufferedStream {
       ARROW_RETURN_NOT_OK(stores_[other_side][where.first].values->Put(where.second, value));
     }
 
-    // Keep the new rows, as Spark does: a left row always (the right side's new rows are
-    // still to meet it, even when this batch's eviction removes it), except in a semi join
-    // once it matched (it was emitted and cannot be emitted again); a right row unless the
-    // state watermark has already passed it, or when it is still to be emitted unmatched by
-    // the eviction of an outer join.
+    // Keep the new rows as Spark does. A left row always: the right side's new rows are still
+    // to meet it, even when this batch's eviction removes it; but not in a semi join once it
+    // matched (it was emitted and must not be emitted again). A right row unless the state
+    // watermark has already passed it, except an unmatched row of an outer join, which the
+    // eviction emits.
     std::optional<int64_t> state_watermark;
     if (this_side == kRight) {
       state_watermark = spec.eviction.StateWatermarkMs(stateful_.eviction_watermark_ms);
@@ -481,7 +481,8 @@ class StreamingJoinStream final : public BufferedStream {
       std::vector<int64_t> kept;
       for (int64_t i : rows_of[p]) {
         if (type_ == JoinType::kLeftSemi && this_side == kLeft && matched[i]) continue;
-        if (state_watermark && !(spec.preserved && !matched[i])) {
+        const bool emitted_by_eviction = spec.preserved && !matched[i];
+        if (state_watermark && !emitted_by_eviction) {
           auto time = state_times[i];
           if (time && *time <= *state_watermark * 1000) continue;
         }
