@@ -160,6 +160,10 @@ JOIN_STEPS = [
     [["L", "e", t(100), 7], ["R", "e", t(100), 16]],
 ]
 
+# JOIN_STEPS with a right row of a key no left row has (y) in step 2, already past the right
+# side's state watermark when no no-data batch moved the watermark before it.
+JOIN_STEPS_UNMATCHED_RIGHT = JOIN_STEPS[:2] + [JOIN_STEPS[2] + [["R", "y", t(9), 18]]] + JOIN_STEPS[3:]
+
 # A left row with a null key matches nothing; a left outer join pads it once the watermark
 # passes it. (Only on the preserved side: Spark filters null keys out of the other side before
 # its source counts the rows, which a memory source cannot mirror.)
@@ -671,6 +675,12 @@ SCENARIOS = [
      "query": lambda df: time_range_join(df, "right_outer")},
     {"name": "join_full_outer_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
      "query": lambda df: time_range_join(df, "full_outer")},
+    {"name": "join_right_outer_time_range_unmatched_right", "schema": SKTV,
+     "steps": JOIN_STEPS_UNMATCHED_RIGHT, "mode": "append",
+     "query": lambda df: time_range_join(df, "right_outer")},
+    {"name": "join_full_outer_time_range_unmatched_right", "schema": SKTV,
+     "steps": JOIN_STEPS_UNMATCHED_RIGHT, "mode": "append",
+     "query": lambda df: time_range_join(df, "full_outer")},
     {"name": "join_left_semi_time_range", "schema": SKTV, "steps": JOIN_STEPS, "mode": "append",
      "query": lambda df: time_range_join(df, "left_semi")},
     {"name": "join_left_outer_right_watermark_only", "schema": SKTV, "steps": JOIN_STEPS,
@@ -744,7 +754,14 @@ WITHOUT_NO_DATA_BATCHES = {
     "session_dynamic_gap_append", "groups_with_state_event_time_timeout",
     "transform_with_state_event_time_timers", "join_left_outer_time_range",
     "join_full_outer_time_range", "join_left_semi_time_range", "join_left_outer_window_key",
-    "join_then_window_count_append",
+    "join_then_window_count_append", "tumbling_keyed_sum_update", "keyed_watermark_not_key_update",
+    "null_keys_windowed_update", "chained_aggregation_update_unchecked", "agg_all_windowed_append",
+    "filter_after_watermark_append", "groups_with_state_running_count_append",
+    "join_inner_time_range", "join_right_outer_time_range", "join_left_outer_right_watermark_only",
+    "join_full_outer_right_watermark_only", "join_right_outer_window_key",
+    "join_full_outer_window_key", "join_left_semi_window_key", "join_inner_null_key_watermark",
+    "join_left_outer_null_key", "join_left_outer_side_condition",
+    "join_right_outer_time_range_unmatched_right", "join_full_outer_time_range_unmatched_right",
 }
 SCENARIOS += [
     {**{key: value for key, value in s.items() if key != "read_state"},
