@@ -1,11 +1,7 @@
 #include "sluice/physical/buffered_stream.h"
 #include "sluice/physical/streaming_join.h"
 
-#include <algorithm>
-#include <cstring>
 #include <map>
-#include <set>
-#include <unordered_map>
 
 #include <arrow/array.h>
 #include <arrow/builder.h>
@@ -13,6 +9,7 @@
 #include <arrow/table.h>
 #include <arrow/util/parallel.h>
 
+#include "sluice/physical/join_row_removal.h"
 #include "sluice/physical/state_key_encoding.h"
 #include "sluice/physical/state_row_bytes.h"
 #include "sluice/physical/stateful_context.h"
@@ -626,14 +623,17 @@ class StreamingJoinStream final : public BufferedStream {
                                     "the query's schema places it");
     }
     if (expired_keys.size() == 0) return arrow::Status::OK();
-    // Per affected key, its expired rows by index.
+    // Per affected key, its expired rows: their indexes, and their rows in `unmatched_rows`.
     KeyIndex affected(static_cast<size_t>(expired_keys.size()));
-    std::vector<std::vector<std::pair<int64_t, int64_t>>> expired_of_key;  // (index, unmatched)
+    std::vector<std::vector<int64_t>> indexes_of_key, unmatched_of_key;
     for (int64_t r = 0; r < expired_keys.size(); ++r) {
       const auto id = static_cast<size_t>(affected.Insert(expired_keys.row(r)));
-      if (id == expired_of_key.size()) expired_of_key.emplace_back();
-      expired_of_key[id].emplace_back(expired_index[static_cast<size_t>(r)],
-                                      unmatched_of[static_cast<size_t>(r)]);
+      if (id == indexes_of_key.size()) {
+        indexes_of_key.emplace_back();
+        unmatched_of_key.emplace_back();
+      }
+      indexes_of_key[id].push_back(expired_index[static_cast<size_t>(r)]);
+      unmatched_of_key[id].push_back(unmatched_of[static_cast<size_t>(r)]);
     }
     std::vector<int64_t> count_of(affected.keys().size(), 0);
     stores.counts->GetMany(affected.keys(), [&](size_t id, std::string_view count) {
@@ -643,45 +643,22 @@ class StreamingJoinStream final : public BufferedStream {
     std::vector<std::string_view> emptied_keys, counted_keys;
     for (size_t id = 0; id < count_of.size(); ++id) {
       const std::string_view key = affected.keys()[id];
-      auto& expired = expired_of_key[id];
-      std::sort(expired.begin(), expired.end());
-      // The expired row first at `index`, or nullptr.
-      auto expired_at = [&](int64_t index) -> const std::pair<int64_t, int64_t>* {
-        auto found = std::lower_bound(expired.begin(), expired.end(),
-                                      std::pair<int64_t, int64_t>{index, INT64_MIN});
-        return found != expired.end() && found->first == index ? &*found : nullptr;
-      };
-      // As Spark fills each hole: the key's last row moves into it, and is checked in turn,
-      // so the survivors sit at the indexes Spark's would. `now_at` maps the positions filled
-      // so far to the index their row was first kept at.
-      std::unordered_map<int64_t, int64_t> now_at;
-      auto first_index_at = [&](int64_t position) {
-        auto filled = now_at.find(position);
-        return filled == now_at.end() ? position : filled->second;
-      };
-      int64_t kept = count_of[id];
-      for (int64_t position = 0; position < kept;) {
-        const auto* row = expired_at(first_index_at(position));
-        if (row == nullptr) {
-          ++position;
-          continue;
-        }
+      const KeyRowRemoval removal = RemoveKeyRows(count_of[id], indexes_of_key[id]);
+      for (size_t row : removal.removed_rows) {
         ++*removed;
-        if (row->second >= 0) unmatched->Append(unmatched_rows.row(row->second));
-        if (position != kept - 1) {
-          const int64_t last = first_index_at(kept - 1);
-          now_at[position] = last;
-          AppendIndexedKey(key, position, &moved_keys);
-          AppendIndexedKey(key, last, &moved_from);
-        }
-        AppendIndexedKey(key, kept - 1, &removed_keys);
-        --kept;
+        const int64_t unmatched_row = unmatched_of_key[id][row];
+        if (unmatched_row >= 0) unmatched->Append(unmatched_rows.row(unmatched_row));
       }
-      if (kept == 0) {
+      for (const auto& move : removal.moves) {
+        AppendIndexedKey(key, move.to, &moved_keys);
+        AppendIndexedKey(key, move.from, &moved_from);
+      }
+      for (int64_t index : removal.removed_indexes) AppendIndexedKey(key, index, &removed_keys);
+      if (removal.kept == 0) {
         emptied_keys.push_back(key);
       } else {
         counted_keys.push_back(key);
-        new_counts.Append(EncodeLong(kept));
+        new_counts.Append(EncodeLong(removal.kept));
       }
     }
     // The moving rows, read where they were kept before anything changes.

@@ -1,0 +1,32 @@
+// How a stream-stream join takes expired rows out of the rows it keeps under one key.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace sluice::physical {
+
+/// What taking a key's expired rows out of its kept rows (indexes 0 to count - 1) does.
+struct KeyRowRemoval {
+  /// A move: the row kept at index `from` goes to the hole at index `to`.
+  struct Move {
+    int64_t to;
+    int64_t from;
+  };
+  std::vector<Move> moves;
+  /// The indexes that are no longer used, in the order they are given up: each time the
+  /// key's last one.
+  std::vector<int64_t> removed_indexes;
+  /// The expired rows, by their position in the `expired_indexes` given, in the order they go.
+  std::vector<size_t> removed_rows;
+  /// How many rows the key keeps.
+  int64_t kept = 0;
+};
+
+/// Takes the rows at `expired_indexes` (distinct, each below `count`) out of a key's `count`
+/// kept rows as Spark does: each hole takes the key's last row, which is checked in turn, so
+/// the rows left sit at the indexes Spark's would.
+KeyRowRemoval RemoveKeyRows(int64_t count, const std::vector<int64_t>& expired_indexes);
+
+}  // namespace sluice::physical

@@ -1,0 +1,90 @@
+// A key's expired join rows leave as Spark's SymmetricHashJoinStateManager removes them by
+// value: walking the indexes, an expired row is replaced by the key's last row, which is
+// checked in turn. RemoveKeyRows works that out from the indexes alone; applying its moves
+// and removals must leave the same rows at the same indexes, and remove them in the same order.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sluice/physical/join_row_removal.h"
+
+namespace sluice::testing {
+namespace {
+
+using physical::KeyRowRemoval;
+using physical::RemoveKeyRows;
+
+struct Outcome {
+  std::vector<int64_t> rows;     // the original index of the row at each index left
+  std::vector<int64_t> removed;  // the original indexes removed, in order
+};
+
+/// Spark's walk over one key's rows.
+Outcome SparkRemoval(int64_t count, const std::vector<bool>& expired) {
+  Outcome outcome;
+  for (int64_t i = 0; i < count; ++i) outcome.rows.push_back(i);
+  size_t i = 0;
+  while (i < outcome.rows.size()) {
+    if (!expired[outcome.rows[i]]) {
+      ++i;
+      continue;
+    }
+    outcome.removed.push_back(outcome.rows[i]);
+    outcome.rows[i] = outcome.rows.back();
+    outcome.rows.pop_back();
+  }
+  return outcome;
+}
+
+/// Applies `removal` as the join does: every move reads the row where it was kept before any
+/// change, the moves are written first, then the removed indexes go.
+Outcome Apply(int64_t count, const std::vector<int64_t>& expired_indexes,
+              const KeyRowRemoval& removal) {
+  std::vector<int64_t> before(count), after(count);
+  std::vector<bool> present(count, true);
+  for (int64_t i = 0; i < count; ++i) before[i] = after[i] = i;
+  for (const auto& move : removal.moves) after[move.to] = before[move.from];
+  for (int64_t index : removal.removed_indexes) present[index] = false;
+  Outcome outcome;
+  for (int64_t i = 0; i < count; ++i) {
+    if (present[i]) outcome.rows.push_back(after[i]);
+  }
+  for (size_t row : removal.removed_rows) outcome.removed.push_back(expired_indexes[row]);
+  return outcome;
+}
+
+TEST(JoinRowRemovalTest, HolesTakeTheLastRowWhichIsCheckedInTurn) {
+  // Rows 0..4; 0, 3 and 4 expire. Spark: 0 takes 4 (expired), then 3 (expired), then 2.
+  const std::vector<int64_t> expired = {3, 0, 4};
+  const KeyRowRemoval removal = RemoveKeyRows(5, expired);
+  EXPECT_EQ(removal.kept, 2);
+  const Outcome applied = Apply(5, expired, removal);
+  EXPECT_EQ(applied.rows, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(applied.removed, (std::vector<int64_t>{0, 4, 3}));
+}
+
+TEST(JoinRowRemovalTest, MatchesSparksWalkOnEveryShape) {
+  std::mt19937_64 random(20261202);
+  for (int trial = 0; trial < 5000; ++trial) {
+    const int64_t count = static_cast<int64_t>(random() % 13);
+    std::vector<bool> is_expired(count);
+    std::vector<int64_t> expired_indexes;
+    for (int64_t i = 0; i < count; ++i) {
+      is_expired[i] = random() % 3 == 0;
+      if (is_expired[i]) expired_indexes.push_back(i);
+    }
+    std::shuffle(expired_indexes.begin(), expired_indexes.end(), random);
+    const KeyRowRemoval removal = RemoveKeyRows(count, expired_indexes);
+    const Outcome spark = SparkRemoval(count, is_expired);
+    const Outcome applied = Apply(count, expired_indexes, removal);
+    ASSERT_EQ(removal.kept, static_cast<int64_t>(spark.rows.size())) << "trial " << trial;
+    ASSERT_EQ(applied.rows, spark.rows) << "trial " << trial;
+    ASSERT_EQ(applied.removed, spark.removed) << "trial " << trial;
+  }
+}
+
+}  // namespace
+}  // namespace sluice::testing
