@@ -1,6 +1,6 @@
 // A key's expired join rows leave as Spark's SymmetricHashJoinStateManager removes them by
 // value: walking the indexes, an expired row is replaced by the key's last row, which is
-// checked in turn. RemoveKeyRows works that out from the indexes alone; applying its moves
+// checked in turn. KeyRowRemover works that out from the indexes alone; applying its moves
 // and removals must leave the same rows at the same indexes, and remove them in the same order.
 #include <algorithm>
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace sluice::testing {
 namespace {
 
 using physical::KeyRowRemoval;
-using physical::RemoveKeyRows;
+using physical::KeyRowRemover;
 
 struct Outcome {
   std::vector<int64_t> rows;     // the original index of the row at each index left
@@ -59,7 +59,8 @@ Outcome Apply(int64_t count, const std::vector<int64_t>& expired_indexes,
 TEST(JoinRowRemovalTest, HolesTakeTheLastRowWhichIsCheckedInTurn) {
   // Rows 0..4; 0, 3 and 4 expire. Spark: 0 takes 4 (expired), then 3 (expired), then 2.
   const std::vector<int64_t> expired = {3, 0, 4};
-  const KeyRowRemoval removal = RemoveKeyRows(5, expired);
+  KeyRowRemover remover;
+  const KeyRowRemoval& removal = remover.Remove(5, expired);
   EXPECT_EQ(removal.kept, 2);
   const Outcome applied = Apply(5, expired, removal);
   EXPECT_EQ(applied.rows, (std::vector<int64_t>{2, 1}));
@@ -68,6 +69,7 @@ TEST(JoinRowRemovalTest, HolesTakeTheLastRowWhichIsCheckedInTurn) {
 
 TEST(JoinRowRemovalTest, MatchesSparksWalkOnEveryShape) {
   std::mt19937_64 random(20261202);
+  KeyRowRemover remover;  // one for every trial, as the join reuses it for every key
   for (int trial = 0; trial < 5000; ++trial) {
     const int64_t count = static_cast<int64_t>(random() % 13);
     std::vector<bool> is_expired(count);
@@ -77,7 +79,7 @@ TEST(JoinRowRemovalTest, MatchesSparksWalkOnEveryShape) {
       if (is_expired[i]) expired_indexes.push_back(i);
     }
     std::shuffle(expired_indexes.begin(), expired_indexes.end(), random);
-    const KeyRowRemoval removal = RemoveKeyRows(count, expired_indexes);
+    const KeyRowRemoval& removal = remover.Remove(count, expired_indexes);
     const Outcome spark = SparkRemoval(count, is_expired);
     const Outcome applied = Apply(count, expired_indexes, removal);
     ASSERT_EQ(removal.kept, static_cast<int64_t>(spark.rows.size())) << "trial " << trial;

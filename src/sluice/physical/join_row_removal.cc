@@ -1,47 +1,38 @@
 #include "sluice/physical/join_row_removal.h"
 
-#include <algorithm>
-#include <unordered_map>
-#include <utility>
+#include <numeric>
 
 namespace sluice::physical {
 
-KeyRowRemoval RemoveKeyRows(int64_t count, const std::vector<int64_t>& expired_indexes) {
-  // The expired rows by index: (index, position in `expired_indexes`).
-  std::vector<std::pair<int64_t, size_t>> expired;
-  expired.reserve(expired_indexes.size());
-  for (size_t r = 0; r < expired_indexes.size(); ++r) expired.emplace_back(expired_indexes[r], r);
-  std::sort(expired.begin(), expired.end());
-  auto expired_at = [&](int64_t index) -> const std::pair<int64_t, size_t>* {
-    auto found = std::lower_bound(expired.begin(), expired.end(),
-                                  std::pair<int64_t, size_t>{index, 0});
-    return found != expired.end() && found->first == index ? &*found : nullptr;
-  };
-  // `now_at` maps the positions filled so far to the index their row was first kept at.
-  std::unordered_map<int64_t, int64_t> now_at;
-  auto first_index_at = [&](int64_t position) {
-    auto filled = now_at.find(position);
-    return filled == now_at.end() ? position : filled->second;
-  };
-  KeyRowRemoval removal;
+const KeyRowRemoval& KeyRowRemover::Remove(int64_t count,
+                                           const std::vector<int64_t>& expired_indexes) {
+  removal_.moves.clear();
+  removal_.removed_indexes.clear();
+  removal_.removed_rows.clear();
+  // Spark's walk, on the indexes alone.
+  kept_at_.resize(count);
+  std::iota(kept_at_.begin(), kept_at_.end(), int64_t{0});
+  expired_row_.assign(count, -1);
+  for (size_t r = 0; r < expired_indexes.size(); ++r) {
+    expired_row_[expired_indexes[r]] = static_cast<int64_t>(r);
+  }
   int64_t kept = count;
   for (int64_t position = 0; position < kept;) {
-    const auto* row = expired_at(first_index_at(position));
-    if (row == nullptr) {
+    const int64_t row = expired_row_[kept_at_[position]];
+    if (row < 0) {
       ++position;
       continue;
     }
-    removal.removed_rows.push_back(row->second);
+    removal_.removed_rows.push_back(static_cast<size_t>(row));
     if (position != kept - 1) {
-      const int64_t last = first_index_at(kept - 1);
-      now_at[position] = last;
-      removal.moves.push_back({position, last});
+      kept_at_[position] = kept_at_[kept - 1];
+      removal_.moves.push_back({position, kept_at_[position]});
     }
-    removal.removed_indexes.push_back(kept - 1);
+    removal_.removed_indexes.push_back(kept - 1);
     --kept;
   }
-  removal.kept = kept;
-  return removal;
+  removal_.kept = kept;
+  return removal_;
 }
 
 }  // namespace sluice::physical

@@ -24,9 +24,20 @@ struct KeyRowRemoval {
   int64_t kept = 0;
 };
 
-/// Takes the rows at `expired_indexes` (distinct, each below `count`) out of a key's `count`
-/// kept rows as Spark does: each hole takes the key's last row, which is checked in turn, so
-/// the rows left sit at the indexes Spark's would.
-KeyRowRemoval RemoveKeyRows(int64_t count, const std::vector<int64_t>& expired_indexes);
+/// Works out KeyRowRemovals, one key after another, reusing its memory.
+class KeyRowRemover {
+ public:
+  /// Takes the rows at `expired_indexes` (distinct, each below `count`) out of a key's
+  /// `count` kept rows as Spark does: each hole takes the key's last row, which is checked in
+  /// turn, so the rows left sit at the indexes Spark's would. Valid until the next call.
+  const KeyRowRemoval& Remove(int64_t count, const std::vector<int64_t>& expired_indexes);
+
+ private:
+  KeyRowRemoval removal_;
+  /// Per position, the index its row was kept at before the removal.
+  std::vector<int64_t> kept_at_;
+  /// Per index kept before, the position of its row in `expired_indexes`, or -1.
+  std::vector<int64_t> expired_row_;
+};
 
 }  // namespace sluice::physical

@@ -641,9 +641,17 @@ class StreamingJoinStream final : public BufferedStream {
     });
     EncodedRows moved_keys, moved_from, removed_keys, new_counts;
     std::vector<std::string_view> emptied_keys, counted_keys;
+    KeyRowRemover remover;
     for (size_t id = 0; id < count_of.size(); ++id) {
       const std::string_view key = affected.keys()[id];
-      const KeyRowRemoval removal = RemoveKeyRows(count_of[id], indexes_of_key[id]);
+      for (int64_t index : indexes_of_key[id]) {
+        if (index < 0 || index >= count_of[id]) {
+          return arrow::Status::Invalid("The ", StoreName(spec.side, true),
+                                        " state of the join keeps a row at index ", index,
+                                        " of a key whose count is ", count_of[id]);
+        }
+      }
+      const KeyRowRemoval& removal = remover.Remove(count_of[id], indexes_of_key[id]);
       for (size_t row : removal.removed_rows) {
         ++*removed;
         const int64_t unmatched_row = unmatched_of_key[id][row];
