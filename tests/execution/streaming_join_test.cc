@@ -61,9 +61,9 @@ class StreamingJoinTest : public StreamTest {
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& [side, key, time] = rows[i];
       const char* comma = i == 0 ? "" : ",";
-      sides += comma + ("\"" + side + "\"");
-      keys += comma + ("\"" + key + "\"");
-      times += comma + std::to_string(time);
+      sides.append(comma).append("\"").append(side).append("\"");
+      keys.append(comma).append("\"").append(key).append("\"");
+      times.append(comma).append(std::to_string(time));
     }
     return AddData(input, {sides + "]", keys + "]", times + "]"});
   }
@@ -306,6 +306,42 @@ TEST_F(DamagedJoinStateTest, ARowMissingBehindItsCountFailsTheEvictionByValue) {
   TestStream(TimeRangeJoin(input, "inner"),
              {Rows(input, {{"L", "a", 10}, {"L", "a", 12}}), CheckNewAnswer({}), StopStream(),
               drop_second_row, StartStream(), Rows(input, {{"L", "b", 60}}), fails});
+}
+
+// A key whose count is below an index its store holds a row at fails the eviction by value,
+// naming the store, rather than walking past the count.
+TEST_F(DamagedJoinStateTest, ARowBeyondItsKeysCountFailsTheEvictionByValue) {
+  auto input = Input();
+  const std::string store = "left-keyToNumValues";
+  auto drop_last_count = AssertOnQuery("keep a's count at 1", [=, this](StreamingQuery&) {
+    const std::string path = checkpoint_ + "/state/0/0/" + store + "/1.delta";
+    auto contents = checkpoint::ReadWholeFile(path);
+    ASSERT_TRUE(contents.ok()) << contents.status().ToString();
+    // One put per row appended: a's count 1, then 2. Only the first is written back.
+    state::StateFileWriter writer(state::StateFileKind::kDelta, 1);
+    int puts = 0;
+    ASSERT_TRUE(state::ReadStateFile(*contents, path, store, state::StateFileKind::kDelta, 1,
+                                     [&](std::string_view key,
+                                         std::optional<std::string_view> value) {
+                                       ASSERT_TRUE(value.has_value());
+                                       if (++puts == 1) writer.Put(key, *value);
+                                     })
+                    .ok());
+    ASSERT_EQ(puts, 2);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << writer.Finish();
+  });
+  auto fails = AssertOnQuery("eviction fails", [](StreamingQuery& query) {
+    arrow::Status status = query.processAllAvailable();
+    ASSERT_FALSE(status.ok());
+    EXPECT_NE(status.message().find("left-keyWithIndexToValue"), std::string::npos)
+        << status.ToString();
+    EXPECT_NE(status.message().find("keeps a row at index 1 of a key whose count is 1"),
+              std::string::npos)
+        << status.ToString();
+  });
+  TestStream(TimeRangeJoin(input, "inner"),
+             {Rows(input, {{"L", "a", 10}, {"L", "a", 12}}), CheckNewAnswer({}), StopStream(),
+              drop_last_count, StartStream(), Rows(input, {{"L", "b", 60}}), fails});
 }
 
 TEST_F(StreamingJoinTest, RestartWithAnotherJoinTypeIsRefusedByTheStateSchema) {
