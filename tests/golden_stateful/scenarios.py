@@ -743,9 +743,17 @@ SCENARIOS = [
      "mode": "append", "query": lambda df: time_range_join(df, "left_anti")},
 ]
 
+
+def repeated(names, suffix, conf):
+    """The scenarios `names` once more, as `<name><suffix>`, with the settings `conf` added and
+    without their state reads (those name batches and stores of the first run)."""
+    return [{**{key: value for key, value in s.items() if key != "read_state"},
+             "name": s["name"] + suffix, "conf": {**s.get("conf", {}), **conf}}
+            for s in SCENARIOS if s["name"] in names]
+
+
 # Without no-data batches, a batch with rows also moves the watermark: its rows, the eviction
-# and the timers of the new watermark meet in one batch. These scenarios run once more that way
-# (without their state reads, which name batches of the run with no-data batches).
+# and the timers of the new watermark meet in one batch. These scenarios run once more that way.
 NO_DATA_BATCHES_OFF = {"spark.sql.streaming.noDataMicroBatches.enabled": "false"}
 WITHOUT_NO_DATA_BATCHES = {
     "late_rows_update", "late_rows_at_watermark_append", "sliding_start_time_update",
@@ -763,9 +771,14 @@ WITHOUT_NO_DATA_BATCHES = {
     "join_left_outer_null_key", "join_left_outer_side_condition",
     "join_right_outer_time_range_unmatched_right", "join_full_outer_time_range_unmatched_right",
 }
-SCENARIOS += [
-    {**{key: value for key, value in s.items() if key != "read_state"},
-     "name": s["name"] + "_without_no_data_batches",
-     "conf": {**s.get("conf", {}), **NO_DATA_BATCHES_OFF}}
-    for s in SCENARIOS if s["name"] in WITHOUT_NO_DATA_BATCHES
-]
+# The same answers from the RocksDB provider: each operator's state, written and read back
+# through it, batch by batch.
+ON_ROCKSDB = {
+    "tumbling_count_append", "tumbling_keyed_sum_update", "sliding_start_time_update",
+    "keyed_complete", "agg_all_windowed_append", "dedup_event_time_evicts",
+    "dedup_within_watermark", "session_static_gap_append", "session_dynamic_gap_append",
+    "groups_with_state_event_time_timeout", "join_left_outer_time_range",
+    "join_full_outer_window_key", "join_left_semi_time_range",
+}
+SCENARIOS += (repeated(WITHOUT_NO_DATA_BATCHES, "_without_no_data_batches", NO_DATA_BATCHES_OFF)
+              + repeated(ON_ROCKSDB, "_on_rocksdb", ROCKSDB))

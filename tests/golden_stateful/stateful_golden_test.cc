@@ -344,11 +344,12 @@ std::map<std::string, std::string> LoadKnownFailures() {
   return known;
 }
 
-/// The query of a scenario: a scenario run again without no-data batches (scenarios.py)
-/// shares the query of the scenario it repeats.
+/// The query of a scenario: a scenario run again with other settings (`repeated` in
+/// scenarios.py) shares the query of the scenario it repeats.
 std::string QueryName(const std::string& scenario) {
-  constexpr std::string_view kSuffix = "_without_no_data_batches";
-  if (scenario.ends_with(kSuffix)) return scenario.substr(0, scenario.size() - kSuffix.size());
+  for (std::string_view suffix : {"_without_no_data_batches", "_on_rocksdb"}) {
+    if (scenario.ends_with(suffix)) return scenario.substr(0, scenario.size() - suffix.size());
+  }
   return scenario;
 }
 
