@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -212,12 +214,12 @@ TEST_F(StreamingJoinTest, StateKeepsOnlyTheColumnsReadAboveOrByTheJoin) {
 // rows at random.
 class DamagedJoinStateTest : public StreamingJoinTest {
  protected:
-  /// Runs a batch, damages the first delta of `store` (each record keeps only the first byte
-  /// of its key when `damage_keys`, else of its value), restarts and moves the watermark.
-  void ExpectEvictionFails(const DataFrame& joined,
-                           const std::shared_ptr<sources::MemoryStream>& input,
-                           const std::string& store, bool damage_keys) {
-    auto damage = AssertOnQuery("damage", [=, this](StreamingQuery&) {
+  /// Rewrites the first delta file of `store`: `rewrite` sees each put, in order, and writes
+  /// what stays through the writer.
+  using DeltaRewrite = std::function<void(std::string_view key, std::string_view value,
+                                          state::StateFileWriter& writer)>;
+  StreamAction RewriteFirstDelta(const std::string& store, DeltaRewrite rewrite) {
+    return AssertOnQuery("rewrite " + store, [=, this](StreamingQuery&) {
       const std::string path = checkpoint_ + "/state/0/0/" + store + "/1.delta";
       auto contents = checkpoint::ReadWholeFile(path);
       ASSERT_TRUE(contents.ok()) << contents.status().ToString();
@@ -226,15 +228,26 @@ class DamagedJoinStateTest : public StreamingJoinTest {
                                        [&](std::string_view key,
                                            std::optional<std::string_view> value) {
                                          ASSERT_TRUE(value.has_value());
-                                         if (damage_keys) {
-                                           writer.Put(key.substr(0, 1), *value);
-                                         } else {
-                                           writer.Put(key, value->substr(0, 1));
-                                         }
+                                         rewrite(key, *value, writer);
                                        })
                       .ok());
       std::ofstream(path, std::ios::binary | std::ios::trunc) << writer.Finish();
     });
+  }
+
+  /// Runs a batch, damages the first delta of `store` (each record keeps only the first byte
+  /// of its key when `damage_keys`, else of its value), restarts and moves the watermark.
+  void ExpectEvictionFails(const DataFrame& joined,
+                           const std::shared_ptr<sources::MemoryStream>& input,
+                           const std::string& store, bool damage_keys) {
+    auto damage = RewriteFirstDelta(
+        store, [=](std::string_view key, std::string_view value, state::StateFileWriter& writer) {
+          if (damage_keys) {
+            writer.Put(key.substr(0, 1), value);
+          } else {
+            writer.Put(key, value.substr(0, 1));
+          }
+        });
     auto fails = AssertOnQuery("eviction fails", [=](StreamingQuery& query) {
       arrow::Status status = query.processAllAvailable();
       ASSERT_FALSE(status.ok());
@@ -273,28 +286,20 @@ TEST_F(DamagedJoinStateTest, AKeyWithoutItsWindowFailsTheEvictionByKey) {
 TEST_F(DamagedJoinStateTest, ARowMissingBehindItsCountFailsTheEvictionByValue) {
   auto input = Input();
   const std::string store = "left-keyWithIndexToValue";
-  auto drop_second_row = AssertOnQuery("drop a's second row", [=, this](StreamingQuery&) {
-    const std::string path = checkpoint_ + "/state/0/0/" + store + "/1.delta";
-    auto contents = checkpoint::ReadWholeFile(path);
-    ASSERT_TRUE(contents.ok()) << contents.status().ToString();
-    state::StateFileWriter writer(state::StateFileKind::kDelta, 1);
-    int dropped = 0;
-    ASSERT_TRUE(state::ReadStateFile(*contents, path, store, state::StateFileKind::kDelta, 1,
-                                     [&](std::string_view key,
-                                         std::optional<std::string_view> value) {
-                                       ASSERT_TRUE(value.has_value());
-                                       // The index ends the key, a little-endian bigint.
-                                       int64_t index = 0;
-                                       std::memcpy(&index, key.data() + key.size() - 8, 8);
-                                       if (index == 1) {
-                                         ++dropped;
-                                       } else {
-                                         writer.Put(key, *value);
-                                       }
-                                     })
-                    .ok());
-    ASSERT_EQ(dropped, 1);
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << writer.Finish();
+  auto dropped = std::make_shared<int>(0);
+  auto drop_second_row = RewriteFirstDelta(
+      store, [dropped](std::string_view key, std::string_view value,
+                       state::StateFileWriter& writer) {
+        int64_t index = 0;  // the index ends the key, a little-endian bigint
+        std::memcpy(&index, key.data() + key.size() - 8, 8);
+        if (index == 1) {
+          ++*dropped;
+        } else {
+          writer.Put(key, value);
+        }
+      });
+  auto dropped_one = AssertOnQuery("one row dropped", [dropped](StreamingQuery&) {
+    ASSERT_EQ(*dropped, 1);
   });
   auto fails = AssertOnQuery("eviction fails", [=](StreamingQuery& query) {
     arrow::Status status = query.processAllAvailable();
@@ -305,7 +310,7 @@ TEST_F(DamagedJoinStateTest, ARowMissingBehindItsCountFailsTheEvictionByValue) {
   });
   TestStream(TimeRangeJoin(input, "inner"),
              {Rows(input, {{"L", "a", 10}, {"L", "a", 12}}), CheckNewAnswer({}), StopStream(),
-              drop_second_row, StartStream(), Rows(input, {{"L", "b", 60}}), fails});
+              drop_second_row, dropped_one, StartStream(), Rows(input, {{"L", "b", 60}}), fails});
 }
 
 // A key whose count is below an index its store holds a row at fails the eviction by value,
@@ -313,22 +318,14 @@ TEST_F(DamagedJoinStateTest, ARowMissingBehindItsCountFailsTheEvictionByValue) {
 TEST_F(DamagedJoinStateTest, ARowBeyondItsKeysCountFailsTheEvictionByValue) {
   auto input = Input();
   const std::string store = "left-keyToNumValues";
-  auto drop_last_count = AssertOnQuery("keep a's count at 1", [=, this](StreamingQuery&) {
-    const std::string path = checkpoint_ + "/state/0/0/" + store + "/1.delta";
-    auto contents = checkpoint::ReadWholeFile(path);
-    ASSERT_TRUE(contents.ok()) << contents.status().ToString();
-    // One put per row appended: a's count 1, then 2. Only the first is written back.
-    state::StateFileWriter writer(state::StateFileKind::kDelta, 1);
-    int puts = 0;
-    ASSERT_TRUE(state::ReadStateFile(*contents, path, store, state::StateFileKind::kDelta, 1,
-                                     [&](std::string_view key,
-                                         std::optional<std::string_view> value) {
-                                       ASSERT_TRUE(value.has_value());
-                                       if (++puts == 1) writer.Put(key, *value);
-                                     })
-                    .ok());
-    ASSERT_EQ(puts, 2);
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << writer.Finish();
+  // One put per row appended: a's count 1, then 2. Only the first is written back.
+  auto puts = std::make_shared<int>(0);
+  auto drop_last_count = RewriteFirstDelta(
+      store, [puts](std::string_view key, std::string_view value, state::StateFileWriter& writer) {
+        if (++*puts == 1) writer.Put(key, value);
+      });
+  auto two_puts = AssertOnQuery("two puts seen", [puts](StreamingQuery&) {
+    ASSERT_EQ(*puts, 2);
   });
   auto fails = AssertOnQuery("eviction fails", [](StreamingQuery& query) {
     arrow::Status status = query.processAllAvailable();
@@ -341,7 +338,7 @@ TEST_F(DamagedJoinStateTest, ARowBeyondItsKeysCountFailsTheEvictionByValue) {
   });
   TestStream(TimeRangeJoin(input, "inner"),
              {Rows(input, {{"L", "a", 10}, {"L", "a", 12}}), CheckNewAnswer({}), StopStream(),
-              drop_last_count, StartStream(), Rows(input, {{"L", "b", 60}}), fails});
+              drop_last_count, two_puts, StartStream(), Rows(input, {{"L", "b", 60}}), fails});
 }
 
 TEST_F(StreamingJoinTest, RestartWithAnotherJoinTypeIsRefusedByTheStateSchema) {
