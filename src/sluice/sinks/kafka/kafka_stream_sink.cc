@@ -68,11 +68,15 @@ class KafkaStreamSink final : public StreamSink {
     ARROW_RETURN_NOT_OK(producer_->BeginTransaction());
     std::optional<std::string> marker_topic = columns_.topic_option();
     auto status = SendAll(data, &marker_topic);
-    auto flushed = producer_->Flush();
-    if (!flushed.ok()) status = flushed;
+    // The batch marker goes while the records are still on their way: its two round trips
+    // to the coordinators overlap the records' acknowledgements instead of following them.
     if (status.ok() && marker_topic) {
       status = producer_->SendOffsetsToTransaction(group_, *marker_topic, 0, batch_id + 1);
     }
+    // Every record must be acknowledged (or have failed) before the commit. A failed
+    // delivery says best why the batch fails, so it wins over the marker's error.
+    auto flushed = producer_->Flush();
+    if (!flushed.ok()) status = flushed;
     if (status.ok()) {
       KillPoint(fault_points::kKafkaRecordsFlushed);
       status = producer_->CommitTransaction();
