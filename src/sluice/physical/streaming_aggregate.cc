@@ -143,7 +143,7 @@ class StreamingAggregateStream final : public BatchStream {
       put_keys.reserve(groups_of[p].size());
       put_values.reserve(groups_of[p].size());
       // Every key is written, even one the watermark makes final in this batch (a batch with
-      // rows can move the watermark when no-data batches are off): update mode outputs it
+      // rows moves the watermark too whenever input keeps arriving): update mode outputs it
       // now, and the eviction below removes it, as Spark does.
       for (uint32_t g : groups_of[p]) {
         put_keys.push_back(keys.row(g));
