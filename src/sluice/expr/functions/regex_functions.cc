@@ -30,24 +30,24 @@ using P = StringParam;
 // The compiled pattern of each row: the constant one, or one compiled per distinct value.
 class PatternSource {
  public:
-  PatternSource(std::shared_ptr<const RE2> constant, std::string function)
+  PatternSource(std::shared_ptr<const JavaRegex> constant, std::string function)
       : constant_(std::move(constant)), function_(std::move(function)) {}
 
-  arrow::Result<const RE2*> Get(std::string_view pattern) {
+  arrow::Result<const JavaRegex*> Get(std::string_view pattern) {
     if (constant_) return constant_.get();
     auto it = cache_.find(std::string(pattern));
     if (it != cache_.end()) return it->second.get();
     if (cache_.size() >= 256) cache_.clear();
     ARROW_ASSIGN_OR_RAISE(auto regex, CompileJavaRegex(pattern, function_));
-    const RE2* raw = regex.get();
+    const JavaRegex* raw = regex.get();
     cache_.emplace(std::string(pattern), std::move(regex));
     return raw;
   }
 
  private:
-  std::shared_ptr<const RE2> constant_;
+  std::shared_ptr<const JavaRegex> constant_;
   std::string function_;
-  std::unordered_map<std::string, std::shared_ptr<const RE2>> cache_;
+  std::unordered_map<std::string, std::shared_ptr<const JavaRegex>> cache_;
 };
 
 // True when Java would read `pattern` as plain text (no metacharacters): such patterns are
@@ -61,8 +61,8 @@ bool IsLiteralPattern(std::string_view pattern) {
 }
 
 // Compiles argument `index` of `call` when it is a non-null string literal.
-arrow::Result<std::shared_ptr<const RE2>> ConstantRegex(const CallSite& call, size_t index,
-                                                        const std::string& function) {
+arrow::Result<std::shared_ptr<const JavaRegex>> ConstantRegex(const CallSite& call, size_t index,
+                                                              const std::string& function) {
   auto pattern = ConstantString(call, index);
   if (!pattern) return nullptr;
   return CompileJavaRegex(*pattern, function);
@@ -99,8 +99,9 @@ ScalarResolver RegexLike(std::string function) {
               *out = t.find(p) != std::string_view::npos;
               return true;
             }
-            ARROW_ASSIGN_OR_RAISE(const RE2* regex, patterns.Get(p));
-            *out = RE2::PartialMatch(re2::StringPiece(t.data(), t.size()), *regex);
+            ARROW_ASSIGN_OR_RAISE(const JavaRegex* regex, patterns.Get(p));
+            *out = regex->MayMatch(t) &&
+                   RE2::PartialMatch(re2::StringPiece(t.data(), t.size()), regex->re2());
             return true;
           });
     };
@@ -258,7 +259,7 @@ ScalarResolver Extract(ExtractKind kind, std::string function) {
       PatternSource patterns(constant, function);
       std::vector<re2::StringPiece> groups;
       // Finds the first match; returns false when there is none.
-      auto first_match = [&](const RE2& regex, std::string_view t, int group_count) {
+      auto first_match = [&](const JavaRegex& regex, std::string_view t, int group_count) {
         bool found = false;
         ForEachJavaMatch(regex, t, group_count, groups, [&](auto&) {
           found = true;
@@ -276,9 +277,9 @@ ScalarResolver Extract(ExtractKind kind, std::string function) {
               if (!text.IsValid(row) || !pattern.IsValid(row) || !index.IsValid(row)) {
                 return false;
               }
-              ARROW_ASSIGN_OR_RAISE(const RE2* regex, patterns.Get(pattern.View(row)));
+              ARROW_ASSIGN_OR_RAISE(const JavaRegex* regex, patterns.Get(pattern.View(row)));
               const std::string_view t = text.View(row);
-              const int group_count = regex->NumberOfCapturingGroups();
+              const int group_count = regex->re2().NumberOfCapturingGroups();
               if (kind == ExtractKind::kCount) {
                 int32_t count = 0;
                 ForEachJavaMatch(*regex, t, 0, groups, [&](auto&) {
@@ -310,9 +311,9 @@ ScalarResolver Extract(ExtractKind kind, std::string function) {
             out.AppendNullList();
             continue;
           }
-          ARROW_ASSIGN_OR_RAISE(const RE2* regex, patterns.Get(pattern.View(row)));
+          ARROW_ASSIGN_OR_RAISE(const JavaRegex* regex, patterns.Get(pattern.View(row)));
           const std::string_view t = text.View(row);
-          const int group_count = regex->NumberOfCapturingGroups();
+          const int group_count = regex->re2().NumberOfCapturingGroups();
           const int64_t idx = index.Value(row);
           arrow::Status status;
           ForEachJavaMatch(*regex, t, group_count, groups, [&](auto& found) {
@@ -335,9 +336,9 @@ ScalarResolver Extract(ExtractKind kind, std::string function) {
               out.AppendNullRow();
               return arrow::Status::OK();
             }
-            ARROW_ASSIGN_OR_RAISE(const RE2* regex, patterns.Get(pattern.View(row)));
+            ARROW_ASSIGN_OR_RAISE(const JavaRegex* regex, patterns.Get(pattern.View(row)));
             const std::string_view t = text.View(row);
-            const int group_count = regex->NumberOfCapturingGroups();
+            const int group_count = regex->re2().NumberOfCapturingGroups();
             if (!first_match(*regex, t, group_count)) {
               if (kind == ExtractKind::kSubstr) {
                 out.AppendNullRow();
@@ -390,7 +391,7 @@ arrow::Result<ResolvedCall> ResolveRegexpReplace(CallSite call) {
     IntInput position(args.size() > 3 ? args[3] : arrow::Datum(int32_t{1}));
     PatternSource patterns(constant, "regexp_replace");
     std::vector<re2::StringPiece> groups;
-    const RE2* parsed_for = nullptr;
+    const JavaRegex* parsed_for = nullptr;
     std::string parsed_text;
     Replacement parsed;
     return MapToStrings(
@@ -401,10 +402,10 @@ arrow::Result<ResolvedCall> ResolveRegexpReplace(CallSite call) {
             out.AppendNullRow();
             return arrow::Status::OK();
           }
-          ARROW_ASSIGN_OR_RAISE(const RE2* regex, patterns.Get(pattern.View(row)));
+          ARROW_ASSIGN_OR_RAISE(const JavaRegex* regex, patterns.Get(pattern.View(row)));
           const std::string_view rep = replacement.View(row);
           if (parsed_for != regex || rep != parsed_text) {
-            parsed = ParseReplacement(rep, *regex);
+            parsed = ParseReplacement(rep, regex->re2());
             parsed_for = regex;
             parsed_text = std::string(rep);
           }
@@ -453,7 +454,7 @@ arrow::Result<ResolvedCall> ResolveRegexpReplace(CallSite call) {
 
 // UTF8String.split(pattern, limit) as Spark 4 runs it: Java's String.split with trailing empty
 // strings kept (limit 0 acts as -1); an empty pattern splits into characters.
-void SplitRow(const RE2& regex, std::string_view literal, std::string_view text,
+void SplitRow(const JavaRegex& regex, std::string_view literal, std::string_view text,
               bool empty_pattern, int64_t limit, std::vector<re2::StringPiece>& groups,
               StringListOutput& out) {
   if (limit == 0) limit = -1;
@@ -527,7 +528,7 @@ arrow::Result<ResolvedCall> ResolveSplit(CallSite call) {
         continue;
       }
       const std::string_view p = pattern.View(row);
-      ARROW_ASSIGN_OR_RAISE(const RE2* regex, patterns.Get(p));
+      ARROW_ASSIGN_OR_RAISE(const JavaRegex* regex, patterns.Get(p));
       SplitRow(*regex, IsLiteralPattern(p) ? p : std::string_view(), text.View(row), p.empty(),
                limit.Value(row), groups, out);
     }

@@ -339,14 +339,15 @@ arrow::Result<std::string> JavaRegexToRe2(std::string_view pattern, std::string_
   return Translator(pattern, function).Run();
 }
 
-arrow::Result<std::shared_ptr<const RE2>> CompileJavaRegex(std::string_view pattern,
-                                                           std::string_view function) {
+arrow::Result<std::shared_ptr<const JavaRegex>> CompileJavaRegex(std::string_view pattern,
+                                                                 std::string_view function) {
   ARROW_ASSIGN_OR_RAISE(auto translated, JavaRegexToRe2(pattern, function));
   RE2::Options options;
   options.set_log_errors(false);
-  auto regex = std::make_shared<const RE2>(translated, options);
+  auto regex = std::make_unique<const RE2>(translated, options);
   if (!regex->ok()) return InvalidPattern(pattern, function);
-  return regex;
+  return std::make_shared<const JavaRegex>(std::move(regex),
+                                           RegexPrefilter::Make(translated, options));
 }
 
 arrow::Result<std::string> LikeToRe2(std::string_view pattern, char escape) {

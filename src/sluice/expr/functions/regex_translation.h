@@ -13,16 +13,35 @@
 #include <arrow/result.h>
 #include <re2/re2.h>
 
+#include "sluice/expr/functions/regex_prefilter.h"
+
 namespace sluice::expr {
 
 /// Rewrites Java pattern `pattern` to RE2 syntax. Errors: INVALID_PARAMETER_VALUE.PATTERN for
 /// malformed patterns, UNSUPPORTED_FEATURE.REGEX for Java features RE2 lacks.
 arrow::Result<std::string> JavaRegexToRe2(std::string_view pattern, std::string_view function);
 
-/// Compiles Java pattern `pattern` for function `function` (named in errors). Thread-safe use of
-/// the result: RE2 objects are safe to share between threads.
-arrow::Result<std::shared_ptr<const RE2>> CompileJavaRegex(std::string_view pattern,
-                                                           std::string_view function);
+/// A Java pattern compiled to RE2, with the prefilter that rules out texts it cannot match.
+/// Safe to share between threads, as RE2 objects are.
+class JavaRegex {
+ public:
+  JavaRegex(std::unique_ptr<const RE2> re2, std::unique_ptr<const RegexPrefilter> prefilter)
+      : re2_(std::move(re2)), prefilter_(std::move(prefilter)) {}
+
+  const RE2& re2() const { return *re2_; }
+  /// False only when `text` holds no match: then running the regex can be skipped.
+  bool MayMatch(std::string_view text) const {
+    return prefilter_ == nullptr || prefilter_->MayMatch(text);
+  }
+
+ private:
+  std::unique_ptr<const RE2> re2_;
+  std::unique_ptr<const RegexPrefilter> prefilter_;
+};
+
+/// Compiles Java pattern `pattern` for function `function` (named in errors).
+arrow::Result<std::shared_ptr<const JavaRegex>> CompileJavaRegex(std::string_view pattern,
+                                                                 std::string_view function);
 
 /// Spark's LIKE pattern (% and _ wildcards, `escape` escaping them) as an RE2 pattern for a
 /// full match; errors are INVALID_FORMAT.ESC_AT_THE_END / ESC_IN_THE_MIDDLE.
@@ -47,13 +66,15 @@ Replacement ParseReplacement(std::string_view replacement, const RE2& regex);
 /// them (after an empty match the search resumes one character later); `groups` has
 /// `group_count` + 1 entries. `on_match` returns false to stop.
 template <typename OnMatch>
-void ForEachJavaMatch(const RE2& regex, std::string_view text, int group_count,
+void ForEachJavaMatch(const JavaRegex& regex, std::string_view text, int group_count,
                       std::vector<re2::StringPiece>& groups, OnMatch&& on_match) {
   groups.resize(static_cast<size_t>(group_count) + 1);
+  if (!regex.MayMatch(text)) return;
   size_t pos = 0;
   const re2::StringPiece input(text.data(), text.size());
   while (pos <= text.size()) {
-    if (!regex.Match(input, pos, text.size(), RE2::UNANCHORED, groups.data(), group_count + 1)) {
+    if (!regex.re2().Match(input, pos, text.size(), RE2::UNANCHORED, groups.data(),
+                           group_count + 1)) {
       return;
     }
     const size_t start = static_cast<size_t>(groups[0].data() - text.data());
