@@ -189,5 +189,49 @@ TEST_F(AggregateStateTest, KeyGrouperGroupsIntegralStructKeysAsTheirEncoding) {
   }
 }
 
+// String keys of every length from 0 to 40 bytes, in pairs that differ only in their first or
+// their last byte, so that every length of a key's tail and of its last word is compared and
+// hashed: equal strings share a group and different ones never do, in Consume and in Lookup.
+TEST_F(AggregateStateTest, KeyGrouperTellsKeysApartByEveryByteAtEveryLength) {
+  std::vector<std::string> distinct;
+  for (size_t length = 0; length <= 40; ++length) {
+    const std::string base(length, 'k');
+    distinct.push_back(base);
+    if (length == 0) continue;
+    std::string last = base;
+    last.back() = 'z';
+    distinct.push_back(last);
+    std::string first = base;
+    first.front() = 'a';
+    distinct.push_back(first);
+  }
+  // Each key three times, in an order that mixes lengths.
+  std::vector<std::string> rows;
+  for (int copy = 0; copy < 3; ++copy) {
+    for (size_t i = 0; i < distinct.size(); ++i) {
+      rows.push_back(distinct[(i * 7 + copy) % distinct.size()]);
+    }
+  }
+  arrow::StringBuilder strings;
+  ASSERT_TRUE(strings.AppendValues(rows).ok());
+  auto keys = strings.Finish().ValueOrDie();
+  auto grouper = KeyGrouper::Make({arrow::utf8()}).ValueOrDie();
+  std::vector<uint32_t> ids;
+  ASSERT_TRUE(grouper->Consume({keys}, keys->length(), &ids).ok());
+  EXPECT_EQ(grouper->num_groups(), static_cast<int64_t>(distinct.size()));
+  std::map<std::string, uint32_t> group_of;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto [it, inserted] = group_of.emplace(rows[i], ids[i]);
+    EXPECT_EQ(it->second, ids[i]) << "key of " << rows[i].size() << " bytes";
+  }
+  std::map<uint32_t, std::string> key_of;
+  for (const auto& [key, id] : group_of) {
+    EXPECT_TRUE(key_of.emplace(id, key).second) << "two keys in group " << id;
+  }
+  std::vector<int32_t> found;
+  ASSERT_TRUE(grouper->Lookup({keys}, keys->length(), false, &found).ok());
+  for (size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(found[i], static_cast<int32_t>(ids[i]));
+}
+
 }  // namespace
 }  // namespace sluice::expr

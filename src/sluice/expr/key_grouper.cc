@@ -12,6 +12,7 @@
 #include <arrow/type.h>
 #include <arrow/util/bit_util.h>
 
+#include "sluice/expr/key_bytes.h"
 #include "sluice/types/row_codec.h"
 
 namespace sluice::expr {
@@ -23,29 +24,6 @@ namespace {
 constexpr int64_t kSliceRows = 1 << 16;
 // How many rows ahead of the probe the table slot is prefetched.
 constexpr int64_t kPrefetchDistance = 16;
-
-inline uint64_t MixInteger(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-
-inline uint64_t HashBytes(const uint8_t* data, size_t length) {
-  uint64_t h = 0x9E3779B97F4A7C15ULL ^ (length * 0xff51afd7ed558ccdULL);
-  size_t i = 0;
-  for (; i + 8 <= length; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, data + i, 8);
-    h = (h ^ MixInteger(word)) * 0x9E3779B97F4A7C15ULL;
-    h = (h << 29) | (h >> 35);
-  }
-  uint64_t tail = 0;
-  std::memcpy(&tail, data + i, length - i);
-  return MixInteger(h ^ tail ^ (static_cast<uint64_t>(length - i) << 56));
-}
 
 bool IsIntegralKey(const arrow::DataType& type) {
   switch (type.id()) {
@@ -398,13 +376,15 @@ class RowGrouper final : public KeyGrouper {
 
   void Hash(int64_t n) const {
     hashes_.resize(n);
-    for (int64_t i = 0; i < n; ++i) hashes_[i] = HashBytes(encoder_.row(i), encoder_.length(i));
+    for (int64_t i = 0; i < n; ++i) {
+      hashes_[i] = HashKeyBytes(encoder_.row(i), encoder_.length(i));
+    }
   }
 
   bool SameKey(uint32_t id, const uint8_t* row, uint32_t length) const {
     const uint64_t begin = key_offsets_[id];
     return key_offsets_[id + 1] - begin == length &&
-           std::memcmp(key_data_.data() + begin, row, length) == 0;
+           EqualKeyBytes(key_data_.data() + begin, row, length);
   }
 
   void EnsureCapacity(int64_t groups) {
