@@ -20,9 +20,9 @@ constexpr int64_t kBatchLines = 64 * 1024;
 
 std::string LogLine(int64_t i) {
   std::string line = "2026-12-03T04:" + std::to_string(10 + i % 50) + ":00.123Z INFO [worker-" +
-                     std::to_string(i % 8) + "] GET /api/v1/items/" + std::to_string(i * 7919 % 100000) +
-                     " status=" + (i % 100 == 0 ? "503" : "200") + " took=" +
-                     std::to_string(i % 97) + "ms";
+                     std::to_string(i % 8) + "] GET /api/v1/items/" +
+                     std::to_string(i * 7919 % 100000) + " status=" +
+                     (i % 100 == 0 ? "503" : "200") + " took=" + std::to_string(i % 97) + "ms";
   if (i % 10 == 0) line += " trace=" + std::to_string(i * 31 % 1000003);
   return line;
 }
