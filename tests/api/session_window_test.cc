@@ -9,6 +9,8 @@
 #include "sluice/api/grouped_data.h"
 #include "sluice/common/errors.h"
 #include "sluice/physical/session_window_merge.h"
+#include "sluice/plan/required_columns.h"
+#include "sluice/plan/session_window_merge.h"
 #include "relational_test_support.h"
 
 namespace sluice {
@@ -112,6 +114,26 @@ TEST_F(SessionWindowTest, GroupByWithAStaticGap) {
                      .agg({F::count("*").alias("count")});
   EXPECT_THAT(Sessions(grouped),
               ElementsAre("1|0|17|3", "1|20|27|2", "2|0|6|1", "2|30|36|1"));
+}
+
+// Sessions are merged from the keys and the sessions alone, and rows pass through: below the
+// merging, only what the aggregation above reads is needed (here not g), so a scan decodes no
+// more (Spark's column pruning; a stream reads its rows through the same rule).
+TEST_F(SessionWindowTest, TheMergingReadsOnlyTheKeysTheSessionsAndWhatIsAggregated) {
+  auto grouped = events_.groupBy({F::col("k"), F::session_window(F::col("ts"), "6 seconds")})
+                     .agg({F::max("ts").alias("last")});
+  const plan::LogicalPlan* node = grouped.plan().get();
+  while (node->kind() != plan::PlanKind::kAggregate) node = node->children()[0].get();
+  const plan::LogicalPlan& merge = *node->children()[0];
+  ASSERT_EQ(merge.kind(), plan::PlanKind::kMergeSessionWindows);
+  const plan::ColumnUses of_merge =
+      plan::RequiredOfChildren(*node, plan::AllColumns(*node))[0];
+  const plan::ColumnUses of_rows = plan::RequiredOfChildren(merge, of_merge)[0];
+  std::vector<std::string> read;
+  for (size_t c = 0; c < of_rows.size(); ++c) {
+    if (of_rows[c].read()) read.push_back(merge.children()[0]->output()[c].name);
+  }
+  EXPECT_THAT(read, ElementsAre("session_window", "k", "ts"));
 }
 
 TEST_F(SessionWindowTest, OnlyAGroupingBySessionMergesSessions) {

@@ -72,10 +72,12 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
       if (context.stateful != nullptr && node.is_streaming() &&
           input_node.kind() == plan::PlanKind::kMergeSessionWindows) {
         // On a stream, sessions are merged with the ones kept in state, not within the batch
-        // (nothing is pushed below the merging of sessions).
+        // (nothing is pushed below the merging of sessions). The rows need only what the
+        // aggregation and the merging read.
         const auto& sessions = *input_node.children()[0];
-        ARROW_ASSIGN_OR_RAISE(auto rows,
-                              ExecuteWith(sessions, context, {}, plan::AllColumns(sessions)));
+        const plan::ColumnUses rows_read =
+            plan::RequiredOfChildren(input_node, required_of[0])[0];
+        ARROW_ASSIGN_OR_RAISE(auto rows, ExecuteWith(sessions, context, {}, rows_read));
         return MakeStreamingSessionAggregate(
             static_cast<const plan::Aggregate&>(node),
             static_cast<const plan::MergeSessionWindows&>(input_node), std::move(rows), context);

@@ -9,6 +9,7 @@
 #include "sluice/plan/generate.h"
 #include "sluice/plan/join.h"
 #include "sluice/plan/project.h"
+#include "sluice/plan/session_window_merge.h"
 #include "sluice/plan/sort.h"
 
 namespace sluice::plan {
@@ -136,6 +137,15 @@ std::vector<ColumnUses> RequiredOfChildren(const LogicalPlan& node, const Column
       ColumnUses child = required;
       child[static_cast<size_t>(static_cast<const EventTimeWatermark&>(node).column())] =
           ColumnUse::Whole();
+      return {child};
+    }
+    case PlanKind::kMergeSessionWindows: {
+      // Rows pass through as they are, but for the session column; merging reads the keys and
+      // the sessions.
+      const auto& merge = static_cast<const MergeSessionWindows&>(node);
+      ColumnUses child = required;
+      for (const auto& key : merge.keys()) MarkColumnsRead(*key, child);
+      child[static_cast<size_t>(merge.session_column())] = ColumnUse::Whole();
       return {child};
     }
     case PlanKind::kLimit:
