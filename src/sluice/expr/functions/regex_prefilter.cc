@@ -23,8 +23,8 @@ int Commonness(char c) {
   return 0;
 }
 
-// An inline flag group that turns case-insensitive matching on: (?i), (?si:...), (?-s+i) and
-// the like. A false alarm (an escaped "\(?i") only costs the prefilter.
+// An inline flag group that turns case-insensitive matching on: (?i), (?si:...) and the like.
+// A false alarm (an escaped "\(?i", or (?-i), which turns it off) only costs the prefilter.
 bool HasCaseInsensitiveFlag(std::string_view pattern) {
   for (size_t at = pattern.find("(?"); at != std::string_view::npos;
        at = pattern.find("(?", at + 2)) {
