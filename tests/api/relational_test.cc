@@ -9,6 +9,7 @@
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
 #include "sluice/common/errors.h"
+#include "sluice/plan/required_columns.h"
 #include "relational_test_support.h"
 
 namespace sluice {
@@ -154,6 +155,23 @@ TEST_F(RelationalTest, Union) {
   EXPECT_THAT(Rows(by_name), ElementsAre("1|1.5", "2.5|10", "2|nan", "3|null", "4|null",
                                          "5|-1", "null|2.5"));
   EXPECT_EQ(ErrorClass(t_.union_(u)), "NUM_COLUMNS_MISMATCH");
+}
+
+// A union passes what is read above it to each child, by position: here only d, so the
+// children's filters copy a and d, and their scans leave k alone.
+TEST_F(RelationalTest, AUnionPassesWhatIsReadAboveToEachChild) {
+  auto low = t_.where(F::col("a") < 3);
+  auto high = t_.where(F::col("a") >= 4);
+  auto both = low.union_(high).select({"d"});
+  EXPECT_THAT(Rows(both), ElementsAre("-1", "1.5", "nan", "null"));
+  const plan::LogicalPlan& project = *both.plan();
+  const plan::LogicalPlan& union_node = *project.children()[0];
+  ASSERT_EQ(union_node.kind(), plan::PlanKind::kUnion);
+  const plan::ColumnUses above =
+      plan::RequiredOfChildren(project, plan::AllColumns(project))[0];
+  for (const plan::ColumnUses& child : plan::RequiredOfChildren(union_node, above)) {
+    EXPECT_THAT(plan::ReadFlags(child), ElementsAre(false, false, true));
+  }
 }
 
 TEST_F(RelationalTest, JoinsOnCondition) {

@@ -151,6 +151,10 @@ std::vector<ColumnUses> RequiredOfChildren(const LogicalPlan& node, const Column
     case PlanKind::kLimit:
     case PlanKind::kSubqueryAlias:
       return {required};
+    case PlanKind::kUnion:
+      // Each child's columns are the output's, by position and of the same types (Union::Make
+      // casts them).
+      return std::vector<ColumnUses>(node.children().size(), required);
     case PlanKind::kJoin:
       return OfJoin(static_cast<const Join&>(node), required);
     case PlanKind::kGenerate: {
