@@ -16,6 +16,7 @@
 #include "sluice/api/grouped_data.h"
 #include "sluice/api/window_spec.h"
 #include "sluice/common/errors.h"
+#include "sluice/plan/required_columns.h"
 #include "relational_test_support.h"
 #include "support/session_fixture.h"
 
@@ -65,6 +66,24 @@ TEST_F(WindowFunctionTest, RankingFunctions) {
   EXPECT_EQ(schema->field(2)->type()->id(), arrow::Type::INT32);
   EXPECT_FALSE(schema->field(2)->nullable());
   EXPECT_EQ(schema->field(5)->type()->id(), arrow::Type::DOUBLE);
+}
+
+// A window passes its child's columns through: below it, only what is read above and what
+// its keys and functions read is needed. Here d is not, so a scan below would not decode it.
+TEST_F(WindowFunctionTest, AWindowNeedsOnlyWhatItsFunctionsAndKeysReadAndWhatIsReadAbove) {
+  auto w = Window::partitionBy({"k"}).orderBy({"a"});
+  auto df = t_.select({"k", F::row_number().over(w).alias("rn")});
+  EXPECT_THAT(Rows(df), UnorderedElementsAre("null|1", "x|1", "x|2", "x|3", "x|4", "y|1",
+                                             "y|2"));
+  const plan::LogicalPlan* node = df.plan().get();
+  while (node->kind() != plan::PlanKind::kWindow) node = node->children()[0].get();
+  const plan::LogicalPlan& above = *df.plan();
+  std::vector<plan::ColumnUses> uses = {plan::AllColumns(above)};
+  for (const plan::LogicalPlan* at = &above; at != node; at = at->children()[0].get()) {
+    uses.push_back(plan::RequiredOfChildren(*at, uses.back())[0]);
+  }
+  EXPECT_THAT(plan::ReadFlags(plan::RequiredOfChildren(*node, uses.back())[0]),
+              ElementsAre(true, true, false));
 }
 
 TEST_F(WindowFunctionTest, LagAndLead) {

@@ -11,6 +11,7 @@
 #include "sluice/plan/project.h"
 #include "sluice/plan/session_window_merge.h"
 #include "sluice/plan/sort.h"
+#include "sluice/plan/window.h"
 
 namespace sluice::plan {
 
@@ -68,6 +69,21 @@ ColumnUses OfAggregate(const Aggregate& aggregate, const ColumnUses& required) {
   for (const auto& key : aggregate.grouping()) MarkColumnsRead(*key.expr, child);
   for (const auto& function : aggregate.aggregates()) {
     for (const auto& arg : function->args()) MarkColumnsRead(*arg, child);
+  }
+  return child;
+}
+
+ColumnUses OfWindow(const Window& window, const ColumnUses& required) {
+  // The output is the child's columns, passed through, then one column per function.
+  const size_t width = window.children()[0]->output().size();
+  ColumnUses child(required.begin(), required.begin() + static_cast<std::ptrdiff_t>(width));
+  for (const auto& key : window.partition_keys()) MarkColumnsRead(*key, child);
+  for (const auto& key : window.order_keys()) MarkColumnsRead(*key.expr, child);
+  for (const auto& function : window.functions()) {
+    for (const auto& arg : function.args) MarkColumnsRead(*arg, child);
+    if (function.aggregate) {
+      for (const auto& arg : function.aggregate->args()) MarkColumnsRead(*arg, child);
+    }
   }
   return child;
 }
@@ -151,6 +167,8 @@ std::vector<ColumnUses> RequiredOfChildren(const LogicalPlan& node, const Column
     case PlanKind::kLimit:
     case PlanKind::kSubqueryAlias:
       return {required};
+    case PlanKind::kWindow:
+      return {OfWindow(static_cast<const Window&>(node), required)};
     case PlanKind::kUnion:
       // Each child's columns are the output's, by position and of the same types (Union::Make
       // casts them).

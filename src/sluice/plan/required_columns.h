@@ -45,7 +45,7 @@ ColumnMask ReadFlags(const ColumnUses& uses);
 void MarkColumnsRead(const expr::BoundExpr& e, ColumnUses& uses);
 
 /// What each child of `node` must produce for `required` of `node`'s output: what its
-/// expressions read to compute them. Nodes that are not worked through (windows, arbitrary
+/// expressions read to compute them. Nodes that are not worked through (the arbitrary
 /// stateful operators) need all of their children.
 std::vector<ColumnUses> RequiredOfChildren(const LogicalPlan& node, const ColumnUses& required);
 
