@@ -62,6 +62,31 @@ TEST_F(ArithmeticTest, DecimalOverflowAndDivisionByZero) {
   ExpectError("/", {Col("decimal(10,2)", R"(["1.00"])"), Lit("int", "0")}, "DIVIDE_BY_ZERO");
 }
 
+// Results computed in 128 bits (no rounding needed) up to the last digit of the precision, and
+// past it: an overflow of 128 bits or of the precision is still NUMERIC_VALUE_OUT_OF_RANGE.
+TEST_F(ArithmeticTest, DecimalResultsAtTheLimitOfTheirPrecision) {
+  auto price = Col("bigint", "[12345678, -12345678, 9223372036854775807]");
+  ExpectCall("*", {Col("decimal(3,3)", R"(["0.908", "0.908", "-0.999"])"), price},
+             "decimal(24,3)",
+             R"(["11209875.624", "-11209875.624", "-9214148664817921031.193"])");
+  Reset();
+  const std::string nines(38, '9');
+  auto max = [&] { return Col("decimal(38,0)", "[\"" + nines + "\", \"-" + nines + "\"]"); };
+  ExpectCall("-", {max(), Col("decimal(38,0)", R"(["1", "-1"])")}, "decimal(38,0)",
+             "[\"" + nines.substr(1) + "8\", \"-" + nines.substr(1) + "8\"]");
+  Reset();
+  ExpectError("+", {max(), Col("decimal(38,0)", R"(["1", "0"])")},
+              "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION");
+  Reset();
+  ExpectError("-", {max(), Col("decimal(38,0)", R"(["0", "1"])")},
+              "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION");
+  Reset();
+  // Beyond 128 bits: 10^37 * 10^19.
+  ExpectError("*", {Col("decimal(38,0)", R"(["10000000000000000000000000000000000000"])"),
+                    Col("decimal(20,0)", R"(["10000000000000000000"])")},
+              "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION");
+}
+
 TEST_F(ArithmeticTest, TinyintAndSmallintOverflowNamesBothOperands) {
   auto b = Col("tinyint", "[100, -3]");
   auto s = Col("smallint", "[-17000, 7]");

@@ -12,24 +12,13 @@
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/cast.h"
 #include "sluice/expr/functions/aggregate_support.h"
+#include "sluice/expr/functions/decimal_int128.h"
 #include "sluice/expr/type_coercion.h"
 #include "sluice/types/interval_types.h"
 
 namespace sluice::expr::aggregates {
 
 namespace {
-
-using Int128 = __int128;
-
-arrow::Decimal128 ToDecimal128(Int128 value) {
-  return arrow::Decimal128(static_cast<int64_t>(value >> 64), static_cast<uint64_t>(value));
-}
-
-Int128 PowerOfTen(int exponent) {
-  Int128 result = 1;
-  for (int i = 0; i < exponent; ++i) result *= 10;
-  return result;
-}
 
 arrow::Status LongOverflow() {
   return SparkError("ARITHMETIC_OVERFLOW",

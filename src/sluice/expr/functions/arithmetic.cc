@@ -14,6 +14,7 @@
 #include "sluice/expr/cast.h"
 #include "sluice/expr/elementwise.h"
 #include "sluice/expr/function_registry.h"
+#include "sluice/expr/functions/decimal_int128.h"
 #include "sluice/expr/functions/function_areas.h"
 #include "sluice/expr/functions/interval_arithmetic.h"
 #include "sluice/expr/functions/math_function_groups.h"
@@ -185,8 +186,38 @@ Kernel DecimalKernel(Operator op, std::shared_ptr<arrow::DataType> result_type, 
     const int32_t shift = scale + s2 - s1;
     bool zero_divisor = false;
     std::optional<arrow::Decimal256> out_of_range;
+    // Without rounding (the result keeps every digit of the exact sum, difference or product,
+    // which is so whenever the result type did not hit 38 digits), a result computed in 128
+    // bits without overflow and within the result's precision is the one the wide path gives.
+    const bool additive = op == Operator::kAdd || op == Operator::kSubtract;
+    const bool narrow = (additive && common == scale) ||
+                        (op == Operator::kMultiply && s1 + s2 == scale);
+    const Int128 limit = PowerOfTen(precision);
+    const Int128 left_factor = PowerOfTen(common - s1), right_factor = PowerOfTen(common - s2);
+    auto compute_narrow = [&](const arrow::Decimal128& left, const arrow::Decimal128& right,
+                              Int128* out) {
+      Int128 a = ToInt128(left), b = ToInt128(right);
+      if (op == Operator::kMultiply) {
+        if (__builtin_mul_overflow(a, b, out)) return false;
+      } else {
+        if (__builtin_mul_overflow(a, left_factor, &a) ||
+            __builtin_mul_overflow(b, right_factor, &b)) {
+          return false;
+        }
+        if (op == Operator::kAdd ? __builtin_add_overflow(a, b, out)
+                                 : __builtin_sub_overflow(a, b, out)) {
+          return false;
+        }
+      }
+      return *out < limit && *out > -limit;
+    };
     auto compute = [&](const arrow::Decimal128& left, const arrow::Decimal128& right,
                        arrow::Decimal128* out) -> RowOutcome {
+      if (Int128 exact; narrow && compute_narrow(left, right, &exact)) {
+        *out = ToDecimal128(exact);
+        return RowOutcome::kValue;
+      }
+      // Otherwise (rounding, division, or a result out of range): exactly, in 256 bits.
       arrow::Decimal256 a = Widen(left), b = Widen(right), result;
       switch (op) {
         case Operator::kAdd:
