@@ -104,25 +104,28 @@ bool RegexPrefilter::Needle::FoundIn(std::string_view haystack) const {
 std::unique_ptr<const RegexPrefilter> RegexPrefilter::Make(const std::string& pattern,
                                                            const RE2::Options& options) {
   if (!options.case_sensitive() || HasCaseInsensitiveFlag(pattern)) return nullptr;
-  std::unique_ptr<RegexPrefilter> prefilter(new RegexPrefilter());
+  auto filter = std::make_unique<re2::FilteredRE2>(kMinAtomLength);
   int id = 0;
-  if (prefilter->filter_.Add(pattern, options, &id) != RE2::NoError) return nullptr;
+  if (filter->Add(pattern, options, &id) != RE2::NoError) return nullptr;
   std::vector<std::string> atoms;
-  prefilter->filter_.Compile(&atoms);
+  filter->Compile(&atoms);
   if (atoms.empty()) return nullptr;
   for (const auto& atom : atoms) {
     if (!IsAscii(atom)) return nullptr;
   }
   // A formula that holds with no atom found rules nothing out.
   std::vector<int> passing;
-  prefilter->filter_.AllPotentials({}, &passing);
+  filter->AllPotentials({}, &passing);
   if (!passing.empty()) return nullptr;
+  std::unique_ptr<RegexPrefilter> prefilter(new RegexPrefilter());
   if (auto common = CommonSubstring(atoms, kMinAtomLength)) {
+    // The formula is not needed: the gate alone decides.
     prefilter->gate_.emplace(std::move(*common));
     return prefilter;
   }
   if (atoms.size() > kMaxSearchedAtoms) return nullptr;
   for (auto& atom : atoms) prefilter->atoms_.emplace_back(std::move(atom));
+  prefilter->filter_ = std::move(filter);
   return prefilter;
 }
 
@@ -140,7 +143,7 @@ bool RegexPrefilter::MayMatch(std::string_view text) const {
     if ((found >> i) & 1) found_indexes.push_back(static_cast<int>(i));
   }
   std::vector<int> passing;
-  filter_.AllPotentials(found_indexes, &passing);
+  filter_->AllPotentials(found_indexes, &passing);
   return !passing.empty();
 }
 

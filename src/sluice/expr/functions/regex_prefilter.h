@@ -49,14 +49,15 @@ class RegexPrefilter {
     size_t anchor = std::string::npos;
   };
 
-  RegexPrefilter() : filter_(kMinAtomLength) {}
+  RegexPrefilter() = default;
 
-  re2::FilteredRE2 filter_;
   /// A string every atom contains, when there is one: a text without it cannot match, and a
-  /// text with it is left to the regex. Then `atoms_` is empty.
+  /// text with it is left to the regex. Then `atoms_` and `filter_` are empty.
   std::optional<Needle> gate_;
-  /// Otherwise the atoms, each searched for, and the formula decides.
+  /// Otherwise the atoms, each searched for, and the formula over them (FilteredRE2's) decides
+  /// which found sets may match.
   std::vector<Needle> atoms_;
+  std::unique_ptr<re2::FilteredRE2> filter_;
 };
 
 }  // namespace sluice::expr
