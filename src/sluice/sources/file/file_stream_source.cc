@@ -16,6 +16,7 @@
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/sources/file/file_admission.h"
 #include "sluice/formats/file_batch_reader.h"
+#include "sluice/formats/read_ahead_reader.h"
 #include "sluice/sources/file/file_source_offset.h"
 #include "sluice/sources/file/file_stream_source_log.h"
 #include "sluice/checkpoint/file_uri.h"
@@ -276,7 +277,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileStreamSource::GetBa
   auto reader = std::make_shared<formats::FileBatchReader>(
       spec_->reader, std::move(files), spec_->data_schema, spec_->schema, scan_);
   reader->ReadOnly(read);
-  return reader;
+  return formats::ReadAhead(std::move(reader));
 }
 
 arrow::Status FileStreamSource::Commit(const std::string& end) {
