@@ -1,5 +1,6 @@
 #include "sluice/execution/micro_batch_execution.h"
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <mutex>
@@ -31,7 +32,9 @@ class CountingReader final : public arrow::RecordBatchReader {
   std::shared_ptr<arrow::Schema> schema() const override { return input_->schema(); }
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
     ARROW_RETURN_NOT_OK(input_->ReadNext(batch));
-    if (*batch) *rows_ += (*batch)->num_rows();
+    // Atomic: the two sides of a self-join read the same source on two threads
+    // (physical/read_ahead_stream.h).
+    if (*batch) std::atomic_ref<int64_t>(*rows_).fetch_add((*batch)->num_rows());
     return arrow::Status::OK();
   }
 

@@ -8,6 +8,7 @@
 #include "sluice/physical/hash_join.h"
 #include "sluice/physical/limit_operator.h"
 #include "sluice/physical/project_operator.h"
+#include "sluice/physical/read_ahead_stream.h"
 #include "sluice/physical/scan_operator.h"
 #include "sluice/physical/session_window_merge_operator.h"
 #include "sluice/physical/sort_operator.h"
@@ -54,6 +55,10 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
     return ExecuteWith(*node.children()[i], context,
                        i < into.size() ? into[i] : plan::Conditions(), required_of[i]);
   };
+  // The input of a stateful operator, run ahead of it when it may (read_ahead_stream.h).
+  auto ahead = [](const plan::LogicalPlan& input_node, BatchStreamPtr input) {
+    return MayRunAhead(input_node) ? RunAhead(std::move(input)) : std::move(input);
+  };
   switch (node.kind()) {
     case plan::PlanKind::kRelation:
       return MakeScan(static_cast<const plan::Relation&>(node), required, context);
@@ -80,11 +85,13 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
         ARROW_ASSIGN_OR_RAISE(auto rows, ExecuteWith(sessions, context, {}, rows_read));
         return MakeStreamingSessionAggregate(
             static_cast<const plan::Aggregate&>(node),
-            static_cast<const plan::MergeSessionWindows&>(input_node), std::move(rows), context);
+            static_cast<const plan::MergeSessionWindows&>(input_node),
+            ahead(sessions, std::move(rows)), context);
       }
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       if (context.stateful != nullptr && node.is_streaming()) {
         const auto& aggregate = static_cast<const plan::Aggregate&>(node);
+        input = ahead(input_node, std::move(input));
         if (aggregate.is_deduplicate()) {
           return MakeStreamingDeduplicate(aggregate, std::move(input), context);
         }
@@ -114,8 +121,9 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
       ARROW_ASSIGN_OR_RAISE(auto right, child(1));
       if (context.stateful != nullptr && node.children()[0]->is_streaming() &&
           node.children()[1]->is_streaming()) {
-        return MakeStreamingJoin(static_cast<const plan::Join&>(node), std::move(left),
-                                 std::move(right),
+        return MakeStreamingJoin(static_cast<const plan::Join&>(node),
+                                 ahead(*node.children()[0], std::move(left)),
+                                 ahead(*node.children()[1], std::move(right)),
                                  {plan::ReadFlags(required_of[0]), plan::ReadFlags(required_of[1])},
                                  context);
       }
