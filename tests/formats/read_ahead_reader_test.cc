@@ -120,6 +120,19 @@ TEST(ReadAheadReaderTest, ReadsTheNextBatchOnAnotherThreadWhileTheCallerHoldsThi
   for (std::thread::id thread : source->threads()) EXPECT_NE(thread, std::this_thread::get_id());
 }
 
+TEST(ReadAheadReaderTest, KeepsTwoBatchesReadyAndNoMore) {
+  auto source = std::make_shared<CountingReader>(10);
+  auto reader = ReadAhead(source);
+  std::shared_ptr<arrow::RecordBatch> batch;
+  ASSERT_TRUE(reader->ReadNext(&batch).ok());
+  // Batch 0 is taken; 1 and 2 are read ahead, and the reads stop there.
+  ASSERT_TRUE(source->WaitForReads(3));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(source->reads(), 3);
+  ASSERT_TRUE(reader->ReadNext(&batch).ok());
+  EXPECT_TRUE(source->WaitForReads(4));
+}
+
 TEST(ReadAheadReaderTest, AFailureComesOutInItsPlaceAndNothingIsReadAfterIt) {
   auto source = std::make_shared<CountingReader>(5, /*fail_at=*/2);
   auto reader = ReadAhead(source);

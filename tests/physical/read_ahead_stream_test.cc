@@ -1,5 +1,5 @@
-// The stateless operators below a stateful one run one batch ahead of it, on another thread;
-// only plans that keep nothing across batches may.
+// Stateless operators run ahead of what consumes them, on another thread; only plans that
+// keep nothing across batches may.
 #include "sluice/physical/read_ahead_stream.h"
 
 #include <gtest/gtest.h>
@@ -90,12 +90,12 @@ TEST_F(ReadAheadStreamTest, ReadsTheNextBatchOnAnotherThreadAndKeepsTheOrder) {
   auto first = stream->Next().ValueOrDie();
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(first->column(0)->ToString(), testing::Ints({0})->ToString());
-  // The consumer holds batch 0; batch 1 is read meanwhile.
+  // The consumer holds batch 0; batch 1 is read meanwhile (and maybe more).
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (recording->threads().size() < 2 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  ASSERT_EQ(recording->threads().size(), 2u);
+  ASSERT_GE(recording->threads().size(), 2u);
   for (int expected = 1; expected < 3; ++expected) {
     auto batch = stream->Next().ValueOrDie();
     ASSERT_NE(batch, nullptr);

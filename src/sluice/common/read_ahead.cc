@@ -8,28 +8,42 @@
 namespace sluice {
 
 arrow::Result<std::shared_ptr<arrow::RecordBatch>> BatchReadAhead::Next() {
-  if (done_) return nullptr;
-  if (!pending_.is_valid()) ARROW_RETURN_NOT_OK(Start());
-  auto read = std::move(pending_);
-  pending_ = {};
-  arrow::Result<std::shared_ptr<arrow::RecordBatch>> result = read.result();
-  if (!result.ok() || *result == nullptr) {
-    done_ = true;
-    return result;
-  }
-  ARROW_RETURN_NOT_OK(Start());
+  std::unique_lock lock(mutex_);
+  ARROW_RETURN_NOT_OK(StartLocked());
+  changed_.wait(lock, [&] { return !ready_.empty() || !producing_; });
+  if (ready_.empty()) return nullptr;  // stopped, or past the end
+  auto result = std::move(ready_.front());
+  ready_.pop_front();
+  ARROW_RETURN_NOT_OK(StartLocked());
   return result;
 }
 
 void BatchReadAhead::Stop() {
-  if (pending_.is_valid()) pending_.Wait();
-  pending_ = {};
-  done_ = true;
+  std::unique_lock lock(mutex_);
+  ended_ = true;
+  changed_.wait(lock, [&] { return !producing_; });
+  ready_.clear();
 }
 
-arrow::Status BatchReadAhead::Start() {
-  ARROW_ASSIGN_OR_RAISE(pending_, executor_->Submit([this] { return read_(); }));
+arrow::Status BatchReadAhead::StartLocked() {
+  if (producing_ || ended_ || ready_.size() >= depth_) return arrow::Status::OK();
+  ARROW_RETURN_NOT_OK(executor_->Spawn([this] { Produce(); }));
+  producing_ = true;
   return arrow::Status::OK();
+}
+
+void BatchReadAhead::Produce() {
+  while (true) {
+    auto result = read_();
+    std::lock_guard lock(mutex_);
+    if (!result.ok() || *result == nullptr) ended_ = true;
+    ready_.push_back(std::move(result));
+    const bool stop = ended_ || ready_.size() >= depth_;
+    if (stop) producing_ = false;
+    // Notified under the lock: once producing_ is false, Stop() may return and destroy this.
+    changed_.notify_all();
+    if (stop) return;
+  }
 }
 
 arrow::internal::Executor* PipelinePool() {

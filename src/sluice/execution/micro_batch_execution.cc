@@ -14,6 +14,7 @@
 #include "sluice/execution/query_listener.h"
 #include "sluice/execution/query_manager.h"
 #include "sluice/physical/planner.h"
+#include "sluice/physical/read_ahead_stream.h"
 #include "sluice/physical/stateful_operators.h"
 #include "sluice/plan/relation.h"
 #include "sluice/state/operator_metadata.h"
@@ -364,6 +365,10 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
   ARROW_ASSIGN_OR_RAISE(auto stream, timings.Time("queryPlanning", [&] {
     return physical::Execute(*spec_.plan, context);
   }));
+  // A stateless query computes its next batches while the sink writes this one.
+  if (spec_.sink->WorksOnRows() && physical::MayRunAhead(*spec_.plan)) {
+    stream = physical::RunAhead(std::move(stream));
+  }
   ARROW_RETURN_NOT_OK(timings.Time("addBatch", [&] {
     return spec_.sink->AddBatch(batch_id_, *stream, spec_.output_mode);
   }));

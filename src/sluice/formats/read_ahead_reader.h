@@ -1,4 +1,4 @@
-// Reads one batch ahead: while the query works on a batch, the next one is decoded on Arrow's
+// Reads ahead: while the query works on a batch, the next ones are decoded on Arrow's
 // IO thread pool. A file scan's decoding (Parquet pages, JSON and CSV parsing) then overlaps
 // the rest of the query instead of adding to it, which puts a second core to use in a query
 // that is otherwise one pipeline on one thread.

@@ -1,6 +1,6 @@
-// The stateless operators below a stateful one, run one batch ahead of it on the pipeline
-// pool: while an aggregation, deduplication or join updates its state with a batch, the
-// filters, projections and watermarks below it compute the next one.
+// Stateless operators run ahead of what consumes them, on the pipeline pool: while an
+// aggregation, deduplication or join updates its state with a batch, or a sink writes it, the
+// filters, projections and watermarks below compute the next ones.
 #pragma once
 
 #include "sluice/physical/batch_stream.h"
@@ -17,7 +17,7 @@ namespace sluice::physical {
 /// thread changes nothing but when its work is done.
 bool MayRunAhead(const plan::LogicalPlan& input);
 
-/// `input`, read one batch ahead on the pipeline pool (common/read_ahead.h).
+/// `input`, read ahead on the pipeline pool (common/read_ahead.h).
 BatchStreamPtr RunAhead(BatchStreamPtr input);
 
 }  // namespace sluice::physical

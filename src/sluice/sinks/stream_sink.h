@@ -27,6 +27,10 @@ class StreamSink {
   /// them twice (or, for at-least-once sinks, says so in its documentation).
   virtual arrow::Status AddBatch(int64_t batch_id, physical::BatchStream& data,
                                  OutputMode mode) = 0;
+  /// False for a sink that does nothing with the rows it pulls: a stateless query then does not
+  /// run ahead of it (physical/read_ahead_stream.h), which would only move its batches from
+  /// one thread to another.
+  virtual bool WorksOnRows() const { return true; }
   /// Rows written by the last AddBatch, or -1 where Spark reports -1 (v1 sinks: file,
   /// foreachBatch).
   virtual int64_t last_output_rows() const { return -1; }

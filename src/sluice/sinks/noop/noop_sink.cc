@@ -25,6 +25,7 @@ class NoopSink final : public StreamSink {
   }
 
   int64_t last_output_rows() const override { return last_output_rows_; }
+  bool WorksOnRows() const override { return false; }
 
  private:
   int64_t last_output_rows_ = 0;
