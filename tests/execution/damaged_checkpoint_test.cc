@@ -62,6 +62,7 @@ class DamagedCheckpointTest : public EndToEndTest,
     // A snapshot every other version: the checkpoint then holds both kinds of state file.
     ASSERT_TRUE(
         spark_->conf().set("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2").ok());
+    ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.maintenanceInterval", "0").ok());
   }
 
   /// Lands in/<n>.json: three events of minute n, of users a, b and c.

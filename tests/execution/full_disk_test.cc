@@ -135,6 +135,7 @@ class FullDiskStateTest : public FullDiskTest, public ::testing::WithParamInterf
   void DeduplicateOnTheFullDisk() {
     ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.providerClass", GetParam()).ok());
     ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2").ok());
+    ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.maintenanceInterval", "0").ok());
     ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "2").ok());
     LandInput();
     auto start = [&]() {

@@ -86,6 +86,7 @@ TEST_P(InjectedFaultTest, FailsNamingTheFileAndARestartWritesEveryRowOnce) {
     ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.providerClass", fault.provider).ok());
     // A snapshot each version, so that the second batch writes one.
     ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.minDeltasForSnapshot", "1").ok());
+    ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.maintenanceInterval", "0").ok());
     ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "2").ok());
   }
   LandInput(!fault.provider.empty());

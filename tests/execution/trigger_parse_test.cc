@@ -48,5 +48,25 @@ TEST(StreamingSettingsTest, TimeSettingsNameTheirKey) {
   EXPECT_NE(bad.status().message().find("spark.sql.streaming.pollingDelay"), std::string::npos);
 }
 
+TEST(StreamingSettingsTest, TheStateStoreMaintenanceIntervalIsATimeSetting) {
+  SessionConfig config;
+  EXPECT_EQ(StreamingSettings::FromConfig(config)->state_store.maintenance_interval_ms, 60000)
+      << "Spark's default";
+  ASSERT_TRUE(config.Set("spark.sql.streaming.stateStore.maintenanceInterval", "5s").ok());
+  EXPECT_EQ(StreamingSettings::FromConfig(config)->state_store.maintenance_interval_ms, 5000);
+  ASSERT_TRUE(config.Set("spark.sql.streaming.stateStore.maintenanceInterval", "250").ok());
+  EXPECT_EQ(StreamingSettings::FromConfig(config)->state_store.maintenance_interval_ms, 250)
+      << "a plain number is in milliseconds";
+  ASSERT_TRUE(config.Set("spark.sql.streaming.stateStore.maintenanceInterval", "soon").ok());
+  auto bad = StreamingSettings::FromConfig(config);
+  EXPECT_TRUE(testing::HasErrorClass(bad.status(), "INVALID_CONF_VALUE.TIME_STRING"));
+  EXPECT_NE(bad.status().message().find("stateStore.maintenanceInterval"), std::string::npos);
+  ASSERT_TRUE(config.Set("spark.sql.streaming.stateStore.maintenanceInterval", "-1s").ok());
+  auto negative = StreamingSettings::FromConfig(config);
+  EXPECT_TRUE(negative.status().IsInvalid()) << negative.status();
+  EXPECT_NE(negative.status().message().find("stateStore.maintenanceInterval"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace sluice::execution

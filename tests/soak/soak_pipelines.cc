@@ -73,6 +73,7 @@ arrow::Result<std::shared_ptr<SparkSession>> Session(const char* provider) {
       .config("spark.sql.streaming.stateStore.providerClass", provider)
       // Snapshots every other version, so that runs of a few batches write them too.
       .config("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2")
+      .config("spark.sql.streaming.stateStore.maintenanceInterval", "0")
       .getOrCreate();
 }
 

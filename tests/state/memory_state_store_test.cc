@@ -1,11 +1,13 @@
 // The default state store provider: versions committed as deltas and snapshots, reloaded from
 // disk by a fresh provider, cleaned up past the retained versions, damaged files reported.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <arrow/util/crc32.h>
@@ -42,7 +44,14 @@ Entries ReadAll(const StateStore& store) {
 
 class MemoryStateStoreTest : public ::testing::Test {
  protected:
-  std::unique_ptr<MemoryStateStoreProvider> NewProvider(StateStoreConf conf = {}) {
+  /// Maintenance at every commit, so that each test sees its snapshots and cleanup at once.
+  static StateStoreConf Conf() {
+    StateStoreConf conf;
+    conf.maintenance_interval_ms = 0;
+    return conf;
+  }
+
+  std::unique_ptr<MemoryStateStoreProvider> NewProvider(StateStoreConf conf = Conf()) {
     auto provider = MemoryStateStoreProvider::Make(folder_, StateStoreId{}, conf);
     EXPECT_TRUE(provider.ok()) << provider.status();
     return provider.MoveValueUnsafe();
@@ -276,7 +285,7 @@ TEST_F(MemoryStateStoreTest, GarbageTheUndoLogDoesNotNeedIsReclaimedWithinAVersi
 }
 
 TEST_F(MemoryStateStoreTest, EveryVersionReloadsInAFreshProvider) {
-  StateStoreConf conf;
+  StateStoreConf conf = Conf();
   conf.min_deltas_for_snapshot = 3;
   auto versions = CommitVersions(*NewProvider(conf), 8);
   for (int v = 0; v <= 8; ++v) {
@@ -313,7 +322,7 @@ TEST_F(MemoryStateStoreTest, ADeltaListsEveryChangeInTheOrderMade) {
 }
 
 TEST_F(MemoryStateStoreTest, ADeltaHoldsOnlyTheChangedKeys) {
-  StateStoreConf conf;
+  StateStoreConf conf = Conf();
   conf.min_deltas_for_snapshot = 1;  // a snapshot of every version, to compare sizes
   auto provider = NewProvider(conf);
   constexpr int kKeys = 100000;
@@ -339,7 +348,7 @@ TEST_F(MemoryStateStoreTest, ADeltaHoldsOnlyTheChangedKeys) {
 }
 
 TEST_F(MemoryStateStoreTest, SnapshotEveryNVersionsAndLoadFromSnapshotPlusDeltas) {
-  StateStoreConf conf;
+  StateStoreConf conf = Conf();
   conf.min_deltas_for_snapshot = 3;
   auto versions = CommitVersions(*NewProvider(conf), 7);
   EXPECT_EQ(Files(), (std::set<std::string>{"1.delta", "2.delta", "3.delta", "3.snapshot",
@@ -356,7 +365,7 @@ TEST_F(MemoryStateStoreTest, SnapshotEveryNVersionsAndLoadFromSnapshotPlusDeltas
 }
 
 TEST_F(MemoryStateStoreTest, ATempFileOfAnInterruptedSnapshotIsIgnored) {
-  StateStoreConf conf;
+  StateStoreConf conf = Conf();
   conf.min_deltas_for_snapshot = 4;
   auto versions = CommitVersions(*NewProvider(conf), 3);
   // What a kill in the middle of writing 4.snapshot leaves behind: a hidden, partial temp file.
@@ -383,7 +392,7 @@ TEST_F(MemoryStateStoreTest, ATempFileOfAnInterruptedSnapshotIsIgnored) {
 }
 
 TEST_F(MemoryStateStoreTest, AFailedBackgroundSnapshotIsTakenAgainAtTheNextCommit) {
-  StateStoreConf conf;
+  StateStoreConf conf = Conf();
   conf.min_deltas_for_snapshot = 3;
   auto provider = NewProvider(conf);
   CommitVersions(*provider, 2);
@@ -403,6 +412,39 @@ TEST_F(MemoryStateStoreTest, AFailedBackgroundSnapshotIsTakenAgainAtTheNextCommi
   auto reloaded = fresh->GetStore(4);
   ASSERT_TRUE(reloaded.ok()) << reloaded.status();
   EXPECT_EQ((*reloaded)->Get("k4").value_or(""), "v4");
+}
+
+// As Spark's maintenance task, which runs every maintenanceInterval: snapshots and cleanup
+// wait for it, while every commit writes its delta.
+TEST_F(MemoryStateStoreTest, SnapshotsAndCleanupWaitForTheMaintenanceInterval) {
+  StateStoreConf conf;
+  conf.min_deltas_for_snapshot = 1;
+  conf.min_versions_to_retain = 1;
+  conf.maintenance_interval_ms = 3'600'000;
+  auto provider = NewProvider(conf);
+  auto versions = CommitVersions(*provider, 5);
+  EXPECT_EQ(Files(), (std::set<std::string>{"1.delta", "2.delta", "3.delta", "4.delta",
+                                            "5.delta"}));
+  EXPECT_EQ(ReadAll(*NewProvider(conf)->GetStore(5).ValueOrDie()), versions[5]);
+
+  conf.maintenance_interval_ms = 50;
+  provider = NewProvider(conf);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto store = provider->GetStore(5).ValueOrDie();
+  ASSERT_TRUE(store->Put("k6", "v6").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  provider->WaitForSnapshot();
+  EXPECT_EQ(Files(), (std::set<std::string>{"1.delta", "2.delta", "3.delta", "4.delta",
+                                            "5.delta", "6.delta", "6.snapshot"}))
+      << "the first commit after the interval takes the snapshot";
+  // The deltas it replaces go at the next maintenance: the cleanup that followed the snapshot
+  // ran while it was being written.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  store = provider->GetStore(6).ValueOrDie();
+  ASSERT_TRUE(store->Put("k7", "v7").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  provider->WaitForSnapshot();
+  EXPECT_EQ(Files(), (std::set<std::string>{"6.snapshot", "7.delta", "7.snapshot"}));
 }
 
 TEST_F(MemoryStateStoreTest, ANegativeVersionIsRefusedAsSparkRefusesIt) {
@@ -456,7 +498,7 @@ TEST_F(MemoryStateStoreTest, ANewerFormatVersionIsRefused) {
 }
 
 TEST_F(MemoryStateStoreTest, CleanupKeepsExactlyWhatTheRetainedVersionsNeed) {
-  StateStoreConf conf;
+  StateStoreConf conf = Conf();
   conf.min_deltas_for_snapshot = 3;
   conf.min_versions_to_retain = 4;
   auto versions = CommitVersions(*NewProvider(conf), 12);
@@ -473,14 +515,18 @@ TEST_F(MemoryStateStoreTest, CleanupKeepsExactlyWhatTheRetainedVersionsNeed) {
 }
 
 TEST_F(MemoryStateStoreTest, InvalidSettingsAreRefused) {
-  StateStoreConf conf;
+  StateStoreConf conf = Conf();
   conf.min_deltas_for_snapshot = 0;
   auto status = MemoryStateStoreProvider::Make(folder_, StateStoreId{}, conf).status();
   EXPECT_NE(status.message().find("minDeltasForSnapshot"), std::string::npos) << status;
-  conf = StateStoreConf{};
+  conf = Conf();
   conf.min_versions_to_retain = 0;
   status = MemoryStateStoreProvider::Make(folder_, StateStoreId{}, conf).status();
   EXPECT_NE(status.message().find("minBatchesToRetain"), std::string::npos) << status;
+  conf = Conf();
+  conf.maintenance_interval_ms = -1;
+  status = MemoryStateStoreProvider::Make(folder_, StateStoreId{}, conf).status();
+  EXPECT_NE(status.message().find("maintenanceInterval"), std::string::npos) << status;
 }
 
 }  // namespace

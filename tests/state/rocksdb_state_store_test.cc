@@ -1,11 +1,13 @@
 // The RocksDB state store provider: the behaviours of the default provider's tests, plus
 // changelog and snapshot files, interrupted snapshot writes, shared table files, the memory
 // bound, and the provider factory.
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <arrow/util/crc32.h>
@@ -45,8 +47,10 @@ Entries ReadAll(const StateStore& store) {
 
 class RocksDbStateStoreTest : public ::testing::Test {
  protected:
+  /// Maintenance at every commit, so that each test sees its cleanup at once.
   StateStoreConf Conf() const {
     StateStoreConf conf;
+    conf.maintenance_interval_ms = 0;
     conf.rocksdb.local_dir = scratch_ / "local";
     return conf;
   }
@@ -510,6 +514,30 @@ TEST_F(RocksDbStateStoreTest, CleanupKeepsExactlyWhatTheRetainedVersionsNeed) {
   EXPECT_FALSE(NewProvider(conf)->GetStore(8).ok());
 }
 
+// As Spark's RocksDB provider: a snapshot is taken at the commit it is due, while the cleanup
+// waits for the maintenance task, which runs every maintenanceInterval.
+TEST_F(RocksDbStateStoreTest, CleanupWaitsForTheMaintenanceInterval) {
+  StateStoreConf conf = Conf();
+  conf.min_deltas_for_snapshot = 2;
+  conf.min_versions_to_retain = 1;
+  conf.maintenance_interval_ms = 3'600'000;
+  auto versions = CommitVersions(*NewProvider(conf), 4);
+  EXPECT_EQ(Files(), (std::set<std::string>{"1.changelog", "2.changelog", "2.snapshot",
+                                            "3.changelog", "4.changelog", "4.snapshot"}));
+
+  conf.maintenance_interval_ms = 50;
+  auto provider = NewProvider(conf);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto store = provider->GetStore(4).ValueOrDie();
+  ASSERT_TRUE(store->Put("k5", "v5").ok());
+  ASSERT_TRUE(store->Commit().ok());
+  EXPECT_EQ(Files(), (std::set<std::string>{"4.snapshot", "5.changelog"}))
+      << "the first commit after the interval cleans up";
+  versions.push_back(versions[4]);
+  versions[5]["k5"] = "v5";
+  ExpectVersion(conf, 5, versions[5]);
+}
+
 TEST_F(RocksDbStateStoreTest, TheLocalFolderGoesWithTheProvider) {
   std::string local;
   {
@@ -601,6 +629,10 @@ TEST_F(RocksDbStateStoreTest, InvalidSettingsAreRefused) {
   conf.min_versions_to_retain = 0;
   status = RocksDbStateStoreProvider::Make(folder_, StateStoreId{}, conf, shared).status();
   EXPECT_NE(status.message().find("minBatchesToRetain"), std::string::npos) << status;
+  conf = Conf();
+  conf.maintenance_interval_ms = -1;
+  status = RocksDbStateStoreProvider::Make(folder_, StateStoreId{}, conf, shared).status();
+  EXPECT_NE(status.message().find("maintenanceInterval"), std::string::npos) << status;
   conf = Conf();
   conf.rocksdb.compression = "brotli";
   status = RocksDbStateStoreProvider::Make(folder_, StateStoreId{}, conf, shared).status();

@@ -86,6 +86,12 @@ arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConf
       config.Get(prefix + "stateStore.providerClass").value_or(kPinnedKeys[0].default_value);
   ARROW_ASSIGN_OR_RAISE(store.min_deltas_for_snapshot,
                         IntConfigValue(config, prefix + "stateStore.minDeltasForSnapshot", 10, 1));
+  ARROW_ASSIGN_OR_RAISE(store.maintenance_interval_ms,
+                        TimeSetting(config, prefix + "stateStore.maintenanceInterval", 60'000));
+  if (store.maintenance_interval_ms < 0) {
+    return arrow::Status::Invalid(prefix, "stateStore.maintenanceInterval must not be negative: ",
+                                  store.maintenance_interval_ms, " ms");
+  }
   store.min_versions_to_retain = settings.min_batches_to_retain;
   const std::string rocksdb = prefix + "stateStore.rocksdb.";
   ARROW_ASSIGN_OR_RAISE(store.rocksdb.bounded_memory_usage,

@@ -47,7 +47,8 @@ struct StreamingSettings {
   /// each stateful operator.
   int32_t shuffle_partitions = 200;
   /// spark.sql.streaming.stateStore.*: the provider class (pinned by the checkpoint),
-  /// minDeltasForSnapshot, the RocksDB provider's settings; and minBatchesToRetain.
+  /// minDeltasForSnapshot, maintenanceInterval, the RocksDB provider's settings; and
+  /// minBatchesToRetain.
   state::StateStoreConf state_store;
   /// kStatePartitioningKey (pinned by the checkpoint).
   int32_t state_partitioning_version = 3;

@@ -263,7 +263,10 @@ class MemoryStateStore final : public StateStore {
 
 MemoryStateStoreProvider::MemoryStateStoreProvider(std::string folder, StateStoreId id,
                                                    StateStoreConf conf)
-    : folder_(std::move(folder)), id_(std::move(id)), conf_(conf) {}
+    : folder_(std::move(folder)),
+      id_(std::move(id)),
+      conf_(conf),
+      maintenance_(conf.maintenance_interval_ms) {}
 
 arrow::Result<std::unique_ptr<MemoryStateStoreProvider>> MemoryStateStoreProvider::Make(
     std::string folder, StateStoreId id, StateStoreConf conf) {
@@ -275,6 +278,11 @@ arrow::Result<std::unique_ptr<MemoryStateStoreProvider>> MemoryStateStoreProvide
   if (conf.min_versions_to_retain < 1) {
     return arrow::Status::Invalid("spark.sql.streaming.minBatchesToRetain must be at least 1: ",
                                   conf.min_versions_to_retain);
+  }
+  if (conf.maintenance_interval_ms < 0) {
+    return arrow::Status::Invalid(
+        "spark.sql.streaming.stateStore.maintenanceInterval must not be negative: ",
+        conf.maintenance_interval_ms, " ms");
   }
   return std::unique_ptr<MemoryStateStoreProvider>(
       new MemoryStateStoreProvider(std::move(folder), std::move(id), conf));
@@ -370,6 +378,8 @@ arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version, Changelog
                              committed.status().message());
   }
   *bytes_written += *committed;
+  loaded_version_ = version;
+  if (!maintenance_.DueNow()) return arrow::Status::OK();
   if (version - last_snapshot_version_ >= conf_.min_deltas_for_snapshot) {
     StateFileWriter snapshot(StateFileKind::kSnapshot, version);
     // Records in the file have the layout of records in the arena; reserving their exact size
@@ -389,7 +399,6 @@ arrow::Status MemoryStateStoreProvider::CommitVersion(int64_t version, Changelog
           return checkpoint::WriteFileAtomically(path, contents, /*overwrite=*/true);
         });
   }
-  loaded_version_ = version;
   return Cleanup(version);
 }
 

@@ -12,6 +12,7 @@
 #include <arrow/status.h>
 
 #include "sluice/state/arena_hash_table.h"
+#include "sluice/state/maintenance_schedule.h"
 #include "sluice/state/rocksdb_changelog.h"
 #include "sluice/state/state_file_format.h"
 #include "sluice/state/state_store.h"
@@ -22,13 +23,14 @@ namespace sluice::state {
 /// Keeps the newest loaded version of one store in an ArenaHashTable. A store opened at the
 /// loaded version starts at once; any other retained version is read from the folder (the
 /// newest snapshot at or below it, then the deltas after it). Commit of version v writes
-/// <v>.delta, every change of the version in order (written as the changes happen); when
-/// min_deltas_for_snapshot deltas have been written since the last snapshot it also takes a
-/// snapshot of all entries: Commit copies them into the snapshot's bytes (so the
+/// <v>.delta, every change of the version in order (written as the changes happen). When
+/// maintenance is due (see MaintenanceSchedule) Commit then does it, as Spark's maintenance
+/// task does: when min_deltas_for_snapshot deltas have been written since the last snapshot,
+/// it takes a snapshot of all entries: it copies them into the snapshot's bytes (so the
 /// snapshot never races a later version's changes), and a background thread writes and syncs
 /// <v>.snapshot while the next batches run. The deltas keep every version loadable until it
-/// is on disk; a failed snapshot is logged and retried at the next Commit. At most one
-/// snapshot is in flight: the next Commit waits for it. Commit then deletes the files no
+/// is on disk; a failed snapshot is logged and retried at the next maintenance. At most one
+/// snapshot is in flight: the next Commit waits for it. Maintenance then deletes the files no
 /// version among the newest min_versions_to_retain needs, and hidden temp files left by
 /// interrupted writes. Every file is written with WriteFileAtomically.
 /// Not thread-safe; one store open at a time.
@@ -61,9 +63,9 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   arrow::Status Load(int64_t version);
   arrow::Status ReadFileInto(int64_t version, StateFileKind kind);
   /// Completes the files of version `version` (the loaded one + 1): `delta`, its delta file
-  /// written as the changes happened, and a snapshot when one is due; clears the marks of the
-  /// entries the version changed (the keys of undo_); then cleans up. `bytes_written` receives
-  /// the files' total size.
+  /// written as the changes happened; clears the marks of the entries the version changed
+  /// (the keys of undo_); then does the maintenance if it is due (a snapshot if one is due,
+  /// and the cleanup). `bytes_written` receives the files' total size.
   arrow::Status CommitVersion(int64_t version, ChangelogWriter& delta, int64_t* bytes_written);
   arrow::Status Cleanup(int64_t newest_version);
   std::string PathOf(int64_t version, StateFileKind kind) const;
@@ -73,6 +75,7 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   std::string folder_;
   StateStoreId id_;
   StateStoreConf conf_;
+  MaintenanceSchedule maintenance_;
   /// The entries; the open store marks those it changed.
   ArenaHashTable table_;
   /// The undo log of the open store: the keys it changed, each with the value it had before

@@ -481,6 +481,7 @@ RocksDbStateStoreProvider::RocksDbStateStoreProvider(
     : folder_(std::move(folder)),
       id_(std::move(id)),
       conf_(std::move(conf)),
+      maintenance_(conf_.maintenance_interval_ms),
       shared_(std::move(shared)),
       options_(std::make_unique<rocksdb::Options>(std::move(options))) {
   fs::path root = conf_.rocksdb.local_dir.empty() ? fs::temp_directory_path()
@@ -505,6 +506,11 @@ arrow::Result<std::unique_ptr<RocksDbStateStoreProvider>> RocksDbStateStoreProvi
   if (conf.min_versions_to_retain < 1) {
     return arrow::Status::Invalid("spark.sql.streaming.minBatchesToRetain must be at least 1: ",
                                   conf.min_versions_to_retain);
+  }
+  if (conf.maintenance_interval_ms < 0) {
+    return arrow::Status::Invalid(
+        "spark.sql.streaming.stateStore.maintenanceInterval must not be negative: ",
+        conf.maintenance_interval_ms, " ms");
   }
   if (shared == nullptr) {
     return arrow::Status::Invalid("The RocksDB state store provider of ", id.ToString(),
@@ -642,7 +648,7 @@ arrow::Status RocksDbStateStoreProvider::FinishCommit(int64_t version, int64_t n
     *bytes_written = *written;
     last_snapshot_version_ = version;
   }
-  return Cleanup(version);
+  return maintenance_.DueNow() ? Cleanup(version) : arrow::Status::OK();
 }
 
 arrow::Status RocksDbStateStoreProvider::Cleanup(int64_t newest_version) {

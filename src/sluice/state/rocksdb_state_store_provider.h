@@ -11,6 +11,7 @@
 #include <arrow/result.h>
 #include <arrow/status.h>
 
+#include "sluice/state/maintenance_schedule.h"
 #include "sluice/state/rocksdb_shared_resources.h"
 #include "sluice/state/state_store.h"
 
@@ -34,8 +35,9 @@ namespace sluice::state {
 /// remembers which exist, so that the puts that follow (applies of the buffer amid them
 /// included) count new keys without a second lookup. Commit of version v completes
 /// <v>.changelog; when min_deltas_for_snapshot versions have been committed since the last
-/// snapshot it also writes <v>.snapshot, synchronously, then deletes the files no version
-/// among the newest min_versions_to_retain needs. Abort reads the changelog back and restores
+/// snapshot it also writes <v>.snapshot, synchronously; when maintenance is due (see
+/// MaintenanceSchedule) it then deletes the files no version among the newest
+/// min_versions_to_retain needs. Abort reads the changelog back and restores
 /// each key it names from a RocksDB snapshot taken when the store opened; a failed commit or
 /// rollback instead drops the database, to be rebuilt from the checkpoint by the next
 /// GetStore.
@@ -76,8 +78,9 @@ class RocksDbStateStoreProvider final : public StateStoreProvider {
   void DropDatabase();
   /// Applies one change while loading, keeping num_keys_ exact.
   arrow::Status Replay(std::string_view key, std::optional<std::string_view> value);
-  /// After the changelog of `version` is in place: the snapshot if one is due, the new
-  /// number of keys, cleanup. `bytes_written` receives the snapshot's bytes.
+  /// After the changelog of `version` is in place: the snapshot if one is due (Spark's
+  /// RocksDB provider takes it at commit too), the new number of keys, and the cleanup when
+  /// maintenance is due. `bytes_written` receives the snapshot's bytes.
   arrow::Status FinishCommit(int64_t version, int64_t num_keys, int64_t* bytes_written);
   arrow::Status Cleanup(int64_t newest_version);
   /// Bytes of memory this database holds on its own (memtables, table readers, and its
@@ -92,6 +95,7 @@ class RocksDbStateStoreProvider final : public StateStoreProvider {
   std::string folder_;
   StateStoreId id_;
   StateStoreConf conf_;
+  MaintenanceSchedule maintenance_;
   std::shared_ptr<RocksDbSharedResources> shared_;
   std::unique_ptr<rocksdb::Options> options_;
   std::string local_folder_;

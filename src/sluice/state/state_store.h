@@ -69,6 +69,10 @@ struct StateStoreConf {
   /// spark.sql.streaming.stateStore.minDeltasForSnapshot: a snapshot of all entries is written
   /// once this many deltas have been written since the last one.
   int64_t min_deltas_for_snapshot = 10;
+  /// spark.sql.streaming.stateStore.maintenanceInterval, in milliseconds: how often a provider
+  /// does its maintenance (the in-memory provider's snapshot, and the deletion of files no
+  /// retained version needs); 0 does it at every commit. See maintenance_schedule.h.
+  int64_t maintenance_interval_ms = 60'000;
   /// spark.sql.streaming.minBatchesToRetain: the newest this many versions stay loadable;
   /// files needed only by older versions are deleted.
   int64_t min_versions_to_retain = 100;
