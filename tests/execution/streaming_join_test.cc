@@ -113,6 +113,35 @@ TEST_F(StreamingJoinTest, LeftSemiEmitsALeftRowOnceWhateverMatchesLater) {
                     CheckNewAnswer({"[\"b\",14]"})});
 }
 
+// The join takes a side's rows in slices (64K rows); a batch of several gives what one pass
+// over its rows gives: every right row of the first batch kept under the one key, at indexes
+// that follow from slice to slice, and each met by the left row of the next batch.
+TEST_F(StreamingJoinTest, ABatchOfManySlicesJoinsAsOnePassWould) {
+  constexpr int kRightRows = 150'000;
+  auto input = Input();
+  std::vector<std::tuple<std::string, std::string, int>> first = {{"L", "a", 10}};
+  for (int i = 0; i < kRightRows; ++i) first.emplace_back("R", "a", 11);
+  TestStream(TimeRangeJoin(input, "inner"),
+             {Rows(input, first),
+              CheckNewAnswer(std::vector<std::string>(kRightRows, "[\"a\",10,\"a\",11]")),
+              Rows(input, {{"L", "a", 12}}),
+              CheckNewAnswer(std::vector<std::string>(kRightRows, "[\"a\",12,\"a\",11]"))});
+}
+
+// A left semi join emits its left row at the first right row that meets it, and the right
+// rows of the slices after it read that it matched.
+TEST_F(StreamingJoinTest, ALeftSemiRowMetInManySlicesIsEmittedOnce) {
+  auto input = Input();
+  auto df = spark_->readStream().load(input);
+  auto semi = Side(df, "L")
+                  .join(Side(df, "R"),
+                        F::expr("lk = rk AND rts BETWEEN lts AND lts + INTERVAL 30 SECONDS"),
+                        "left_semi")
+                  .select({F::col("lk"), F::col("lts").cast("long")});
+  std::vector<std::tuple<std::string, std::string, int>> rows = {{"L", "a", 10}};
+  for (int i = 0; i < 150'000; ++i) rows.emplace_back("R", "a", 11);
+  TestStream(semi, {Rows(input, rows), CheckNewAnswer({"[\"a\",10]"})});
+}
 
 class StreamingJoinCrashTest : public StreamingJoinTest,
                                public ::testing::WithParamInterface<
