@@ -57,6 +57,15 @@ class StreamingJoinTest : public StreamTest {
                  F::col("rts").cast("long")});
   }
 
+  /// The left rows with a right row of the same key at most 30 s later, as (lk, lt).
+  DataFrame LeftSemiJoin(const std::shared_ptr<sources::MemoryStream>& input) {
+    auto df = spark_->readStream().load(input);
+    return Side(df, "L")
+        .join(Side(df, "R"),
+              F::expr("lk = rk AND rts BETWEEN lts AND lts + INTERVAL 30 SECONDS"), "left_semi")
+        .select({F::col("lk"), F::col("lts").cast("long")});
+  }
+
   static StreamAction Rows(const std::shared_ptr<sources::MemoryStream>& input,
                            const std::vector<std::tuple<std::string, std::string, int>>& rows) {
     std::string sides = "[", keys = "[", times = "[";
@@ -101,12 +110,7 @@ TEST_F(StreamingJoinTest, LeftOuterPadsUnmatchedRowsOnceTheWatermarkPassesThem) 
 
 TEST_F(StreamingJoinTest, LeftSemiEmitsALeftRowOnceWhateverMatchesLater) {
   auto input = Input();
-  auto df = spark_->readStream().load(input);
-  auto semi = Side(df, "L")
-                  .join(Side(df, "R"),
-                        F::expr("lk = rk AND rts BETWEEN lts AND lts + INTERVAL 30 SECONDS"),
-                        "left_semi")
-                  .select({F::col("lk"), F::col("lts").cast("long")});
+  auto semi = LeftSemiJoin(input);
   TestStream(semi, {Rows(input, {{"L", "a", 10}, {"R", "a", 11}, {"R", "a", 12}}),
                     CheckNewAnswer({"[\"a\",10]"}), Rows(input, {{"R", "a", 13}, {"L", "b", 14}}),
                     CheckNewAnswer({}), Rows(input, {{"R", "b", 15}, {"R", "b", 16}}),
@@ -132,12 +136,7 @@ TEST_F(StreamingJoinTest, ABatchOfManySlicesJoinsAsOnePassWould) {
 // rows of the slices after it read that it matched.
 TEST_F(StreamingJoinTest, ALeftSemiRowMetInManySlicesIsEmittedOnce) {
   auto input = Input();
-  auto df = spark_->readStream().load(input);
-  auto semi = Side(df, "L")
-                  .join(Side(df, "R"),
-                        F::expr("lk = rk AND rts BETWEEN lts AND lts + INTERVAL 30 SECONDS"),
-                        "left_semi")
-                  .select({F::col("lk"), F::col("lts").cast("long")});
+  auto semi = LeftSemiJoin(input);
   std::vector<std::tuple<std::string, std::string, int>> rows = {{"L", "a", 10}};
   for (int i = 0; i < 150'000; ++i) rows.emplace_back("R", "a", 11);
   TestStream(semi, {Rows(input, rows), CheckNewAnswer({"[\"a\",10]"})});
