@@ -406,7 +406,7 @@ void MemoryStateStoreProvider::WaitForSnapshot() {
   if (!pending_snapshot_.valid()) return;
   arrow::Status status = pending_snapshot_.get();
   if (!status.ok()) {
-    // The deltas still make every version loadable; the next Commit tries again.
+    // The deltas still make every version loadable; the next maintenance tries again.
     ARROW_LOG(WARNING) << "Could not write the snapshot of version " << last_snapshot_version_
                        << " of " << Describe() << ": " << status.ToString();
     last_snapshot_version_ = snapshot_before_pending_;

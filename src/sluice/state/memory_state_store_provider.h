@@ -47,7 +47,7 @@ class MemoryStateStoreProvider final : public StateStoreProvider {
   arrow::Result<std::unique_ptr<StateStore>> GetStore(int64_t version) override;
 
   /// Returns once the snapshot being written in the background, if any, is on disk or has
-  /// failed (then it is logged, and the next Commit takes another).
+  /// failed (then it is logged, and the next maintenance takes another).
   void WaitForSnapshot();
   const std::string& folder() const override { return folder_; }
 
