@@ -84,4 +84,10 @@ struct ExecContext {
 /// Reads a stream to its end.
 arrow::Result<std::shared_ptr<arrow::Table>> CollectTable(BatchStream& stream);
 
+/// Reads a stream to its end: its rows in order, in batches of at most `max_rows` rows, its
+/// batches cut where larger and put together (copied into `pool`) where smaller, so that an
+/// operator working a slice at a time gets few slices from many small batches.
+arrow::Result<arrow::RecordBatchVector> CollectSlices(BatchStream& stream, int64_t max_rows,
+                                                      arrow::MemoryPool* pool);
+
 }  // namespace sluice::physical

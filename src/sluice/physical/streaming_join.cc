@@ -102,41 +102,6 @@ arrow::Result<std::vector<uint8_t>> AllTrue(const std::vector<expr::BoundExprPtr
   return pass;
 }
 
-/// The rows of `table` in order, in batches of at most kRowsPerSlice rows: its batches cut
-/// where larger, and put together where smaller, so that a side's input of many small
-/// batches costs few passes.
-arrow::Result<arrow::RecordBatchVector> Slices(const arrow::Table& table,
-                                               arrow::MemoryPool* pool) {
-  arrow::TableBatchReader reader(table);
-  reader.set_chunksize(kRowsPerSlice);
-  arrow::RecordBatchVector slices, pending;
-  int64_t pending_rows = 0;
-  auto flush = [&]() -> arrow::Status {
-    if (pending.size() == 1) {
-      slices.push_back(std::move(pending[0]));
-    } else if (pending.size() > 1) {
-      ARROW_ASSIGN_OR_RAISE(auto together,
-                            arrow::Table::FromRecordBatches(table.schema(), pending));
-      ARROW_ASSIGN_OR_RAISE(auto batch, together->CombineChunksToBatch(pool));
-      slices.push_back(std::move(batch));
-    }
-    pending.clear();
-    pending_rows = 0;
-    return arrow::Status::OK();
-  };
-  while (true) {
-    std::shared_ptr<arrow::RecordBatch> batch;
-    ARROW_RETURN_NOT_OK(reader.ReadNext(&batch));
-    if (batch == nullptr) break;
-    if (batch->num_rows() == 0) continue;
-    if (pending_rows + batch->num_rows() > kRowsPerSlice) ARROW_RETURN_NOT_OK(flush());
-    pending_rows += batch->num_rows();
-    pending.push_back(std::move(batch));
-  }
-  ARROW_RETURN_NOT_OK(flush());
-  return slices;
-}
-
 arrow::Result<std::shared_ptr<arrow::Array>> Indices(const std::vector<int64_t>& rows) {
   arrow::Int64Builder builder;
   ARROW_RETURN_NOT_OK(builder.AppendValues(rows));
@@ -164,14 +129,14 @@ class StreamingJoinStream final : public BufferedStream {
     ARROW_RETURN_NOT_OK(Prepare());
     ARROW_RETURN_NOT_OK(OpenStores());
     for (int side : {kLeft, kRight}) {
-      ARROW_ASSIGN_OR_RAISE(auto table, CollectTable(*inputs_[side]));
+      ARROW_ASSIGN_OR_RAISE(auto slices,
+                            CollectSlices(*inputs_[side], kRowsPerSlice, context_.eval.pool));
       int64_t start = SteadyMillis();
       // A side's rows go through in slices. Spark's join takes them one at a time: a new row
       // meets only the other side's state, and what it changes there (a matched flag) the
       // next slice reads back, so slices give the same result. A slice's buffers are small
       // enough to be reused by the next one; buffers for a whole batch took fresh pages from
       // the system at every batch.
-      ARROW_ASSIGN_OR_RAISE(auto slices, Slices(*table, context_.eval.pool));
       for (const auto& rows : slices) ARROW_RETURN_NOT_OK(ProcessSide(sides_[side], rows));
       update_ms_ += SteadyMillis() - start;
     }
