@@ -42,5 +42,10 @@ TEST(CollectSlicesTest, AnEmptyStreamHasNoSlicesAndAFailureIsReturned) {
   EXPECT_TRUE(CollectSlices(failing, 4, arrow::default_memory_pool()).status().IsIOError());
 }
 
+TEST(CollectSlicesTest, SlicesOfNoRowsAreRefused) {
+  testing::InMemoryBatchStream stream(Schema(), {Ints(1, 2)});
+  EXPECT_TRUE(CollectSlices(stream, 0, arrow::default_memory_pool()).status().IsInvalid());
+}
+
 }  // namespace
 }  // namespace sluice::physical

@@ -16,6 +16,8 @@ arrow::Result<std::shared_ptr<arrow::Table>> CollectTable(BatchStream& stream) {
 
 arrow::Result<arrow::RecordBatchVector> CollectSlices(BatchStream& stream, int64_t max_rows,
                                                       arrow::MemoryPool* pool) {
+  // Slices of no rows would never get through a batch.
+  if (max_rows < 1) return arrow::Status::Invalid("Slices need at least one row: ", max_rows);
   arrow::RecordBatchVector slices, pending;
   int64_t pending_rows = 0;
   auto flush = [&]() -> arrow::Status {
