@@ -4,11 +4,17 @@ namespace sluice::physical {
 
 arrow::Result<std::unique_ptr<GroupedAggregation>> GroupedAggregation::Make(
     const plan::Aggregate& aggregate, arrow::MemoryPool* pool) {
+  std::vector<std::shared_ptr<arrow::DataType>> types;
+  for (const auto& key : aggregate.grouping()) types.push_back(key.expr->type());
+  return Make(aggregate, std::move(types), pool);
+}
+
+arrow::Result<std::unique_ptr<GroupedAggregation>> GroupedAggregation::Make(
+    const plan::Aggregate& aggregate, std::vector<std::shared_ptr<arrow::DataType>> key_types,
+    arrow::MemoryPool* pool) {
   std::unique_ptr<GroupedAggregation> result(new GroupedAggregation(aggregate));
-  if (!aggregate.grouping().empty()) {
-    std::vector<std::shared_ptr<arrow::DataType>> types;
-    for (const auto& key : aggregate.grouping()) types.push_back(key.expr->type());
-    ARROW_ASSIGN_OR_RAISE(result->grouper_, expr::KeyGrouper::Make(std::move(types), pool));
+  if (!key_types.empty()) {
+    ARROW_ASSIGN_OR_RAISE(result->grouper_, expr::KeyGrouper::Make(std::move(key_types), pool));
   } else {
     result->num_groups_ = 1;
   }

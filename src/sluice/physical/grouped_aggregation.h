@@ -23,6 +23,12 @@ class GroupedAggregation {
   static arrow::Result<std::unique_ptr<GroupedAggregation>> Make(
       const plan::Aggregate& aggregate, arrow::MemoryPool* pool);
 
+  /// One whose keys, as Consume is given them, have `key_types` rather than the types of the
+  /// aggregate's grouping (a sliding window's pane start in place of its window).
+  static arrow::Result<std::unique_ptr<GroupedAggregation>> Make(
+      const plan::Aggregate& aggregate, std::vector<std::shared_ptr<arrow::DataType>> key_types,
+      arrow::MemoryPool* pool);
+
   /// The grouping keys of `batch` (rows of the aggregate's child), one array per key.
   arrow::Result<arrow::ArrayVector> EvaluateKeys(const arrow::RecordBatch& batch,
                                                  const expr::EvalContext& eval) const;

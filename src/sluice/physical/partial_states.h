@@ -17,6 +17,15 @@ namespace sluice::physical {
 
 using Accumulators = std::vector<std::unique_ptr<expr::GroupedAccumulator>>;
 
+/// The groups a batch's rows fall into: the key values of each group (one array per grouping
+/// key, in grouping order; none for a global aggregation) and its partial states (laid out as
+/// ExportStates lays them out).
+struct BatchGroups {
+  int64_t num_groups = 0;
+  arrow::ArrayVector keys;
+  arrow::ArrayVector states;
+};
+
 /// Fresh accumulators of every aggregate of `aggregate`, holding `num_groups` empty groups.
 arrow::Result<Accumulators> MakeAccumulators(const plan::Aggregate& aggregate,
                                              int64_t num_groups, arrow::MemoryPool* pool);

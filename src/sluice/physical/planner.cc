@@ -7,6 +7,7 @@
 #include "sluice/physical/hash_aggregate.h"
 #include "sluice/physical/hash_join.h"
 #include "sluice/physical/limit_operator.h"
+#include "sluice/physical/pane_aggregation.h"
 #include "sluice/physical/project_operator.h"
 #include "sluice/physical/read_ahead_stream.h"
 #include "sluice/physical/scan_operator.h"
@@ -87,6 +88,19 @@ arrow::Result<BatchStreamPtr> ExecuteNode(const plan::LogicalPlan& node,
             static_cast<const plan::Aggregate&>(node),
             static_cast<const plan::MergeSessionWindows&>(input_node),
             ahead(sessions, std::move(rows)), context);
+      }
+      if (context.stateful != nullptr && node.is_streaming() &&
+          (into.empty() || into[0].empty()) &&
+          PaneAggregation::Applies(static_cast<const plan::Aggregate&>(node))) {
+        // A sliding window aggregated per pane: the rows are not exploded into their windows
+        // (unless conditions pushed to the explosion must see the windows).
+        const auto& rows_node = *input_node.children()[0];
+        const plan::ColumnUses rows_read =
+            plan::RequiredOfChildren(input_node, required_of[0])[0];
+        ARROW_ASSIGN_OR_RAISE(auto rows, ExecuteWith(rows_node, context, {}, rows_read));
+        return MakeStreamingAggregate(static_cast<const plan::Aggregate&>(node),
+                                      ahead(rows_node, std::move(rows)), context,
+                                      /*per_pane=*/true);
       }
       ARROW_ASSIGN_OR_RAISE(auto input, child(0));
       if (context.stateful != nullptr && node.is_streaming()) {

@@ -6,6 +6,7 @@
 
 #include "sluice/physical/grouped_aggregation.h"
 #include "sluice/physical/hash_aggregate.h"
+#include "sluice/physical/pane_aggregation.h"
 #include "sluice/physical/partial_states.h"
 #include "sluice/physical/state_key_encoding.h"
 #include "sluice/physical/state_row_bytes.h"
@@ -43,10 +44,11 @@ int32_t StorePartitions(const plan::Aggregate& aggregate, int32_t shuffle_partit
 class StreamingAggregateStream final : public BatchStream {
  public:
   StreamingAggregateStream(const plan::Aggregate& plan, BatchStreamPtr input,
-                           const ExecContext& context)
+                           const ExecContext& context, bool per_pane)
       : plan_(plan),
         schema_(expr::ToSchema(plan.output())),
         input_(std::move(input)),
+        per_pane_(per_pane),
         context_(context),
         stateful_(*context.stateful) {}
 
@@ -58,19 +60,10 @@ class StreamingAggregateStream final : public BatchStream {
     ARROW_RETURN_NOT_OK(Prepare());
     int64_t updates_start = SteadyMillis();
 
-    // The batch's rows, aggregated per key.
-    ARROW_ASSIGN_OR_RAISE(auto aggregation,
-                          GroupedAggregation::Make(plan_, context_.eval.pool));
-    while (true) {
-      ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
-      if (batch == nullptr) break;
-      ARROW_ASSIGN_OR_RAISE(auto keys, aggregation->EvaluateKeys(*batch, context_.eval));
-      ARROW_RETURN_NOT_OK(aggregation->Consume(*batch, keys, context_.eval));
-    }
-    const int64_t num_groups = aggregation->num_groups();
-    ARROW_ASSIGN_OR_RAISE(auto group_keys, aggregation->GroupKeys());
+    ARROW_ASSIGN_OR_RAISE(auto batch_groups, AggregateInput());
+    const int64_t num_groups = batch_groups.num_groups;
     EncodedRows keys;
-    ARROW_RETURN_NOT_OK(EncodeKeys(group_keys, num_groups, &keys));
+    ARROW_RETURN_NOT_OK(EncodeKeys(batch_groups.keys, num_groups, &keys));
 
     // Late keys are dropped; the others go to their partition.
     std::vector<std::vector<uint32_t>> groups_of(num_partitions_);
@@ -122,8 +115,8 @@ class StreamingAggregateStream final : public BatchStream {
     ARROW_RETURN_NOT_OK(MergeStates(plan_, found_ids, found_states, &merged, context_.eval));
     std::vector<uint32_t> all_ids(num_groups);
     std::iota(all_ids.begin(), all_ids.end(), 0u);
-    ARROW_ASSIGN_OR_RAISE(auto batch_states, ExportStates(aggregation->accumulators()));
-    ARROW_RETURN_NOT_OK(MergeStates(plan_, all_ids, batch_states, &merged, context_.eval));
+    ARROW_RETURN_NOT_OK(
+        MergeStates(plan_, all_ids, batch_groups.states, &merged, context_.eval));
     ARROW_ASSIGN_OR_RAISE(auto new_states, ExportStates(merged));
     EncodedRows values;
     if (num_groups > 0) {
@@ -207,6 +200,31 @@ class StreamingAggregateStream final : public BatchStream {
   }
 
  private:
+  /// The batch's rows aggregated per key.
+  arrow::Result<BatchGroups> AggregateInput() {
+    if (per_pane_) {
+      ARROW_ASSIGN_OR_RAISE(auto panes, PaneAggregation::Make(plan_, context_.eval.pool));
+      while (true) {
+        ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
+        if (batch == nullptr) break;
+        ARROW_RETURN_NOT_OK(panes->Consume(batch, context_.eval));
+      }
+      return panes->Finish(context_.eval);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto aggregation, GroupedAggregation::Make(plan_, context_.eval.pool));
+    while (true) {
+      ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
+      if (batch == nullptr) break;
+      ARROW_ASSIGN_OR_RAISE(auto keys, aggregation->EvaluateKeys(*batch, context_.eval));
+      ARROW_RETURN_NOT_OK(aggregation->Consume(*batch, keys, context_.eval));
+    }
+    BatchGroups groups;
+    groups.num_groups = aggregation->num_groups();
+    ARROW_ASSIGN_OR_RAISE(groups.keys, aggregation->GroupKeys());
+    ARROW_ASSIGN_OR_RAISE(groups.states, ExportStates(aggregation->accumulators()));
+    return groups;
+  }
+
   /// Looks up what the operator needs from the plan and the batch.
   arrow::Status Prepare() {
     operator_id_ = stateful_.operator_ids->at(&plan_);
@@ -279,6 +297,8 @@ class StreamingAggregateStream final : public BatchStream {
   const plan::Aggregate& plan_;
   std::shared_ptr<arrow::Schema> schema_;
   BatchStreamPtr input_;
+  /// Whether `input_` gives the rows below a sliding window's explosion (PaneAggregation).
+  bool per_pane_;
   const ExecContext& context_;
   const StatefulContext& stateful_;
   bool done_ = false;
@@ -315,8 +335,9 @@ state::StateOperatorInfo AggregateStateInfo(const plan::Aggregate& aggregate,
 }
 
 BatchStreamPtr MakeStreamingAggregate(const plan::Aggregate& aggregate, BatchStreamPtr input,
-                                      const ExecContext& context) {
-  return std::make_unique<StreamingAggregateStream>(aggregate, std::move(input), context);
+                                      const ExecContext& context, bool per_pane) {
+  return std::make_unique<StreamingAggregateStream>(aggregate, std::move(input), context,
+                                                    per_pane);
 }
 
 }  // namespace sluice::physical

@@ -24,7 +24,9 @@ state::StateOperatorInfo AggregateStateInfo(const plan::Aggregate& aggregate,
 /// as numRowsDroppedByWatermark) in append and update modes, and keys at or below the
 /// eviction watermark are removed from the state. Reads all of its input on the first
 /// Next(); commits every store before returning its output. `context.stateful` must be set.
+/// With `per_pane` (which PaneAggregation::Applies to `aggregate` must allow), `input` gives
+/// the rows below the aggregation's sliding window explosion, and they are aggregated per pane.
 BatchStreamPtr MakeStreamingAggregate(const plan::Aggregate& aggregate, BatchStreamPtr input,
-                                      const ExecContext& context);
+                                      const ExecContext& context, bool per_pane = false);
 
 }  // namespace sluice::physical

@@ -16,6 +16,7 @@
 #include <arrow/util/bitmap_ops.h>
 
 #include "sluice/expr/functions/datetime_function_support.h"
+#include "sluice/expr/time_windows.h"
 #include "sluice/types/spark_type_names.h"
 
 namespace sluice::expr {
@@ -155,15 +156,9 @@ arrow::Result<int64_t> DurationArgument(const CallSite& call, size_t index) {
   return micros;
 }
 
-struct WindowSpec {
-  int64_t window = 0;
-  int64_t slide = 0;
-  int64_t start = 0;
-};
-
 // The checks of Spark's TimeWindow.checkInputDataTypes, worded as Spark words them; the call is
 // named with its durations in microseconds, as Spark prints it.
-arrow::Status CheckWindowSpec(const CallSite& call, const WindowSpec& spec) {
+arrow::Status CheckWindowSpec(const CallSite& call, const TimeWindowSpec& spec) {
   const std::string sql = "\"window(" + call.args[0]->sql() + ", " + std::to_string(spec.window) +
                           ", " + std::to_string(spec.slide) + ", " + std::to_string(spec.start) +
                           ")\"";
@@ -213,12 +208,10 @@ std::shared_ptr<arrow::DataType> WindowStructType(const std::shared_ptr<arrow::D
   return arrow::struct_({arrow::field("start", time), arrow::field("end", time)});
 }
 
-// The windows containing each time, latest start first (Spark's Expand order): with
-// lastStart = t - floorMod(t - startTime, slide), the candidates are lastStart - i * slide for
-// i < ceil(window / slide), kept when t < start + window. A null time has no windows (null list,
-// which explode drops, as Spark filters such rows out).
+// The windows containing each time, latest start first (Spark's Expand order). A null time has
+// no windows (null list, which explode drops, as Spark filters such rows out).
 arrow::Result<arrow::Datum> ExpandWindows(const arrow::Datum& input, int64_t num_rows,
-                                          const WindowSpec& spec,
+                                          const TimeWindowSpec& spec,
                                           const std::shared_ptr<arrow::DataType>& list_type,
                                           arrow::MemoryPool* pool) {
   const auto& value_type = static_cast<const arrow::ListType&>(*list_type).value_type();
@@ -243,16 +236,14 @@ arrow::Result<arrow::Datum> ExpandWindows(const arrow::Datum& input, int64_t num
       continue;
     }
     ARROW_RETURN_NOT_OK(lists.Append());
-    const int64_t t = times.Value(row);
-    const int64_t last_start = t - FloorMod(t - spec.start, spec.slide);
-    for (int64_t i = 0; i < candidates; ++i) {
-      const int64_t window_start = last_start - i * spec.slide;
-      const int64_t window_end = window_start + spec.window;
-      if (t >= window_end) continue;
-      ARROW_RETURN_NOT_OK(structs->Append());
-      ARROW_RETURN_NOT_OK(starts->Append(window_start));
-      ARROW_RETURN_NOT_OK(ends->Append(window_end));
-    }
+    arrow::Status appended;
+    ForEachWindowOf(times.Value(row), spec, [&](int64_t window_start) {
+      if (!appended.ok()) return;
+      appended = structs->Append();
+      if (appended.ok()) appended = starts->Append(window_start);
+      if (appended.ok()) appended = ends->Append(window_start + spec.window);
+    });
+    ARROW_RETURN_NOT_OK(appended);
   }
   ARROW_ASSIGN_OR_RAISE(auto array, lists.Finish());
   if (input.is_scalar()) {
@@ -263,8 +254,8 @@ arrow::Result<arrow::Datum> ExpandWindows(const arrow::Datum& input, int64_t num
 }
 
 // The durations of (time, window, slide, start), checked as Spark checks them.
-arrow::Result<WindowSpec> WindowDurations(const CallSite& call) {
-  WindowSpec spec;
+arrow::Result<TimeWindowSpec> WindowDurations(const CallSite& call) {
+  TimeWindowSpec spec;
   ARROW_ASSIGN_OR_RAISE(spec.window, DurationArgument(call, 1));
   ARROW_ASSIGN_OR_RAISE(spec.slide, DurationArgument(call, 2));
   ARROW_ASSIGN_OR_RAISE(spec.start, DurationArgument(call, 3));
@@ -634,6 +625,18 @@ arrow::Result<ResolvedCall> ResolveSessionWindow(CallSite call) {
 }
 
 }  // namespace
+
+std::optional<TimeWindowSpec> TimeWindowsOf(const BoundExpr& e) {
+  if (e.kind() != BoundKind::kCall ||
+      static_cast<const BoundCall&>(e).function_name() != "__time_windows") {
+    return std::nullopt;
+  }
+  // Bound, the call's durations are the literals its resolver checked.
+  CallSite call{"__time_windows", e.children()};
+  auto spec = WindowDurations(call);
+  if (!spec.ok()) return std::nullopt;
+  return *spec;
+}
 
 void RegisterTimeWindowFunctions(FunctionRegistry& registry) {
   registry.RegisterScalar("__time_windows", ResolveTimeWindows);
