@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <arrow/io/interfaces.h>
+#include <arrow/util/thread_pool.h>
 #include <arrow/util/crc32.h>
 
 #include "sluice/checkpoint/durable_io.h"
@@ -152,6 +154,7 @@ arrow::Result<std::unique_ptr<ChangelogWriter>> ChangelogWriter::Open(std::strin
 }
 
 ChangelogWriter::~ChangelogWriter() {
+  flushed_.Wait();  // the background write uses the descriptor and the buffer
   if (fd_ >= 0) ::close(fd_);
   if (!committed_) ::unlink(temp_path_.c_str());
 }
@@ -167,24 +170,39 @@ void ChangelogWriter::AppendRecord(std::string_view key, uint32_t value_length,
 
 arrow::Status ChangelogWriter::Put(std::string_view key, std::string_view value) {
   AppendRecord(key, static_cast<uint32_t>(value.size()), value);
-  return buffer_.size() >= kBufferBytes ? FlushBuffer() : arrow::Status::OK();
+  return buffer_.size() >= kBufferBytes ? FlushInBackground() : arrow::Status::OK();
 }
 
 arrow::Status ChangelogWriter::Remove(std::string_view key) {
   AppendRecord(key, kRemovedValueLength, {});
-  return buffer_.size() >= kBufferBytes ? FlushBuffer() : arrow::Status::OK();
+  return buffer_.size() >= kBufferBytes ? FlushInBackground() : arrow::Status::OK();
 }
 
-arrow::Status ChangelogWriter::FlushBuffer() {
-  crc_ = arrow::internal::crc32(crc_, buffer_.data(), buffer_.size());
-  ARROW_RETURN_NOT_OK(checkpoint::WriteAll(fd_, buffer_, path_));
-  bytes_ += static_cast<int64_t>(buffer_.size());
+arrow::Status ChangelogWriter::Write(std::string_view bytes) {
+  crc_ = arrow::internal::crc32(crc_, bytes.data(), bytes.size());
+  ARROW_RETURN_NOT_OK(checkpoint::WriteAll(fd_, bytes, path_));
+  bytes_ += static_cast<int64_t>(bytes.size());
+  return arrow::Status::OK();
+}
+
+arrow::Status ChangelogWriter::FlushInBackground() {
+  ARROW_RETURN_NOT_OK(flushed_.status());
+  flushing_.swap(buffer_);
+  buffer_.clear();
+  ARROW_ASSIGN_OR_RAISE(flushed_, arrow::io::default_io_context().executor()->Submit(
+                                      [this] { return Write(flushing_); }));
+  return arrow::Status::OK();
+}
+
+arrow::Status ChangelogWriter::Drain() {
+  ARROW_RETURN_NOT_OK(flushed_.status());
+  ARROW_RETURN_NOT_OK(Write(buffer_));
   buffer_.clear();
   return arrow::Status::OK();
 }
 
 arrow::Status ChangelogWriter::ReadBack(const ChangelogVisitor& visit) {
-  ARROW_RETURN_NOT_OK(FlushBuffer());
+  ARROW_RETURN_NOT_OK(Drain());
   ChunkedReader reader(fd_, temp_path_, kStateFileHeaderSize, static_cast<uint64_t>(bytes_));
   uint64_t records = 0;
   return ReadRecords(reader, 0, &records, visit, [&](std::string_view why) {
@@ -195,9 +213,12 @@ arrow::Status ChangelogWriter::ReadBack(const ChangelogVisitor& visit) {
 
 arrow::Result<int64_t> ChangelogWriter::Commit() {
   Append<uint64_t>(buffer_, records_);
-  uint32_t crc = arrow::internal::crc32(crc_, buffer_.data(), buffer_.size());
-  Append<uint32_t>(buffer_, crc);
-  ARROW_RETURN_NOT_OK(FlushBuffer());
+  ARROW_RETURN_NOT_OK(Drain());
+  // The checksum of everything before it ends the file.
+  std::string crc;
+  Append<uint32_t>(crc, crc_);
+  ARROW_RETURN_NOT_OK(checkpoint::WriteAll(fd_, crc, path_));
+  bytes_ += static_cast<int64_t>(crc.size());
   ARROW_RETURN_NOT_OK(checkpoint::SyncDescriptor(fd_, path_));
   int fd = fd_;
   fd_ = -1;

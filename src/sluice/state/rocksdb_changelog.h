@@ -14,6 +14,7 @@
 
 #include <arrow/result.h>
 #include <arrow/status.h>
+#include <arrow/util/future.h>
 
 #include "sluice/state/state_file_format.h"
 
@@ -25,8 +26,10 @@ using ChangelogVisitor =
     std::function<arrow::Status(std::string_view key, std::optional<std::string_view> value)>;
 
 /// Appends the changes of one version to a hidden temp file next to `path` as they happen,
-/// and makes it `path` on Commit. Not thread-safe. Destroying an uncommitted writer deletes
-/// its temp file.
+/// and makes it `path` on Commit. The records are gathered in a buffer; a full buffer is
+/// checksummed and written by a background task while the caller fills the other one, so the
+/// caller's thread does not copy a large version's changes into the kernel. Not thread-safe.
+/// Destroying an uncommitted writer deletes its temp file.
 class ChangelogWriter {
  public:
   /// Creates the temp file (and the folder of `path` if missing) for the changes of
@@ -54,12 +57,23 @@ class ChangelogWriter {
  private:
   ChangelogWriter(std::string path, std::string temp_path, int fd);
   void AppendRecord(std::string_view key, uint32_t value_length, std::string_view value);
-  arrow::Status FlushBuffer();
+  /// Hands the buffer to a background write once the one before it is done (a failure of
+  /// that one is returned here).
+  arrow::Status FlushInBackground();
+  /// Waits for the background write, then writes the rest of the buffer: the file then holds
+  /// every record appended.
+  arrow::Status Drain();
+  /// Checksums and writes `bytes` at the end of the file.
+  arrow::Status Write(std::string_view bytes);
 
   std::string path_;
   std::string temp_path_;
   int fd_;
   std::string buffer_;
+  /// The buffer being written in the background, and that write.
+  std::string flushing_;
+  arrow::Future<> flushed_ = arrow::Future<>::MakeFinished();
+  /// Of the bytes written so far.
   uint32_t crc_ = 0;
   uint64_t records_ = 0;
   int64_t bytes_ = 0;

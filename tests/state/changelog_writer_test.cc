@@ -1,0 +1,98 @@
+// The writer of delta and changelog files writes full buffers in the background: what it
+// commits or reads back is every record in order, and a failed background write fails the
+// version instead of being lost.
+#include "sluice/state/rocksdb_changelog.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sluice/common/fault_points.h"
+#include "support/scratch_dir.h"
+
+namespace sluice::state {
+namespace {
+
+using Record = std::pair<std::string, std::optional<std::string>>;
+
+// Enough records for several of the writer's 1 MiB buffers: puts of 1 KiB values, with a
+// removal every tenth record.
+std::vector<Record> ManyRecords() {
+  std::vector<Record> records;
+  for (int i = 0; i < 5000; ++i) {
+    std::string key = "key-" + std::to_string(i);
+    if (i % 10 == 9) {
+      records.emplace_back(std::move(key), std::nullopt);
+    } else {
+      records.emplace_back(std::move(key), std::string(1024, static_cast<char>('a' + i % 26)));
+    }
+  }
+  return records;
+}
+
+arrow::Status Append(ChangelogWriter& writer, const Record& record) {
+  return record.second ? writer.Put(record.first, *record.second) : writer.Remove(record.first);
+}
+
+ChangelogVisitor CollectInto(std::vector<Record>* read) {
+  return [read](std::string_view key, std::optional<std::string_view> value) {
+    read->emplace_back(std::string(key),
+                       value ? std::optional<std::string>(std::string(*value)) : std::nullopt);
+    return arrow::Status::OK();
+  };
+}
+
+TEST(ChangelogWriterTest, RecordsOfManyBuffersAreReadBackAndCommittedInOrder) {
+  testing::ScratchDir dir;
+  const std::string path = dir / "state/0/0/3.changelog";
+  auto writer = ChangelogWriter::Open(path, StateFileKind::kChangelog, 3).ValueOrDie();
+  const auto records = ManyRecords();
+  const size_t half = records.size() / 2;
+  for (size_t i = 0; i < half; ++i) ASSERT_TRUE(Append(*writer, records[i]).ok());
+
+  // Read back while writing (as an aborted batch undoes its changes): every record so far.
+  std::vector<Record> read_back;
+  ASSERT_TRUE(writer->ReadBack(CollectInto(&read_back)).ok());
+  EXPECT_EQ(read_back, std::vector<Record>(records.begin(), records.begin() + half));
+
+  for (size_t i = half; i < records.size(); ++i) ASSERT_TRUE(Append(*writer, records[i]).ok());
+  auto bytes = writer->Commit();
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  EXPECT_EQ(*bytes, static_cast<int64_t>(std::filesystem::file_size(path)));
+  EXPECT_GT(*bytes, 4 << 20);
+
+  std::vector<Record> committed;
+  auto status = ReadChangelog(path, "the test's store", 3, CollectInto(&committed));
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(committed, records);
+}
+
+TEST(ChangelogWriterTest, AFailedBackgroundWriteFailsTheVersion) {
+  testing::ScratchDir dir;
+  const std::string path = dir / "state/0/0/7.delta";
+  // The second write of the file fails: one of the buffers written in the background.
+  SetFailPointForTesting(std::string(fault_points::kFileWrite) + ",2,7.delta");
+  {
+    auto writer = ChangelogWriter::Open(path, StateFileKind::kDelta, 7).ValueOrDie();
+    arrow::Status appended;
+    for (const auto& record : ManyRecords()) {
+      appended = Append(*writer, record);
+      if (!appended.ok()) break;
+    }
+    auto committed = appended.ok() ? writer->Commit().status() : appended;
+    ASSERT_FALSE(committed.ok());
+    EXPECT_NE(committed.message().find("Cannot write"), std::string::npos) << committed.ToString();
+    EXPECT_NE(committed.message().find("7.delta"), std::string::npos) << committed.ToString();
+  }
+  SetFailPointForTesting("");
+  EXPECT_FALSE(std::filesystem::exists(path));
+  // Nor is its temp file left behind.
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "state/0/0"));
+}
+
+}  // namespace
+}  // namespace sluice::state
