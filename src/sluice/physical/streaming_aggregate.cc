@@ -153,14 +153,15 @@ class StreamingAggregateStream final : public BatchStream {
       int64_t removal_start = SteadyMillis();
       update_ms[p] = removal_start - start;
       if (event_key_ && stateful_.output_mode != plan::OutputMode::kComplete) {
-        EncodedRows final_keys;
+        // In append mode the output is the final keys (and nothing else): they are gathered
+        // once, there.
+        const bool append = stateful_.output_mode == plan::OutputMode::kAppend;
+        EncodedRows final_keys_of_update;
+        EncodedRows& final_keys = append ? output.keys : final_keys_of_update;
         store.ForEach([&](std::string_view key, std::string_view value) {
           if (!IsFinal(key)) return;
           final_keys.Append(key);
-          if (stateful_.output_mode == plan::OutputMode::kAppend) {
-            output.keys.Append(key);
-            output.values.Append(value);
-          }
+          if (append) output.values.Append(value);
         });
         // Together, so that the store looks the keys up ahead of removing them.
         ARROW_RETURN_NOT_OK(store.RemoveMany(Views(final_keys)));
