@@ -161,11 +161,37 @@ void ArenaHashTable::Grow() {
   std::vector<uint64_t> old = std::move(slots_);
   slots_.assign(old.size() * 2, kEmpty);
   mask_ = slots_.size() - 1;
-  for (uint64_t slot : old) {
-    if (slot == kEmpty) continue;
-    size_t index = Hash(KeyOf(RecordOf(slot))) & mask_;
+  auto place = [this](uint64_t slot, size_t index) {
     while (slots_[index] != kEmpty) index = (index + 1) & mask_;
     slots_[index] = slot;
+  };
+  // A pipeline, as Pipelined runs probes: each record is prefetched well before its key is
+  // hashed, and each new home slot a few entries before it is filled. Entry by entry, every
+  // move of a table larger than the caches would wait on memory twice.
+  constexpr size_t kRecordsAhead = 16;
+  constexpr size_t kPlacesAhead = 8;
+  struct Move {
+    uint64_t slot;
+    size_t home;
+  };
+  Move ring[kPlacesAhead];
+  size_t moves = 0;
+  const size_t n = old.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kRecordsAhead < n && old[i + kRecordsAhead] != kEmpty) {
+      __builtin_prefetch(RecordOf(old[i + kRecordsAhead]));
+    }
+    const uint64_t slot = old[i];
+    if (slot == kEmpty) continue;
+    const size_t home = Hash(KeyOf(RecordOf(slot))) & mask_;
+    __builtin_prefetch(&slots_[home]);
+    Move& move = ring[moves % kPlacesAhead];
+    if (moves >= kPlacesAhead) place(move.slot, move.home);
+    move = {slot, home};
+    ++moves;
+  }
+  for (size_t m = moves > kPlacesAhead ? moves - kPlacesAhead : 0; m < moves; ++m) {
+    place(ring[m % kPlacesAhead].slot, ring[m % kPlacesAhead].home);
   }
 }
 
