@@ -478,6 +478,42 @@ TEST(RowCodecTest, EveryTruncationOfAValidRowFails) {
   }
 }
 
+// The bytes of column `column` of `row`, found by EncodedValueEnd column after column.
+std::optional<std::string_view> ColumnByValueEnds(const TypeVector& types, size_t column,
+                                                  std::string_view row) {
+  size_t position = 0;
+  for (size_t c = 0; c < column; ++c) {
+    auto end = EncodedValueEnd(*types[c], row, position);
+    if (!end) return std::nullopt;
+    position = *end;
+  }
+  auto end = EncodedValueEnd(*types[column], row, position);
+  if (!end) return std::nullopt;
+  return row.substr(position, *end - position);
+}
+
+TEST(RowCodecTest, ASeekerFindsEachColumnWhereValueEndsDoAndFailsWhereTheyDo) {
+  RandomArrays random(11);
+  TypeVector types = EveryType();
+  arrow::ArrayVector columns;
+  for (const auto& type : types) columns.push_back(random.Make(type, 30));
+  auto encoder = Encoder(types, false);
+  const auto rows = EncodeEach(*encoder, columns);
+  for (size_t column = 0; column < types.size(); ++column) {
+    SCOPED_TRACE("column " + std::to_string(column) + ", " + types[column]->ToString());
+    const EncodedColumnSeeker seeker(types, static_cast<int>(column));
+    for (const auto& row : rows) {
+      auto found = seeker.Find(row);
+      ASSERT_TRUE(found.has_value());
+      EXPECT_EQ(found, ColumnByValueEnds(types, column, row));
+      for (size_t length = 0; length < row.size(); length += 7) {
+        const std::string_view truncated(row.data(), length);
+        ASSERT_EQ(seeker.Find(truncated), ColumnByValueEnds(types, column, truncated)) << length;
+      }
+    }
+  }
+}
+
 TEST(RowCodecTest, MalformedRowsFailSayingWhat) {
   auto message = [](const TypeVector& types, const std::string& row) {
     auto status = DecodeOne(types, row);

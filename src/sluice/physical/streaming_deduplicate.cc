@@ -126,6 +126,7 @@ class StreamingDeduplicateStream final : public BatchStream {
             std::find(key_order_.begin(), key_order_.end(), *event_key) - key_order_.begin());
         event_key_is_window_ =
             plan_.grouping()[*event_key].expr->type()->id() == arrow::Type::STRUCT;
+        event_key_seeker_.emplace(key_types_, *event_key_position_);
       }
     }
     event_time_column_ = EventTimeColumn(plan_);
@@ -225,13 +226,9 @@ class StreamingDeduplicateStream final : public BatchStream {
 
   /// The event time of an encoded key: its column is found by skipping the ones before it.
   std::optional<int64_t> EventTimeOfKey(std::string_view key) const {
-    size_t at = 0;
-    for (int c = 0; c < *event_key_position_; ++c) {
-      auto end = types::EncodedValueEnd(*key_types_[static_cast<size_t>(c)], key, at);
-      if (!end) return std::nullopt;
-      at = *end;
-    }
-    return EventTimeMicrosOfKey(key.substr(at), event_key_is_window_);
+    auto value = event_key_seeker_->Find(key);
+    if (!value) return std::nullopt;
+    return EventTimeMicrosOfKey(*value, event_key_is_window_);
   }
 
   arrow::Status EvictAndCommit() {
@@ -284,6 +281,8 @@ class StreamingDeduplicateStream final : public BatchStream {
   /// Where the event-time key is among the encoded key columns (dropDuplicates with the
   /// event time in its key).
   std::optional<int> event_key_position_;
+  /// Finds that key in an encoded key.
+  std::optional<types::EncodedColumnSeeker> event_key_seeker_;
   bool event_key_is_window_ = false;
   std::optional<int> event_time_column_;
   int64_t delay_micros_ = 0;

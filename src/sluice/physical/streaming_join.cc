@@ -261,18 +261,13 @@ class StreamingJoinStream final : public BufferedStream {
 
   /// Reads the event time that column `column` (a timestamp, or a window when `is_window`)
   /// of an encoded row of columns `types` holds, in place, skipping the columns before it
-  /// without decoding them: into `time`, nullopt when null. False when the bytes end before
-  /// the time does.
-  static bool EventTimeInPlace(const std::vector<std::shared_ptr<arrow::DataType>>& types,
-                               int column, bool is_window, std::string_view row,
-                               std::optional<int64_t>* time) {
-    size_t at = 0;
-    for (int c = 0; c <= column; ++c) {
-      auto end = types::EncodedValueEnd(*types[c], row, at);
-      if (!end) return false;
-      if (c == column) *time = EventTimeMicrosOfKey(row.substr(at, *end - at), is_window);
-      at = *end;
-    }
+  /// without decoding them (`seeker` finds it): into `time`, nullopt when null. False when
+  /// the bytes end before the time does.
+  static bool EventTimeInPlace(const types::EncodedColumnSeeker& seeker, bool is_window,
+                               std::string_view row, std::optional<int64_t>* time) {
+    auto value = seeker.Find(row);
+    if (!value) return false;
+    *time = EventTimeMicrosOfKey(*value, is_window);
     return true;
   }
 
@@ -564,10 +559,10 @@ class StreamingJoinStream final : public BufferedStream {
     EncodedRows expired;
     EncodedRows indexed;
     bool malformed = false;
+    const types::EncodedColumnSeeker seeker(key_types_, spec.eviction.key_index);
     stores.counts->ForEach([&](std::string_view key, std::string_view count) {
       std::optional<int64_t> time;
-      if (!EventTimeInPlace(key_types_, spec.eviction.key_index, spec.eviction.key_is_window,
-                            key, &time)) {
+      if (!EventTimeInPlace(seeker, spec.eviction.key_is_window, key, &time)) {
         malformed = true;
         return;
       }
@@ -608,10 +603,10 @@ class StreamingJoinStream final : public BufferedStream {
     std::vector<int64_t> expired_index;  // and its index
     std::vector<int64_t> unmatched_of;   // its row in `unmatched_rows`, or -1
     EncodedRows unmatched_rows;          // expired rows a preserved side emits null-padded
+    const types::EncodedColumnSeeker seeker(spec.types, spec.eviction.value_column);
     stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
       std::optional<int64_t> time;
-      if (!EventTimeInPlace(spec.types, spec.eviction.value_column, spec.eviction.value_is_window,
-                            RowOf(value), &time)) {
+      if (!EventTimeInPlace(seeker, spec.eviction.value_is_window, RowOf(value), &time)) {
         malformed = true;
       }
       if (!time || *time > watermark_micros) return;

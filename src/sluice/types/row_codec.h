@@ -112,4 +112,33 @@ class RowDecoder {
 std::optional<size_t> EncodedValueEnd(const arrow::DataType& type, std::string_view row,
                                       size_t position);
 
+/// One column of rows encoded with the same types, found as EncodedValueEnd finds it but with
+/// what each column takes looked up once: for the eviction scans, which read one column of
+/// every row kept.
+class EncodedColumnSeeker {
+ public:
+  /// For column `column` of rows of columns `types`.
+  EncodedColumnSeeker(const std::vector<std::shared_ptr<arrow::DataType>>& types, int column);
+
+  /// The bytes of the column's value in `row` (its null flag, then its payload); nullopt when
+  /// the row ends before the value does.
+  std::optional<std::string_view> Find(std::string_view row) const;
+
+ private:
+  /// How a column is stepped over when not null: by a fixed number of bytes, by the length
+  /// that follows its null flag, or by EncodedValueEnd (nested values).
+  struct Skip {
+    enum class Kind { kFixed, kLengthPrefixed, kNested } kind;
+    size_t width;
+    const arrow::DataType* type;
+  };
+  /// The byte just past the value `skip` describes that starts at `position` of `row`.
+  static std::optional<size_t> Past(const Skip& skip, std::string_view row, size_t position);
+
+  /// The columns up to the sought one, which is the last.
+  std::vector<Skip> columns_;
+  /// Their types, kept alive for the nested skips.
+  std::vector<std::shared_ptr<arrow::DataType>> types_;
+};
+
 }  // namespace sluice::types

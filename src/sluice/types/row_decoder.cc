@@ -526,4 +526,59 @@ std::optional<size_t> EncodedValueEnd(const arrow::DataType& type, std::string_v
   return std::nullopt;
 }
 
+EncodedColumnSeeker::EncodedColumnSeeker(
+    const std::vector<std::shared_ptr<arrow::DataType>>& types, int column)
+    : types_(types.begin(), types.begin() + column + 1) {
+  for (const auto& type : types_) {
+    const auto shape = row_codec_internal::FindShape(*type);
+    Skip skip{Skip::Kind::kNested, 0, type.get()};
+    if (shape == Shape::kNull) {
+      skip = {Skip::Kind::kFixed, 0, type.get()};
+    } else if (shape == Shape::kBoolean) {
+      skip = {Skip::Kind::kFixed, 1, type.get()};
+    } else if (shape == Shape::kFixedWidth) {
+      skip = {Skip::Kind::kFixed, static_cast<size_t>(type->byte_width()), type.get()};
+    } else if (shape == Shape::kBinary || shape == Shape::kLargeBinary) {
+      skip = {Skip::Kind::kLengthPrefixed, 0, type.get()};
+    }
+    columns_.push_back(skip);
+  }
+}
+
+std::optional<size_t> EncodedColumnSeeker::Past(const Skip& skip, std::string_view row,
+                                                size_t position) {
+  const auto* bytes = reinterpret_cast<const uint8_t*>(row.data());
+  if (position >= row.size()) return std::nullopt;
+  if (bytes[position] == 0) return position + 1;  // null: the flag alone
+  size_t end = 0;
+  switch (skip.kind) {
+    case Skip::Kind::kFixed:
+      end = position + 1 + skip.width;
+      break;
+    case Skip::Kind::kLengthPrefixed: {
+      if (row.size() - position - 1 < sizeof(uint32_t)) return std::nullopt;
+      uint32_t length;
+      std::memcpy(&length, bytes + position + 1, sizeof(length));
+      end = position + 1 + sizeof(length) + length;
+      break;
+    }
+    case Skip::Kind::kNested:
+      return EncodedValueEnd(*skip.type, row, position);
+  }
+  if (end > row.size()) return std::nullopt;
+  return end;
+}
+
+std::optional<std::string_view> EncodedColumnSeeker::Find(std::string_view row) const {
+  size_t position = 0;
+  for (size_t c = 0; c + 1 < columns_.size(); ++c) {
+    auto end = Past(columns_[c], row, position);
+    if (!end) return std::nullopt;
+    position = *end;
+  }
+  auto end = Past(columns_.back(), row, position);
+  if (!end) return std::nullopt;
+  return row.substr(position, *end - position);
+}
+
 }  // namespace sluice::types
