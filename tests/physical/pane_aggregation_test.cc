@@ -79,10 +79,7 @@ class PaneAggregationTest : public ::testing::Test {
         generate, plan::ColumnMask(generate.output().size(), true),
         std::make_unique<testing::InMemoryBatchStream>(table_->schema(), Batches()), context_);
     auto grouped = physical::GroupedAggregation::Make(aggregate, context_.eval.pool).ValueOrDie();
-    while (auto batch = stream->Next().ValueOrDie()) {
-      auto keys = grouped->EvaluateKeys(*batch, context_.eval).ValueOrDie();
-      EXPECT_TRUE(grouped->Consume(*batch, keys, context_.eval).ok());
-    }
+    EXPECT_TRUE(grouped->ConsumeAll(*stream, context_.eval).ok());
     BatchGroups groups;
     groups.num_groups = grouped->num_groups();
     groups.keys = grouped->GroupKeys().ValueOrDie();

@@ -60,6 +60,15 @@ arrow::Status GroupedAggregation::Consume(const arrow::RecordBatch& batch,
   return arrow::Status::OK();
 }
 
+arrow::Status GroupedAggregation::ConsumeAll(BatchStream& input, const expr::EvalContext& eval) {
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(auto batch, input.Next());
+    if (batch == nullptr) return arrow::Status::OK();
+    ARROW_ASSIGN_OR_RAISE(auto keys, EvaluateKeys(*batch, eval));
+    ARROW_RETURN_NOT_OK(Consume(*batch, keys, eval));
+  }
+}
+
 arrow::Result<arrow::ArrayVector> GroupedAggregation::GroupKeys() const {
   if (!grouper_) return arrow::ArrayVector{};
   return grouper_->GetUniques();

@@ -29,11 +29,11 @@ class GroupedAggregation {
       const plan::Aggregate& aggregate, std::vector<std::shared_ptr<arrow::DataType>> key_types,
       arrow::MemoryPool* pool);
 
-  /// The grouping keys of `batch` (rows of the aggregate's child), one array per key.
-  arrow::Result<arrow::ArrayVector> EvaluateKeys(const arrow::RecordBatch& batch,
-                                                 const expr::EvalContext& eval) const;
+  /// Folds every batch of `input` (rows of the aggregate's child) to its end.
+  arrow::Status ConsumeAll(BatchStream& input, const expr::EvalContext& eval);
 
-  /// Folds the rows of `batch`, whose grouping keys EvaluateKeys gave as `keys`.
+  /// Folds the rows of `batch`, whose grouping keys are `keys` (one array per key, of the
+  /// key types the aggregation was made with).
   arrow::Status Consume(const arrow::RecordBatch& batch, const arrow::ArrayVector& keys,
                         const expr::EvalContext& eval);
 
@@ -52,6 +52,10 @@ class GroupedAggregation {
 
  private:
   GroupedAggregation(const plan::Aggregate& aggregate) : aggregate_(aggregate) {}
+
+  /// The grouping keys of `batch` (rows of the aggregate's child), one array per key.
+  arrow::Result<arrow::ArrayVector> EvaluateKeys(const arrow::RecordBatch& batch,
+                                                 const expr::EvalContext& eval) const;
 
   const plan::Aggregate& aggregate_;
   std::unique_ptr<expr::KeyGrouper> grouper_;

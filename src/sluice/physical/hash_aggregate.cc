@@ -24,12 +24,7 @@ class HashAggregateStream final : public BatchStream {
     done_ = true;
     ARROW_ASSIGN_OR_RAISE(auto aggregation,
                           GroupedAggregation::Make(plan_, context_.eval.pool));
-    while (true) {
-      ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
-      if (batch == nullptr) break;
-      ARROW_ASSIGN_OR_RAISE(auto keys, aggregation->EvaluateKeys(*batch, context_.eval));
-      ARROW_RETURN_NOT_OK(aggregation->Consume(*batch, keys, context_.eval));
-    }
+    ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(*input_, context_.eval));
     ARROW_ASSIGN_OR_RAISE(auto keys, aggregation->GroupKeys());
     ARROW_ASSIGN_OR_RAISE(auto values, aggregation->Finalize(context_.eval));
     return AggregateOutput(plan_, keys, values, aggregation->num_groups(), context_);

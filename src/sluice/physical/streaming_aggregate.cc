@@ -213,12 +213,7 @@ class StreamingAggregateStream final : public BatchStream {
       return panes->Finish(context_.eval);
     }
     ARROW_ASSIGN_OR_RAISE(auto aggregation, GroupedAggregation::Make(plan_, context_.eval.pool));
-    while (true) {
-      ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
-      if (batch == nullptr) break;
-      ARROW_ASSIGN_OR_RAISE(auto keys, aggregation->EvaluateKeys(*batch, context_.eval));
-      ARROW_RETURN_NOT_OK(aggregation->Consume(*batch, keys, context_.eval));
-    }
+    ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(*input_, context_.eval));
     BatchGroups groups;
     groups.num_groups = aggregation->num_groups();
     ARROW_ASSIGN_OR_RAISE(groups.keys, aggregation->GroupKeys());

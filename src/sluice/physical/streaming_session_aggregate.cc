@@ -96,12 +96,7 @@ class StreamingSessionAggregateStream final : public BatchStream {
 
     // The batch's rows, aggregated per (key, own session).
     ARROW_ASSIGN_OR_RAISE(auto aggregation, GroupedAggregation::Make(plan_, context_.eval.pool));
-    while (true) {
-      ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
-      if (batch == nullptr) break;
-      ARROW_ASSIGN_OR_RAISE(auto keys, aggregation->EvaluateKeys(*batch, context_.eval));
-      ARROW_RETURN_NOT_OK(aggregation->Consume(*batch, keys, context_.eval));
-    }
+    ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(*input_, context_.eval));
     const int64_t num_groups = aggregation->num_groups();
     ARROW_ASSIGN_OR_RAISE(auto group_keys, aggregation->GroupKeys());
     ARROW_ASSIGN_OR_RAISE(auto batch_states, ExportStates(aggregation->accumulators()));
