@@ -230,20 +230,21 @@ arrow::Result<arrow::Datum> ExpandWindows(const arrow::Datum& input, int64_t num
   ARROW_RETURN_NOT_OK(structs->Reserve(expected));
   ARROW_RETURN_NOT_OK(starts->Reserve(expected));
   ARROW_RETURN_NOT_OK(ends->Reserve(expected));
+  std::vector<int64_t> window_starts;  // of one row
   for (int64_t row = 0; row < rows; ++row) {
     if (!times.IsValid(row)) {
       ARROW_RETURN_NOT_OK(lists.AppendNull());
       continue;
     }
     ARROW_RETURN_NOT_OK(lists.Append());
-    arrow::Status appended;
-    ForEachWindowOf(times.Value(row), spec, [&](int64_t window_start) {
-      if (!appended.ok()) return;
-      appended = structs->Append();
-      if (appended.ok()) appended = starts->Append(window_start);
-      if (appended.ok()) appended = ends->Append(window_start + spec.window);
-    });
-    ARROW_RETURN_NOT_OK(appended);
+    window_starts.clear();
+    ForEachWindowOf(times.Value(row), spec,
+                    [&](int64_t window_start) { window_starts.push_back(window_start); });
+    for (int64_t window_start : window_starts) {
+      ARROW_RETURN_NOT_OK(structs->Append());
+      ARROW_RETURN_NOT_OK(starts->Append(window_start));
+      ARROW_RETURN_NOT_OK(ends->Append(window_start + spec.window));
+    }
   }
   ARROW_ASSIGN_OR_RAISE(auto array, lists.Finish());
   if (input.is_scalar()) {
