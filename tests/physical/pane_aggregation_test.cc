@@ -122,6 +122,21 @@ TEST_F(PaneAggregationTest, GivesTheGroupsAndStatesOfTheExplodedRows) {
   }
 }
 
+TEST_F(PaneAggregationTest, WindowAndSlideWithoutACommonDivisorMakePanesOfAMicrosecond) {
+  // gcd(10000001, 3000000) = 1: every distinct time is its own pane, each in up to four
+  // windows; the result is still the explosion's.
+  auto df = session_->createDataFrame(table_);
+  auto grouped = df.groupBy({F::window(F::col("ts"), "10000001 microseconds", "3 seconds"),
+                             F::col("k")})
+                     .agg({F::count(F::lit(1)), F::max(F::col("v"))});
+  ASSERT_TRUE(grouped.ok()) << grouped.status().ToString();
+  const auto& aggregate = AggregateOf(grouped);
+  ASSERT_TRUE(physical::PaneAggregation::Applies(aggregate));
+  auto exploded = Exploded(aggregate);
+  EXPECT_GE(exploded.num_groups, 10);
+  EXPECT_EQ(Rows(PerPane(aggregate)), Rows(exploded));
+}
+
 TEST_F(PaneAggregationTest, IsChosenOnlyWhereTheSplitCannotShow) {
   auto df = session_->createDataFrame(table_);
   auto sliding = [&] { return F::window(F::col("ts"), "10 seconds", "5 seconds"); };

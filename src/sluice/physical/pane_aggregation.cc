@@ -1,5 +1,6 @@
 #include "sluice/physical/pane_aggregation.h"
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -142,7 +143,10 @@ arrow::Result<BatchGroups> PaneAggregation::Finish(const expr::EvalContext& eval
   // Each pane into every window holding it: the windows of its start.
   const int64_t num_panes = panes_->num_groups();
   const int64_t* pane_starts = pane_keys[shape_.window_key]->data()->GetValues<int64_t>(1);
-  const int64_t per_pane = shape_.windows.window / shape_.pane;
+  // A pane is in ceil(window / slide) windows at most; a tiny slide may make that very many,
+  // so reserve for the usual few, as the explosion does.
+  const int64_t per_pane = std::min<int64_t>(
+      (shape_.windows.window + shape_.windows.slide - 1) / shape_.windows.slide, 16);
   std::vector<int64_t> pane_of, starts, ends;
   pane_of.reserve(static_cast<size_t>(num_panes * per_pane));
   starts.reserve(pane_of.capacity());

@@ -189,9 +189,13 @@ arrow::Status ChangelogWriter::FlushInBackground() {
   ARROW_RETURN_NOT_OK(flushed_.status());
   flushing_.swap(buffer_);
   buffer_.clear();
-  ARROW_ASSIGN_OR_RAISE(flushed_, arrow::io::default_io_context().executor()->Submit(
-                                      [this] { return Write(flushing_); }));
-  return arrow::Status::OK();
+  auto submitted = arrow::io::default_io_context().executor()->Submit(
+      [this] { return Write(flushing_); });
+  // A buffer that could not be handed over is lost to the file: the writer fails from here
+  // on, so no later record is written after the gap.
+  flushed_ = submitted.ok() ? *std::move(submitted)
+                            : arrow::Future<>::MakeFinished(submitted.status());
+  return submitted.status();
 }
 
 arrow::Status ChangelogWriter::Drain() {
