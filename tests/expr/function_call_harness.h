@@ -108,7 +108,9 @@ class FunctionCallTest : public ::testing::Test {
     ARROW_ASSIGN_OR_RAISE(auto resolved, (*resolver)(site));
     return std::make_shared<expr::BoundCall>(name, resolved.args, resolved.return_type,
                                              resolved.nullable, resolved.can_fail,
-                                             resolved.kernel, name + "(...)");
+                                             resolved.kernel, name + "(...)",
+                                             std::vector<expr::BoundExprPtr>{},
+                                             resolved.costly_per_value);
   }
 
   /// Evaluates `name(args)` over the columns made so far (or one row when there are none).

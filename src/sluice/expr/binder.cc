@@ -464,7 +464,8 @@ arrow::Result<BoundExprPtr> BindCall(const Call& call, const BindScope& scope) {
                                      resolved.nullable, resolved.can_fail,
                                      std::move(resolved.kernel),
                                      resolved.sql.empty() ? sql : std::move(resolved.sql),
-                                     rewritten ? std::move(args) : std::vector<BoundExprPtr>{});
+                                     rewritten ? std::move(args) : std::vector<BoundExprPtr>{},
+                                     resolved.costly_per_value);
 }
 
 }  // namespace

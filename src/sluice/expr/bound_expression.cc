@@ -1,11 +1,15 @@
 #include "sluice/expr/bound_expression.h"
 
+#include <algorithm>
+
 #include <arrow/array.h>
 #include <arrow/array/util.h>
 #include <arrow/compute/api.h>
 #include <arrow/buffer.h>
 #include <arrow/scalar.h>
 #include <arrow/util/bit_util.h>
+
+#include "sluice/expr/call_memos.h"
 
 namespace sluice::expr {
 
@@ -49,6 +53,12 @@ arrow::Result<std::shared_ptr<arrow::Array>> ScatterIndices(const arrow::Array& 
                                              length - count);
 }
 
+bool ReadsColumns(const BoundExpr& e) {
+  if (e.kind() == BoundKind::kColumn) return true;
+  return std::any_of(e.children().begin(), e.children().end(),
+                     [](const BoundExprPtr& child) { return ReadsColumns(*child); });
+}
+
 }  // namespace
 
 BoundExpr::BoundExpr(BoundKind kind, std::shared_ptr<arrow::DataType> type, bool nullable,
@@ -83,12 +93,26 @@ arrow::Result<arrow::Datum> BoundLiteral::Evaluate(const arrow::RecordBatch&,
 
 BoundCall::BoundCall(std::string function_name, std::vector<BoundExprPtr> args,
                      std::shared_ptr<arrow::DataType> type, bool nullable, bool can_fail,
-                     Kernel kernel, std::string sql, std::vector<BoundExprPtr> site_args)
+                     Kernel kernel, std::string sql, std::vector<BoundExprPtr> site_args,
+                     bool costly_per_value)
     : BoundExpr(BoundKind::kCall, std::move(type), nullable, std::move(sql), can_fail,
                 std::move(args)),
       function_name_(std::move(function_name)),
       kernel_(std::move(kernel)),
-      site_args_(std::move(site_args)) {}
+      site_args_(std::move(site_args)),
+      costly_per_value_(costly_per_value) {
+  if (!costly_per_value_) return;
+  // The other arguments read no column: they are the same for every batch an operator sees,
+  // so a result kept for a value of the varying one stays right.
+  for (size_t i = 0; i < children().size(); ++i) {
+    if (!ReadsColumns(*children()[i])) continue;
+    if (memo_arg_ >= 0) {
+      memo_arg_ = -1;
+      return;
+    }
+    memo_arg_ = static_cast<int>(i);
+  }
+}
 
 arrow::Result<arrow::Datum> BoundCall::Evaluate(const arrow::RecordBatch& batch,
                                                 const EvalContext& context) const {
@@ -97,6 +121,11 @@ arrow::Result<arrow::Datum> BoundCall::Evaluate(const arrow::RecordBatch& batch,
   for (const auto& child : children()) {
     ARROW_ASSIGN_OR_RAISE(auto value, child->Evaluate(batch, context));
     values.push_back(std::move(value));
+  }
+  if (context.memos != nullptr && memo_arg_ >= 0 &&
+      CallMemos::Applies(values, static_cast<size_t>(memo_arg_))) {
+    return context.memos->Evaluate(*this, std::move(values), static_cast<size_t>(memo_arg_),
+                                   context, batch.num_rows());
   }
   return kernel_(values, context, batch.num_rows());
 }

@@ -89,9 +89,14 @@ class BoundCall final : public BoundExpr {
  public:
   BoundCall(std::string function_name, std::vector<BoundExprPtr> args,
             std::shared_ptr<arrow::DataType> type, bool nullable, bool can_fail, Kernel kernel,
-            std::string sql, std::vector<BoundExprPtr> site_args = {});
+            std::string sql, std::vector<BoundExprPtr> site_args = {},
+            bool costly_per_value = false);
   const std::string& function_name() const { return function_name_; }
   const Kernel& kernel() const { return kernel_; }
+  /// True when the kernel costs far more per row than a hash lookup (a regex run): an operator
+  /// that keeps memos (EvalContext::memos) then computes each distinct value of its one
+  /// varying argument once (call_memos.h).
+  bool costly_per_value() const { return costly_per_value_; }
   /// The arguments as the call was written, when its resolver changed them (cast them, or
   /// took a literal such as from_json's options into the kernel): with the function name they
   /// decide what the kernel computes. Empty when the children are the arguments as written.
@@ -103,6 +108,9 @@ class BoundCall final : public BoundExpr {
   std::string function_name_;
   Kernel kernel_;
   std::vector<BoundExprPtr> site_args_;
+  bool costly_per_value_;
+  /// The only argument that reads columns when the call is costly and has one; -1 otherwise.
+  int memo_arg_ = -1;
 };
 
 /// CASE WHEN: each value is evaluated only on the rows its condition selects (so

@@ -23,7 +23,7 @@ BoundExprPtr WithChildren(const BoundExprPtr& e, std::vector<BoundExprPtr> child
       const auto& call = static_cast<const BoundCall&>(*e);
       return std::make_shared<BoundCall>(call.function_name(), std::move(children), e->type(),
                                          e->nullable(), e->can_fail(), call.kernel(), e->sql(),
-                                         call.site_args());
+                                         call.site_args(), call.costly_per_value());
     }
     case BoundKind::kCaseWhen: {
       // Conditions and values in pairs, then the ELSE value when there is one.

@@ -8,8 +8,11 @@
 
 namespace sluice::expr {
 
+class CallMemos;
+
 /// What an expression may read besides its input batch. Owned by the caller and valid for the
-/// duration of the evaluation; read-only, so one context may serve several threads.
+/// duration of the evaluation; read-only, so one context may serve several threads, except
+/// for `memos`.
 struct EvalContext {
   /// The session settings in force for the query (time zone, ANSI mode).
   const SessionConfig* config = nullptr;
@@ -17,6 +20,9 @@ struct EvalContext {
   /// the whole batch so every row and every re-run of the batch sees the same value.
   int64_t batch_timestamp_us = 0;
   arrow::MemoryPool* pool = arrow::default_memory_pool();
+  /// Where costly calls keep their results per distinct input value (call_memos.h): set only
+  /// in a context of one operator's own, which evaluates on one thread at a time.
+  CallMemos* memos = nullptr;
 };
 
 }  // namespace sluice::expr

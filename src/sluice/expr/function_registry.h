@@ -26,6 +26,8 @@ struct ResolvedCall {
   bool nullable = true;
   /// True when the kernel can fail for some input rows (ANSI errors).
   bool can_fail = false;
+  /// True when the kernel costs far more per row than a hash lookup (BoundCall).
+  bool costly_per_value = false;
   Kernel kernel;
   /// Spark's name for the call when it differs from the generic `name(arg, ...)` form (e.g.
   /// `d + 1` on a date is named `date_add(d, 1)`); empty for the generic form.

@@ -4,6 +4,7 @@
 #include <arrow/compute/api.h>
 
 #include "sluice/expr/attribute.h"
+#include "sluice/expr/call_memos.h"
 #include "sluice/expr/shared_subexpressions.h"
 
 namespace sluice::physical {
@@ -20,6 +21,13 @@ std::vector<expr::BoundExprPtr> RequiredOnly(std::vector<expr::BoundExprPtr> exp
   return kept;
 }
 
+// The operator's evaluation context: the query's, with the memos of the costly calls it
+// evaluates (expr/call_memos.h), kept for its batches only.
+expr::EvalContext WithMemos(expr::EvalContext eval, expr::CallMemos* memos) {
+  eval.memos = memos;
+  return eval;
+}
+
 class ProjectStream final : public BatchStream {
  public:
   ProjectStream(const std::vector<expr::BoundExprPtr>& exprs,
@@ -29,14 +37,15 @@ class ProjectStream final : public BatchStream {
         schema_(std::move(schema)),
         required_(std::move(required)),
         input_(std::move(input)),
-        context_(context) {}
+        context_(context),
+        eval_(WithMemos(context.eval, &memos_)) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
 
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
     if (batch == nullptr) return batch;
-    ARROW_ASSIGN_OR_RAISE(auto extended, exprs_.Extend(batch, context_.eval));
+    ARROW_ASSIGN_OR_RAISE(auto extended, exprs_.Extend(batch, eval_));
     arrow::ArrayVector columns;
     columns.reserve(required_.size());
     size_t next = 0;
@@ -44,8 +53,7 @@ class ProjectStream final : public BatchStream {
       std::shared_ptr<arrow::Array> column;
       if (required_[i]) {
         ARROW_ASSIGN_OR_RAISE(column,
-                              expr::EvaluateToArray(*exprs_.exprs()[next++], *extended,
-                                                    context_.eval));
+                              expr::EvaluateToArray(*exprs_.exprs()[next++], *extended, eval_));
       } else {
         ARROW_ASSIGN_OR_RAISE(column, UnreadColumn(schema_->field(static_cast<int>(i))->type(),
                                                    batch->num_rows(), context_));
@@ -61,6 +69,8 @@ class ProjectStream final : public BatchStream {
   plan::ColumnMask required_;
   BatchStreamPtr input_;
   const ExecContext& context_;
+  expr::CallMemos memos_;
+  const expr::EvalContext eval_;
 };
 
 /// The part of `column` that `use` reads: the column itself when read whole, else (a struct
@@ -125,15 +135,16 @@ class FilterStream final : public BatchStream {
       : condition_({std::move(condition)}, input->schema()->num_fields()),
         required_(std::move(required)),
         input_(std::move(input)),
-        context_(context) {}
+        context_(context),
+        eval_(WithMemos(context.eval, &memos_)) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return input_->schema(); }
 
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
     if (batch == nullptr) return batch;
-    ARROW_ASSIGN_OR_RAISE(auto extended, condition_.Extend(batch, context_.eval));
-    ARROW_ASSIGN_OR_RAISE(auto mask, condition_.exprs()[0]->Evaluate(*extended, context_.eval));
+    ARROW_ASSIGN_OR_RAISE(auto extended, condition_.Extend(batch, eval_));
+    ARROW_ASSIGN_OR_RAISE(auto mask, condition_.exprs()[0]->Evaluate(*extended, eval_));
     if (mask.is_scalar()) {
       const auto& keep = mask.scalar_as<arrow::BooleanScalar>();
       if (keep.is_valid && keep.value) return batch;
@@ -177,6 +188,8 @@ class FilterStream final : public BatchStream {
   plan::ColumnUses required_;
   BatchStreamPtr input_;
   const ExecContext& context_;
+  expr::CallMemos memos_;
+  const expr::EvalContext eval_;
 };
 
 }  // namespace

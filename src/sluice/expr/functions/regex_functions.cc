@@ -84,6 +84,7 @@ ScalarResolver RegexLike(std::string function) {
                                             arrow::boolean()));
     ARROW_ASSIGN_OR_RAISE(auto constant, ConstantRegex(call, 1, function));
     resolved.can_fail = constant == nullptr;
+    resolved.costly_per_value = !IsLiteralPattern(ConstantString(call, 1).value_or(""));
     resolved.kernel = [constant, function](const std::vector<arrow::Datum>& args,
                                            const EvalContext& context,
                                            int64_t num_rows) -> arrow::Result<arrow::Datum> {
@@ -189,6 +190,10 @@ ScalarResolver Like(bool ignore_case) {
       constant = std::make_shared<const LikeMatcher>(std::move(matcher));
     }
     resolved.can_fail = constant == nullptr;
+    // Lowering a text for ilike allocates; a LIKE pattern that is not one of the plain shapes
+    // runs a regex.
+    resolved.costly_per_value = ignore_case || constant == nullptr ||
+                                constant->shape == LikeMatcher::Shape::kRegex;
     resolved.kernel = [constant, escape, ignore_case](
                           const std::vector<arrow::Datum>& args, const EvalContext& context,
                           int64_t num_rows) -> arrow::Result<arrow::Datum> {
@@ -248,6 +253,7 @@ ScalarResolver Extract(ExtractKind kind, std::string function) {
     ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveStringCall(call, signature, type));
     ARROW_ASSIGN_OR_RAISE(auto constant, ConstantRegex(call, 1, function));
     resolved.can_fail = true;
+    resolved.costly_per_value = true;
     if (kind == ExtractKind::kSubstr) resolved.nullable = true;
     const int64_t default_index = kind == ExtractKind::kInstr ? 0 : 1;
     resolved.kernel = [kind, function, constant, default_index](
@@ -383,6 +389,7 @@ arrow::Result<ResolvedCall> ResolveRegexpReplace(CallSite call) {
   }
   ARROW_ASSIGN_OR_RAISE(auto constant, ConstantRegex(call, 1, "regexp_replace"));
   resolved.can_fail = true;
+  resolved.costly_per_value = true;
   resolved.kernel = [constant](const std::vector<arrow::Datum>& args, const EvalContext& context,
                                int64_t num_rows) -> arrow::Result<arrow::Datum> {
     StringInput text(args[0]);
@@ -512,6 +519,8 @@ arrow::Result<ResolvedCall> ResolveSplit(CallSite call) {
                         types::MakeArrayType(arrow::utf8(), false)));
   ARROW_ASSIGN_OR_RAISE(auto constant, ConstantRegex(call, 1, "split"));
   resolved.can_fail = constant == nullptr;
+  // A plain-text separator is a string search, as cheap as a lookup.
+  resolved.costly_per_value = !IsLiteralPattern(ConstantString(call, 1).value_or(""));
   resolved.kernel = [constant](const std::vector<arrow::Datum>& args, const EvalContext& context,
                                int64_t num_rows) -> arrow::Result<arrow::Datum> {
     StringInput text(args[0]);
