@@ -25,6 +25,49 @@ class CallMemo {
   arrow::Result<arrow::Datum> Evaluate(const Kernel& kernel, std::vector<arrow::Datum> args,
                                        size_t varying, const EvalContext& context,
                                        int64_t num_rows) {
+    const int64_t window_left = lookups_ < kTrialWindow ? kTrialWindow - lookups_
+                                : lookups_ < 2 * kTrialWindow ? 2 * kTrialWindow - lookups_
+                                                              : 0;
+    if (window_left == 0 || num_rows <= window_left) {
+      return Lookup(kernel, std::move(args), varying, context, num_rows);
+    }
+    // A batch that goes past a trial window is split at its end, so that the trial judges
+    // whole windows and a memo that does not pay is not kept for the rest of a large batch.
+    std::vector<arrow::Datum> head = args;
+    head[varying] = args[varying].make_array()->Slice(0, window_left);
+    ARROW_ASSIGN_OR_RAISE(auto first, Lookup(kernel, std::move(head), varying, context,
+                                             window_left));
+    args[varying] = args[varying].make_array()->Slice(window_left);
+    const int64_t rest_rows = num_rows - window_left;
+    ARROW_ASSIGN_OR_RAISE(auto rest, off_ ? kernel(args, context, rest_rows)
+                                          : Evaluate(kernel, std::move(args), varying, context,
+                                                     rest_rows));
+    ARROW_ASSIGN_OR_RAISE(auto first_values, ToArray(first, window_left, context));
+    ARROW_ASSIGN_OR_RAISE(auto rest_values, ToArray(rest, rest_rows, context));
+    ARROW_ASSIGN_OR_RAISE(auto all, arrow::Concatenate({first_values, rest_values},
+                                                       context.pool));
+    return arrow::Datum(std::move(all));
+  }
+
+ private:
+  // A memo is judged on the second window of this many rows it looks up (the first one fills
+  // it): one that finds fewer than a quarter of that window's values (a hash and a copy a row
+  // for little) is given up.
+  static constexpr int64_t kTrialWindow = 8192;
+  // The bytes of distinct values kept at most; past them the memo starts again empty.
+  static constexpr int64_t kMaxValueBytes = int64_t{16} << 20;
+
+  static arrow::Result<std::shared_ptr<arrow::Array>> ToArray(const arrow::Datum& value,
+                                                              int64_t rows,
+                                                              const EvalContext& context) {
+    if (value.is_scalar()) return arrow::MakeArrayFromScalar(*value.scalar(), rows, context.pool);
+    return value.make_array();
+  }
+
+  // The results of `num_rows` rows, the kernel run on the values not seen before.
+  arrow::Result<arrow::Datum> Lookup(const Kernel& kernel, std::vector<arrow::Datum> args,
+                                     size_t varying, const EvalContext& context,
+                                     int64_t num_rows) {
     if (values_ == nullptr) {
       ARROW_ASSIGN_OR_RAISE(values_, KeyGrouper::Make({args[varying].type()}, pool_));
     }
@@ -55,13 +98,7 @@ class CallMemo {
         Stop();
         return fresh.status();
       }
-      std::shared_ptr<arrow::Array> computed;
-      if (fresh->is_scalar()) {
-        ARROW_ASSIGN_OR_RAISE(computed,
-                              arrow::MakeArrayFromScalar(*fresh->scalar(), count, context.pool));
-      } else {
-        computed = fresh->make_array();
-      }
+      ARROW_ASSIGN_OR_RAISE(auto computed, ToArray(*fresh, count, context));
       if (results_ == nullptr) {
         results_ = std::move(computed);
       } else {
@@ -72,20 +109,14 @@ class CallMemo {
         num_rows, arrow::Buffer::Wrap(ids_.data(), static_cast<int64_t>(ids_.size())));
     ARROW_ASSIGN_OR_RAISE(auto out, cp::Take(results_, indices, cp::TakeOptions::NoBoundsCheck(),
                                              &exec));
-    if (lookups_ >= kTrialLookups && misses_ * 4 > lookups_ * 3) {
+    if (lookups_ == kTrialWindow) first_window_misses_ = misses_;
+    if (lookups_ == 2 * kTrialWindow && (misses_ - first_window_misses_) * 4 > kTrialWindow * 3) {
       Stop();
     } else if (value_bytes_ > kMaxValueBytes) {
       Clear();
     }
     return arrow::Datum(std::move(out));
   }
-
- private:
-  // The rows looked up before a memo judges whether it pays: one that finds fewer than a
-  // quarter of its values (a hash and a copy a row for little) is given up.
-  static constexpr int64_t kTrialLookups = 1 << 16;
-  // The bytes of distinct values kept at most; past them the memo starts again empty.
-  static constexpr int64_t kMaxValueBytes = int64_t{16} << 20;
 
   void Clear() {
     values_ = nullptr;
@@ -107,6 +138,7 @@ class CallMemo {
   int64_t value_bytes_ = 0;
   int64_t lookups_ = 0;
   int64_t misses_ = 0;
+  int64_t first_window_misses_ = 0;
   bool off_ = false;
 };
 
