@@ -2,7 +2,7 @@
 // filter, and regexp_extract of a field that some lines have. 1M lines of about 110 bytes,
 // one in 100 with a 5xx status and one in 10 with a trace id, all different. And over urls
 // that repeat (1M drawn from 10K, as Nexmark's bids' urls), where each distinct url is run
-// once (expr/call_memos.h). Reports rows/s.
+// once (expr/call_memos.h), as a column and as a grouping key. Reports rows/s.
 #include <random>
 #include <string>
 
@@ -12,6 +12,7 @@
 #include <arrow/table.h>
 
 #include "sluice/api/functions.h"
+#include "sluice/api/grouped_data.h"
 #include "sluice/api/session.h"
 
 namespace {
@@ -94,5 +95,13 @@ void BM_RegexpExtractOnRepeatedUrls(benchmark::State& state) {
   RunQuery(state, urls.select({channel.alias("channel")}).filter(F::col("channel") != F::lit("")));
 }
 BENCHMARK(BM_RegexpExtractOnRepeatedUrls)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_GroupByRegexpExtractOnRepeatedUrls(benchmark::State& state) {
+  auto spark = sluice::SparkSession::builder().getOrCreate().ValueOrDie();
+  auto urls = spark->createDataFrame(MakeUrls());
+  auto channel = F::regexp_extract(F::col("url"), "(&|^)channel_id=([^&]*)", 2);
+  RunQuery(state, urls.groupBy({channel.alias("channel")}).agg({F::count(F::lit(1))}));
+}
+BENCHMARK(BM_GroupByRegexpExtractOnRepeatedUrls)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

@@ -50,4 +50,21 @@ class CallMemos {
   std::unordered_map<const BoundCall*, std::unique_ptr<CallMemo>> memos_;
 };
 
+/// The evaluation context of one operator: the query's, with memos of the operator's own.
+/// For an operator that evaluates its expressions on one thread at a time.
+class OperatorEvalContext {
+ public:
+  explicit OperatorEvalContext(const EvalContext& query) : context_(query) {
+    context_.memos = &memos_;
+  }
+  OperatorEvalContext(const OperatorEvalContext&) = delete;
+  OperatorEvalContext& operator=(const OperatorEvalContext&) = delete;
+
+  const EvalContext& get() const { return context_; }
+
+ private:
+  CallMemos memos_;
+  EvalContext context_;
+};
+
 }  // namespace sluice::expr

@@ -2,6 +2,7 @@
 
 #include <arrow/array/util.h>
 
+#include "sluice/expr/call_memos.h"
 #include "sluice/physical/grouped_aggregation.h"
 
 namespace sluice::physical {
@@ -15,7 +16,8 @@ class HashAggregateStream final : public BatchStream {
       : plan_(plan),
         schema_(expr::ToSchema(plan.output())),
         input_(std::move(input)),
-        context_(context) {}
+        context_(context),
+        eval_(context.eval) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
 
@@ -24,7 +26,7 @@ class HashAggregateStream final : public BatchStream {
     done_ = true;
     ARROW_ASSIGN_OR_RAISE(auto aggregation,
                           GroupedAggregation::Make(plan_, context_.eval.pool));
-    ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(*input_, context_.eval));
+    ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(*input_, eval_.get()));
     ARROW_ASSIGN_OR_RAISE(auto keys, aggregation->GroupKeys());
     ARROW_ASSIGN_OR_RAISE(auto values, aggregation->Finalize(context_.eval));
     return AggregateOutput(plan_, keys, values, aggregation->num_groups(), context_);
@@ -35,6 +37,7 @@ class HashAggregateStream final : public BatchStream {
   std::shared_ptr<arrow::Schema> schema_;
   BatchStreamPtr input_;
   const ExecContext& context_;
+  expr::OperatorEvalContext eval_;
   bool done_ = false;
 };
 

@@ -21,13 +21,6 @@ std::vector<expr::BoundExprPtr> RequiredOnly(std::vector<expr::BoundExprPtr> exp
   return kept;
 }
 
-// The operator's evaluation context: the query's, with the memos of the costly calls it
-// evaluates (expr/call_memos.h), kept for its batches only.
-expr::EvalContext WithMemos(expr::EvalContext eval, expr::CallMemos* memos) {
-  eval.memos = memos;
-  return eval;
-}
-
 class ProjectStream final : public BatchStream {
  public:
   ProjectStream(const std::vector<expr::BoundExprPtr>& exprs,
@@ -38,14 +31,14 @@ class ProjectStream final : public BatchStream {
         required_(std::move(required)),
         input_(std::move(input)),
         context_(context),
-        eval_(WithMemos(context.eval, &memos_)) {}
+        eval_(context.eval) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
 
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
     if (batch == nullptr) return batch;
-    ARROW_ASSIGN_OR_RAISE(auto extended, exprs_.Extend(batch, eval_));
+    ARROW_ASSIGN_OR_RAISE(auto extended, exprs_.Extend(batch, eval_.get()));
     arrow::ArrayVector columns;
     columns.reserve(required_.size());
     size_t next = 0;
@@ -53,7 +46,8 @@ class ProjectStream final : public BatchStream {
       std::shared_ptr<arrow::Array> column;
       if (required_[i]) {
         ARROW_ASSIGN_OR_RAISE(column,
-                              expr::EvaluateToArray(*exprs_.exprs()[next++], *extended, eval_));
+                              expr::EvaluateToArray(*exprs_.exprs()[next++], *extended,
+                                                    eval_.get()));
       } else {
         ARROW_ASSIGN_OR_RAISE(column, UnreadColumn(schema_->field(static_cast<int>(i))->type(),
                                                    batch->num_rows(), context_));
@@ -69,8 +63,7 @@ class ProjectStream final : public BatchStream {
   plan::ColumnMask required_;
   BatchStreamPtr input_;
   const ExecContext& context_;
-  expr::CallMemos memos_;
-  const expr::EvalContext eval_;
+  expr::OperatorEvalContext eval_;
 };
 
 /// The part of `column` that `use` reads: the column itself when read whole, else (a struct
@@ -136,15 +129,15 @@ class FilterStream final : public BatchStream {
         required_(std::move(required)),
         input_(std::move(input)),
         context_(context),
-        eval_(WithMemos(context.eval, &memos_)) {}
+        eval_(context.eval) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return input_->schema(); }
 
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
     if (batch == nullptr) return batch;
-    ARROW_ASSIGN_OR_RAISE(auto extended, condition_.Extend(batch, eval_));
-    ARROW_ASSIGN_OR_RAISE(auto mask, condition_.exprs()[0]->Evaluate(*extended, eval_));
+    ARROW_ASSIGN_OR_RAISE(auto extended, condition_.Extend(batch, eval_.get()));
+    ARROW_ASSIGN_OR_RAISE(auto mask, condition_.exprs()[0]->Evaluate(*extended, eval_.get()));
     if (mask.is_scalar()) {
       const auto& keep = mask.scalar_as<arrow::BooleanScalar>();
       if (keep.is_valid && keep.value) return batch;
@@ -188,8 +181,7 @@ class FilterStream final : public BatchStream {
   plan::ColumnUses required_;
   BatchStreamPtr input_;
   const ExecContext& context_;
-  expr::CallMemos memos_;
-  const expr::EvalContext eval_;
+  expr::OperatorEvalContext eval_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <arrow/util/parallel.h>
 
+#include "sluice/expr/call_memos.h"
 #include "sluice/physical/grouped_aggregation.h"
 #include "sluice/physical/hash_aggregate.h"
 #include "sluice/physical/pane_aggregation.h"
@@ -50,6 +51,7 @@ class StreamingAggregateStream final : public BatchStream {
         input_(std::move(input)),
         per_pane_(per_pane),
         context_(context),
+        eval_(context.eval),
         stateful_(*context.stateful) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
@@ -208,12 +210,12 @@ class StreamingAggregateStream final : public BatchStream {
       while (true) {
         ARROW_ASSIGN_OR_RAISE(auto batch, input_->Next());
         if (batch == nullptr) break;
-        ARROW_RETURN_NOT_OK(panes->Consume(batch, context_.eval));
+        ARROW_RETURN_NOT_OK(panes->Consume(batch, eval_.get()));
       }
       return panes->Finish(context_.eval);
     }
     ARROW_ASSIGN_OR_RAISE(auto aggregation, GroupedAggregation::Make(plan_, context_.eval.pool));
-    ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(*input_, context_.eval));
+    ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(*input_, eval_.get()));
     BatchGroups groups;
     groups.num_groups = aggregation->num_groups();
     ARROW_ASSIGN_OR_RAISE(groups.keys, aggregation->GroupKeys());
@@ -296,6 +298,8 @@ class StreamingAggregateStream final : public BatchStream {
   /// Whether `input_` gives the rows below a sliding window's explosion (PaneAggregation).
   bool per_pane_;
   const ExecContext& context_;
+  /// Evaluates the keys and the aggregates' inputs, with memos of the operator's own.
+  expr::OperatorEvalContext eval_;
   const StatefulContext& stateful_;
   bool done_ = false;
 
