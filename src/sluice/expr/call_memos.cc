@@ -64,10 +64,20 @@ class CallMemo {
     return value.make_array();
   }
 
-  // The results of `num_rows` rows, the kernel run on the values not seen before.
+  // The results of `num_rows` rows, the kernel run on the values not seen before. A failure
+  // (the kernel's error, or memory) may leave values numbered without their results: the
+  // memo is not used again.
   arrow::Result<arrow::Datum> Lookup(const Kernel& kernel, std::vector<arrow::Datum> args,
                                      size_t varying, const EvalContext& context,
                                      int64_t num_rows) {
+    auto result = LookupOrFail(kernel, std::move(args), varying, context, num_rows);
+    if (!result.ok()) Stop();
+    return result;
+  }
+
+  arrow::Result<arrow::Datum> LookupOrFail(const Kernel& kernel, std::vector<arrow::Datum> args,
+                                           size_t varying, const EvalContext& context,
+                                           int64_t num_rows) {
     if (values_ == nullptr) {
       ARROW_ASSIGN_OR_RAISE(values_, KeyGrouper::Make({args[varying].type()}, pool_));
     }
@@ -92,13 +102,8 @@ class CallMemo {
       const arrow::Int64Array rows(count, arrow::Buffer::FromVector(std::move(first_rows)));
       ARROW_ASSIGN_OR_RAISE(args[varying], cp::Take(args[varying], rows,
                                                     cp::TakeOptions::NoBoundsCheck(), &exec));
-      auto fresh = kernel(args, context, count);
-      if (!fresh.ok()) {
-        // The values just added have no results: the memo is not used again.
-        Stop();
-        return fresh.status();
-      }
-      ARROW_ASSIGN_OR_RAISE(auto computed, ToArray(*fresh, count, context));
+      ARROW_ASSIGN_OR_RAISE(auto fresh, kernel(args, context, count));
+      ARROW_ASSIGN_OR_RAISE(auto computed, ToArray(fresh, count, context));
       if (results_ == nullptr) {
         results_ = std::move(computed);
       } else {
