@@ -1,7 +1,5 @@
 #include "sluice/expr/bound_expression.h"
 
-#include <algorithm>
-
 #include <arrow/array.h>
 #include <arrow/array/util.h>
 #include <arrow/compute/api.h>
@@ -9,6 +7,7 @@
 #include <arrow/scalar.h>
 #include <arrow/util/bit_util.h>
 
+#include "sluice/expr/bound_rewrite.h"
 #include "sluice/expr/call_memos.h"
 
 namespace sluice::expr {
@@ -51,12 +50,6 @@ arrow::Result<std::shared_ptr<arrow::Array>> ScatterIndices(const arrow::Array& 
   }
   return std::make_shared<arrow::Int64Array>(length, std::move(data), std::move(validity),
                                              length - count);
-}
-
-bool ReadsColumns(const BoundExpr& e) {
-  if (e.kind() == BoundKind::kColumn) return true;
-  return std::any_of(e.children().begin(), e.children().end(),
-                     [](const BoundExprPtr& child) { return ReadsColumns(*child); });
 }
 
 }  // namespace
@@ -105,7 +98,7 @@ BoundCall::BoundCall(std::string function_name, std::vector<BoundExprPtr> args,
   // The other arguments read no column: they are the same for every batch an operator sees,
   // so a result kept for a value of the varying one stays right.
   for (size_t i = 0; i < children().size(); ++i) {
-    if (!ReadsColumns(*children()[i])) continue;
+    if (ColumnsRead(*children()[i]).empty()) continue;
     if (memo_arg_ >= 0) {
       memo_arg_ = -1;
       return;
