@@ -3,6 +3,7 @@
 // one in 100 with a 5xx status and one in 10 with a trace id, all different. And over urls
 // that repeat (1M drawn from 10K, as Nexmark's bids' urls), where each distinct url is run
 // once (expr/call_memos.h), as a column and as a grouping key. Reports rows/s.
+#include <functional>
 #include <random>
 #include <string>
 
@@ -31,37 +32,33 @@ std::string LogLine(int64_t i) {
   return line;
 }
 
-std::shared_ptr<arrow::Table> MakeLines() {
-  auto schema = arrow::schema({arrow::field("line", arrow::utf8())});
+// A table of one string column `name`, row i holding row(i), in batches of kBatchLines.
+std::shared_ptr<arrow::Table> StringTable(const std::string& name,
+                                          const std::function<std::string(int64_t)>& row) {
+  auto schema = arrow::schema({arrow::field(name, arrow::utf8())});
   arrow::RecordBatchVector batches;
   for (int64_t start = 0; start < kLines; start += kBatchLines) {
     arrow::StringBuilder builder;
     for (int64_t i = start; i < std::min(kLines, start + kBatchLines); ++i) {
-      (void)builder.Append(LogLine(i));
+      (void)builder.Append(row(i));
     }
-    auto lines = builder.Finish().ValueOrDie();
-    batches.push_back(arrow::RecordBatch::Make(schema, lines->length(), {lines}));
+    auto values = builder.Finish().ValueOrDie();
+    batches.push_back(arrow::RecordBatch::Make(schema, values->length(), {values}));
   }
   return arrow::Table::FromRecordBatches(schema, batches).ValueOrDie();
 }
 
+std::shared_ptr<arrow::Table> MakeLines() { return StringTable("line", LogLine); }
+
 // Urls as Nexmark's channels have them: nine in ten with a channel id.
 std::shared_ptr<arrow::Table> MakeUrls() {
   std::mt19937_64 random(42);
-  auto schema = arrow::schema({arrow::field("url", arrow::utf8())});
-  arrow::RecordBatchVector batches;
-  for (int64_t start = 0; start < kLines; start += kBatchLines) {
-    arrow::StringBuilder builder;
-    for (int64_t i = start; i < std::min(kLines, start + kBatchLines); ++i) {
-      const int64_t channel = static_cast<int64_t>(random() % 10000);
-      std::string url = "https://www.nexmark.com/abcde/fghij/klmno/item.htm?query=1";
-      if (channel % 10 != 0) url += "&channel_id=" + std::to_string(channel * 214013 % 1000003);
-      (void)builder.Append(url);
-    }
-    auto urls = builder.Finish().ValueOrDie();
-    batches.push_back(arrow::RecordBatch::Make(schema, urls->length(), {urls}));
-  }
-  return arrow::Table::FromRecordBatches(schema, batches).ValueOrDie();
+  return StringTable("url", [&random](int64_t) {
+    const int64_t channel = static_cast<int64_t>(random() % 10000);
+    std::string url = "https://www.nexmark.com/abcde/fghij/klmno/item.htm?query=1";
+    if (channel % 10 != 0) url += "&channel_id=" + std::to_string(channel * 214013 % 1000003);
+    return url;
+  });
 }
 
 void RunQuery(benchmark::State& state, const sluice::DataFrame& query) {

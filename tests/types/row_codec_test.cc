@@ -458,13 +458,17 @@ arrow::Status DecodeOne(const TypeVector& types, std::string_view row) {
   return decoder->Append(row);
 }
 
-TEST(RowCodecTest, EveryTruncationOfAValidRowFails) {
-  RandomArrays random(7);
-  TypeVector types = EveryType();
+// `count` random rows of every type (seeded by `seed`), each encoded on its own.
+std::vector<std::string> RandomRowsOfEveryType(uint32_t seed, int64_t count) {
+  RandomArrays random(seed);
   arrow::ArrayVector columns;
-  for (const auto& type : types) columns.push_back(random.Make(type, 20));
-  auto encoder = Encoder(types, false);
-  for (const auto& row : EncodeEach(*encoder, columns)) {
+  for (const auto& type : EveryType()) columns.push_back(random.Make(type, count));
+  return EncodeEach(*Encoder(EveryType(), false), columns);
+}
+
+TEST(RowCodecTest, EveryTruncationOfAValidRowFails) {
+  const TypeVector types = EveryType();
+  for (const auto& row : RandomRowsOfEveryType(7, 20)) {
     ASSERT_TRUE(DecodeOne(types, row).ok());
     for (size_t length = 0; length < row.size(); ++length) {
       // A heap copy of exactly `length` bytes (no small-string buffer around it), so that
@@ -493,12 +497,8 @@ std::optional<std::string_view> ColumnByValueEnds(const TypeVector& types, size_
 }
 
 TEST(RowCodecTest, ASeekerFindsEachColumnWhereValueEndsDoAndFailsWhereTheyDo) {
-  RandomArrays random(11);
-  TypeVector types = EveryType();
-  arrow::ArrayVector columns;
-  for (const auto& type : types) columns.push_back(random.Make(type, 30));
-  auto encoder = Encoder(types, false);
-  const auto rows = EncodeEach(*encoder, columns);
+  const TypeVector types = EveryType();
+  const auto rows = RandomRowsOfEveryType(11, 30);
   for (size_t column = 0; column < types.size(); ++column) {
     SCOPED_TRACE("column " + std::to_string(column) + ", " + types[column]->ToString());
     const EncodedColumnSeeker seeker(types, static_cast<int>(column));
