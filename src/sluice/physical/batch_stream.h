@@ -49,15 +49,21 @@ using StreamInputs = std::map<const plan::DataSource*, StreamInputOpener>;
 struct EventTimeStats {
   int64_t max = std::numeric_limits<int64_t>::min();
   int64_t min = std::numeric_limits<int64_t>::max();
-  /// The running mean Spark keeps (avg += (value - avg) / count).
   double avg = 0;
   int64_t count = 0;
 
-  void Add(int64_t event_time_ms) {
-    max = std::max(max, event_time_ms);
-    min = std::min(min, event_time_ms);
-    ++count;
-    avg += (static_cast<double>(event_time_ms) - avg) / static_cast<double>(count);
+  /// Adds the statistics of another part of the batch as Spark merges those of its
+  /// partitions: the mean of the part folded in by its weight.
+  void Merge(const EventTimeStats& part) {
+    if (part.count == 0) return;
+    if (count == 0) {
+      *this = part;
+      return;
+    }
+    max = std::max(max, part.max);
+    min = std::min(min, part.min);
+    count += part.count;
+    avg += (part.avg - avg) * static_cast<double>(part.count) / static_cast<double>(count);
   }
 };
 

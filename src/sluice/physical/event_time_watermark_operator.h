@@ -10,4 +10,9 @@ namespace sluice::physical {
 BatchStreamPtr MakeEventTimeWatermark(const plan::EventTimeWatermark& node, BatchStreamPtr input,
                                       const ExecContext& context);
 
+/// The statistics of the event times (microseconds) of `times`, nulls left out, as Spark
+/// computes them for one partition, except for the mean: exact here, where Spark keeps a
+/// running mean; the two differ by rounding only.
+EventTimeStats EventTimeStatsOf(const arrow::TimestampArray& times);
+
 }  // namespace sluice::physical
