@@ -1,4 +1,8 @@
 // EventTimeStats: the event times a withWatermark operator reports, per batch and merged.
+#include <limits>
+#include <optional>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include <arrow/array.h>
