@@ -13,17 +13,18 @@ class CallMemosTest : public testing::FunctionCallTest {
   // `name(args)` resolved, its kernel counting the rows it is given in rows_seen_.
   BoundExprPtr Counted(const std::string& name, std::vector<BoundExprPtr> args) {
     auto bound = Resolve(name, std::move(args)).ValueOrDie();
-    const auto& call = static_cast<const BoundCall&>(*bound);
-    Kernel inner = call.kernel();
-    int64_t* seen = &rows_seen_;
-    Kernel counting = [inner, seen](const std::vector<arrow::Datum>& values,
-                                    const EvalContext& context, int64_t rows) {
-      *seen += rows;
-      return inner(values, context, rows);
-    };
-    return std::make_shared<BoundCall>(name, call.children(), call.type(), call.nullable(),
-                                       call.can_fail(), counting, call.sql(),
-                                       std::vector<BoundExprPtr>{}, call.costly_per_value());
+    return testing::CountingRows(static_cast<const BoundCall&>(*bound), &rows_seen_);
+  }
+
+  /// Evaluates `call` over `batch` with `memoized` and without memos: the same values.
+  static void ExpectSameWithAndWithoutMemos(const BoundExpr& call,
+                                            const arrow::RecordBatch& batch,
+                                            const EvalContext& memoized) {
+    auto plain = EvaluateToArray(call, batch, EvalContext());
+    ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+    auto kept = EvaluateToArray(call, batch, memoized);
+    ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+    EXPECT_TRUE((*kept)->Equals(**plain)) << (*kept)->ToString() << " vs " << (*plain)->ToString();
   }
 
   static std::shared_ptr<arrow::RecordBatch> Batch(const std::shared_ptr<arrow::Array>& text) {
@@ -49,12 +50,7 @@ TEST_F(CallMemosTest, ACostlyCallRunsOncePerDistinctValueAcrossBatches) {
   EvalContext memoized;
   memoized.memos = &memos;
   for (const auto& input : inputs) {
-    auto batch = Batch(input);
-    auto plain = EvaluateToArray(*call, *batch, EvalContext());
-    ASSERT_TRUE(plain.ok()) << plain.status().ToString();
-    auto kept = EvaluateToArray(*call, *batch, memoized);
-    ASSERT_TRUE(kept.ok()) << kept.status().ToString();
-    EXPECT_TRUE((*kept)->Equals(**plain)) << (*kept)->ToString() << " vs " << (*plain)->ToString();
+    ExpectSameWithAndWithoutMemos(*call, *Batch(input), memoized);
   }
   // Without memos every row; with them the five distinct values (null among them) once each.
   EXPECT_EQ(rows_seen_, 13 + 5);
@@ -96,11 +92,7 @@ TEST_F(CallMemosTest, AMemoOfValuesThatDoNotRepeatGivesUpAfterItsTrial) {
     for (int i = 0; i < 10000; ++i) {
       ASSERT_TRUE(builder.Append("v" + std::to_string(next++) + "x").ok());
     }
-    auto batch = Batch(builder.Finish().ValueOrDie());
-    auto kept = EvaluateToArray(*call, *batch, memoized);
-    ASSERT_TRUE(kept.ok()) << kept.status().ToString();
-    auto plain = EvaluateToArray(*call, *batch, EvalContext());
-    EXPECT_TRUE((*kept)->Equals(**plain));
+    ExpectSameWithAndWithoutMemos(*call, *Batch(builder.Finish().ValueOrDie()), memoized);
   }
   // The trial's two windows of 8,192 rows, all new, end within the second batch: the rest
   // of it and the third batch are not looked up.
@@ -116,11 +108,7 @@ TEST_F(CallMemosTest, AMemoThatPaysIsKeptPastItsTrialWithinABatch) {
   memoized.memos = &memos;
   arrow::StringBuilder builder;
   for (int i = 0; i < 20000; ++i) ASSERT_TRUE(builder.Append("v" + std::to_string(i % 100)).ok());
-  auto batch = Batch(builder.Finish().ValueOrDie());
-  auto kept = EvaluateToArray(*call, *batch, memoized);
-  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
-  auto plain = EvaluateToArray(*call, *batch, EvalContext());
-  EXPECT_TRUE((*kept)->Equals(**plain));
+  ExpectSameWithAndWithoutMemos(*call, *Batch(builder.Finish().ValueOrDie()), memoized);
   EXPECT_EQ(memos.lookups(), 20000);
   EXPECT_EQ(memos.misses(), 100);
   EXPECT_EQ(rows_seen_, 100 + 20000);

@@ -23,6 +23,21 @@
 
 namespace sluice::testing {
 
+/// `call` with a kernel that also adds the number of rows it is given to `*rows_seen`.
+inline std::shared_ptr<expr::BoundCall> CountingRows(const expr::BoundCall& call,
+                                                     int64_t* rows_seen) {
+  expr::Kernel counting = [inner = call.kernel(), rows_seen](
+                              const std::vector<arrow::Datum>& values,
+                              const expr::EvalContext& context, int64_t rows) {
+    *rows_seen += rows;
+    return inner(values, context, rows);
+  };
+  return std::make_shared<expr::BoundCall>(call.function_name(), call.children(), call.type(),
+                                           call.nullable(), call.can_fail(), counting,
+                                           call.sql(), call.site_args(),
+                                           call.costly_per_value());
+}
+
 class FunctionCallTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { ASSERT_TRUE(arrow::compute::Initialize().ok()); }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "api/relational_test_support.h"
+#include "expr/function_call_harness.h"
 #include "sluice/api/functions.h"
 #include "sluice/api/grouped_data.h"
 #include "sluice/api/session.h"
@@ -27,19 +28,11 @@ namespace {
 
 namespace F = functions;
 
-/// `call` with a kernel that adds the rows it is given to `*rows_seen`.
+/// `call`, a costly call, with a kernel that counts the rows it is given in `*rows_seen`.
 std::shared_ptr<expr::BoundCall> Counting(const expr::BoundExpr& call, int64_t* rows_seen) {
   const auto& costly = static_cast<const expr::BoundCall&>(call);
   EXPECT_TRUE(costly.costly_per_value()) << costly.sql();
-  expr::Kernel counting = [inner = costly.kernel(), rows_seen](
-                              const std::vector<arrow::Datum>& args,
-                              const expr::EvalContext& context, int64_t rows) {
-    *rows_seen += rows;
-    return inner(args, context, rows);
-  };
-  return std::make_shared<expr::BoundCall>(
-      costly.function_name(), costly.children(), costly.type(), costly.nullable(),
-      costly.can_fail(), counting, costly.sql(), costly.site_args(), costly.costly_per_value());
+  return testing::CountingRows(costly, rows_seen);
 }
 
 /// Two batches of urls, four distinct ones among nine rows (null one of them).
