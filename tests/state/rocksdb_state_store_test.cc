@@ -12,6 +12,8 @@
 
 #include <arrow/util/crc32.h>
 #include <gtest/gtest.h>
+#include <rocksdb/perf_context.h>
+#include <rocksdb/perf_level.h>
 
 #include "sluice/checkpoint/atomic_file.h"
 #include "sluice/checkpoint/checkpoint_paths.h"
@@ -162,6 +164,95 @@ TEST_F(RocksDbStateStoreTest, ThePutAfterAGetCountsNewKeysOnce) {
   EXPECT_EQ(store->metrics().num_keys, 100);
   EXPECT_EQ(*store->Get("key7"), "1++");
   ASSERT_TRUE(store->Commit().ok());
+}
+
+/// Whether RocksDB worked on lookups on this thread since `Reset`: the keys it compared
+/// (finding the table files and blocks a key may be in) and the keys it looked for in its
+/// memtable.
+class RocksDbLookups {
+ public:
+  RocksDbLookups() { rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount); }
+  ~RocksDbLookups() { rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable); }
+  void Reset() { rocksdb::get_perf_context()->Reset(); }
+  uint64_t work() const {
+    const rocksdb::PerfContext& context = *rocksdb::get_perf_context();
+    return context.user_key_comparison_count + context.bloom_memtable_hit_count +
+           context.bloom_memtable_miss_count;
+  }
+};
+
+// A lookup of a key the store never held is answered by the store's key filter: it does not
+// reach RocksDB, whether the held keys were put through this provider or
+// reloaded from the checkpoint by another, while every held key is still found.
+TEST_F(RocksDbStateStoreTest, LookupsOfKeysNeverHeldDoNotReachRocksDb) {
+  constexpr int kKeys = 2000;
+  std::vector<std::string> held, never_held;
+  for (int i = 0; i < kKeys; ++i) {
+    held.push_back(Named("held", i));
+    never_held.push_back(Named("never held", i));
+  }
+  const std::vector<std::string_view> held_views(held.begin(), held.end());
+  const std::vector<std::string_view> never_held_views(never_held.begin(), never_held.end());
+  auto writer = NewProvider();
+  auto store = writer->GetStore(0).ValueOrDie();
+  for (const std::string& key : held) ASSERT_TRUE(store->Put(key, "value").ok());
+  ASSERT_EQ(store->Commit().ValueOrDie(), 1);
+
+  RocksDbLookups lookups;
+  auto expect_lookups = [&](StateStoreProvider& provider, const std::string& which) {
+    auto store = provider.GetStore(1).ValueOrDie();
+    lookups.Reset();
+    int found = 0;
+    store->GetMany(never_held_views, [&](size_t, std::string_view) { ++found; });
+    for (const std::string& key : never_held) found += store->Get(key).has_value();
+    EXPECT_EQ(found, 0) << which;
+    // The filter's false positives (about 0.2% of the keys) do reach it. Were the filter to
+    // let every key through, the reloaded database (its keys replayed into the memtable)
+    // would count 2 per key; a database of one ingested table file counts none even then.
+    EXPECT_LT(lookups.work(), 100u) << which;
+    lookups.Reset();
+    int values = 0;
+    store->GetMany(held_views, [&](size_t, std::string_view value) { values += value == "value"; });
+    EXPECT_EQ(values, kKeys) << which;
+    EXPECT_GE(lookups.work(), static_cast<uint64_t>(kKeys)) << which << ": the work is counted";
+    // Keys put now, applied to the database or not, are held too.
+    ASSERT_TRUE(store->Put("new", "1").ok());
+    EXPECT_EQ(store->Get("new"), "1") << which;
+    ASSERT_TRUE(store->Commit().ok());
+    EXPECT_EQ(store->metrics().num_keys, kKeys + 1) << which;
+    auto next = provider.GetStore(2).ValueOrDie();
+    EXPECT_EQ(next->Get("new"), "1") << which;
+    next->Abort();
+  };
+  expect_lookups(*writer, "the provider that put the keys");
+  expect_lookups(*NewProvider(), "a provider loading them from the checkpoint");
+}
+
+// Removed keys stay in the key filter; once they are most of it, the commit builds it anew
+// from the keys held, and lookups stay exact throughout.
+TEST_F(RocksDbStateStoreTest, TheKeyFilterIsBuiltAnewOnceRemovedKeysFillIt) {
+  constexpr int kKeys = 100'000;  // more than the filter's first layer holds
+  auto provider = NewProvider();
+  auto store = provider->GetStore(0).ValueOrDie();
+  for (int i = 0; i < kKeys; ++i) ASSERT_TRUE(store->Put(Named("k", i), "v").ok());
+  ASSERT_EQ(store->Commit().ValueOrDie(), 1);
+  EXPECT_EQ(provider->key_filter().keys(), kKeys);
+
+  store = provider->GetStore(1).ValueOrDie();
+  for (int i = 1; i < kKeys; ++i) ASSERT_TRUE(store->Remove(Named("k", i)).ok());
+  ASSERT_EQ(store->Commit().ValueOrDie(), 2);
+  EXPECT_EQ(provider->key_filter().keys(), 1) << "built anew from the one key left";
+  EXPECT_LT(provider->key_filter().memory_bytes(), 200'000);
+
+  store = provider->GetStore(2).ValueOrDie();
+  EXPECT_EQ(store->Get(Named("k", 0)), "v");
+  EXPECT_FALSE(store->Get(Named("k", 1)).has_value());
+  ASSERT_TRUE(store->Put(Named("k", 1), "again").ok());
+  ASSERT_EQ(store->Commit().ValueOrDie(), 3);
+  EXPECT_EQ(store->metrics().num_keys, 2);
+  store = provider->GetStore(3).ValueOrDie();
+  EXPECT_EQ(store->Get(Named("k", 1)), "again");
+  store->Abort();
 }
 
 TEST_F(RocksDbStateStoreTest, OneOpenStoreAtATime) {

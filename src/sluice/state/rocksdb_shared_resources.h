@@ -52,6 +52,9 @@ class RocksDbSharedResources {
   /// that hold nothing but their charge), so that the cache keeps that much less; without,
   /// nothing is counted.
   void ChargeWriteBuffers(int64_t delta);
+  /// Adds `delta` bytes (negative to release them) to the stores' key filters (KeyFilter),
+  /// charged to the shared cache as the write buffers are, but outside their budget.
+  void ChargeKeyFilters(int64_t delta);
   /// Whether the stores' write buffers together pass their budget, the write buffer manager's
   /// (write_buffer_cache_ratio of the cap): a store then applies its buffer. Never without
   /// bounded memory.
@@ -60,13 +63,20 @@ class RocksDbSharedResources {
  private:
   RocksDbSharedResources() = default;
 
+  /// Bytes held outside RocksDB and the cache entries charging them to block_cache_.
+  struct Charge {
+    int64_t bytes = 0;
+    std::vector<void*> entries;  // rocksdb::Cache::Handle*
+  };
+  /// Adds `delta` bytes to `charge`, inserting or releasing its entries to match.
+  void Add(Charge& charge, int64_t delta);
+
   std::shared_ptr<rocksdb::Cache> block_cache_;
   std::shared_ptr<rocksdb::WriteBufferManager> write_buffer_manager_;
-  // The write buffers' bytes and the cache entries charging them to block_cache_.
-  mutable std::mutex write_buffers_mutex_;
-  int64_t write_buffer_bytes_ = 0;
+  mutable std::mutex charges_mutex_;
   uint64_t next_charge_entry_id_ = 0;
-  std::vector<void*> charge_entries_;  // rocksdb::Cache::Handle*
+  Charge write_buffers_;
+  Charge key_filters_;
 };
 
 /// The options of one provider's database after `conf`, sharing `shared`'s cache when memory

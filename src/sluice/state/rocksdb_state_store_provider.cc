@@ -36,8 +36,11 @@ constexpr int64_t kMinPendingBytesToApply = 1 << 20;
 /// The store's buffers are charged to the shared memory budget once they grew or shrank by
 /// this many bytes since the last charge, or are cleared: a lock per put would cost more.
 constexpr int64_t kChargeStep = 256 << 10;
+/// The key filter's first layer holds at least this many keys (112 KiB).
+constexpr int64_t kFirstFilterLayerKeys = 1 << 16;
 
 rocksdb::Slice ToSlice(std::string_view bytes) { return {bytes.data(), bytes.size()}; }
+std::string_view ToView(const rocksdb::Slice& bytes) { return {bytes.data(), bytes.size()}; }
 
 arrow::Status FromRocksDb(const rocksdb::Status& status, const std::string& what) {
   if (status.ok()) return arrow::Status::OK();
@@ -81,6 +84,10 @@ class RocksDbStateStore final : public StateStore {
       memo_.Add(key, LookupMemo::Known::kNothing);
       return pending.value;
     }
+    if (!provider_->key_filter_.MayContain(KeyFilter::Hash(key))) {
+      memo_.Add(key, LookupMemo::Known::kAbsent);
+      return std::nullopt;
+    }
     if (pinned_used_ == pinned_.size()) pinned_.emplace_back();
     rocksdb::PinnableSlice& value = pinned_[pinned_used_];
     rocksdb::Status status =
@@ -97,28 +104,56 @@ class RocksDbStateStore final : public StateStore {
 
   void GetMany(std::span<const std::string_view> keys,
                const std::function<void(size_t, std::string_view)>& found) const override {
-    // The keys the write buffer does not answer go to RocksDB's MultiGet, a chunk at a time.
-    // The memo keeps what each lookup found, for the puts that follow.
+    // The keys the write buffer does not answer go to the key filter, and those it may hold
+    // to RocksDB's MultiGet. A read costs RocksDB work per sorted run whatever its number of
+    // keys, so the keys are taken in windows that each end once about kKeysPerRead of them
+    // are left to the database (or kMaxWindow keys were seen), read together. The memo keeps
+    // what each lookup found, for the puts that follow.
     memo_.Clear();
     constexpr size_t kChunk = 256;
+    constexpr size_t kKeysPerRead = 256;
+    constexpr size_t kMaxWindow = 1 << 16;
+    constexpr size_t kNoLookup = SIZE_MAX;
     std::vector<rocksdb::Slice> lookups;
-    // Per key of a chunk: the write buffer's answer, and where the key is among `lookups`
-    // when the buffer has none.
-    std::vector<PendingWrites::Lookup> buffered(kChunk);
-    std::vector<size_t> lookup_of(kChunk);
-    std::vector<rocksdb::PinnableSlice> values(kChunk);
-    std::vector<rocksdb::Status> statuses(kChunk);
-    for (size_t begin = 0; begin < keys.size(); begin += kChunk) {
-      const size_t end = std::min(keys.size(), begin + kChunk);
+    // Per key of the window: the write buffer's answer, and where the key is among `lookups`
+    // (kNoLookup when the filter rules it out) when the buffer has none.
+    std::vector<PendingWrites::Lookup> buffered;
+    std::vector<size_t> lookup_of;
+    // A chunk's places the buffer does not answer, and their keys' hashes.
+    std::vector<size_t> unbuffered;
+    std::vector<uint64_t> hashes;
+    std::vector<rocksdb::PinnableSlice> values;
+    std::vector<rocksdb::Status> statuses;
+    for (size_t begin = 0; begin < keys.size();) {
+      size_t end = begin;
       lookups.clear();
-      pending_.FindMany(
-          end - begin, [&](size_t i) { return keys[begin + i]; },
-          [&](size_t i, const PendingWrites::Lookup& lookup) {
-            buffered[i] = lookup;
-            if (lookup.changed) return;
-            lookup_of[i] = lookups.size();
-            lookups.push_back(ToSlice(keys[begin + i]));
-          });
+      buffered.clear();
+      lookup_of.clear();
+      while (end < keys.size() && lookups.size() < kKeysPerRead && end - begin < kMaxWindow) {
+        const size_t first = end;
+        end = std::min(keys.size(), first + kChunk);
+        buffered.resize(end - begin);
+        lookup_of.resize(end - begin, kNoLookup);
+        unbuffered.clear();
+        hashes.clear();
+        pending_.FindMany(
+            end - first, [&](size_t i) { return keys[first + i]; },
+            [&](size_t i, const PendingWrites::Lookup& lookup) {
+              buffered[first - begin + i] = lookup;
+              if (lookup.changed) return;
+              unbuffered.push_back(first + i);
+              hashes.push_back(KeyFilter::Hash(keys[first + i]));
+            });
+        provider_->key_filter_.MayContainMany(hashes, [&](size_t j, bool may_hold) {
+          if (!may_hold) return;
+          lookup_of[unbuffered[j] - begin] = lookups.size();
+          lookups.push_back(ToSlice(keys[unbuffered[j]]));
+        });
+      }
+      if (values.size() < lookups.size()) {
+        values.resize(lookups.size());
+        statuses.resize(lookups.size());
+      }
       db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), lookups.size(),
                     lookups.data(), values.data(), statuses.data());
       for (size_t i = begin; i < end; ++i) {
@@ -129,6 +164,10 @@ class RocksDbStateStore final : public StateStore {
           continue;
         }
         const size_t lookup = lookup_of[i - begin];
+        if (lookup == kNoLookup) {
+          memo_.Add(keys[i], LookupMemo::Known::kAbsent);
+          continue;
+        }
         const rocksdb::Status& status = statuses[lookup];
         if (status.ok()) {
           memo_.Add(keys[i], LookupMemo::Known::kHeld);
@@ -141,6 +180,7 @@ class RocksDbStateStore final : public StateStore {
         }
         values[lookup].Reset();
       }
+      begin = end;
     }
   }
 
@@ -271,42 +311,74 @@ class RocksDbStateStore final : public StateStore {
   /// Puts keys[i] -> values[i] once the store is known writable and no pinned value is out:
   /// logs them, puts them into the write buffer, counts the new keys and applies the buffer
   /// if full. Whether a key is new comes from the buffer (its put's one probe tells what it
-  /// held), else from the memo of the lookups, else from one MultiGet for the chunk's rest.
+  /// held), else from the memo of the lookups, else from the key filter and one MultiGet for
+  /// the keys it may hold. The keys new to the database go into the key filter now, ahead of
+  /// the database (applying the buffer adds nothing to it), each into one block.
   arrow::Status PutChunk(std::span<const std::string_view> keys,
                          std::span<const std::string_view> values) {
     for (size_t i = 0; i < keys.size(); ++i) ARROW_RETURN_NOT_OK(Log(keys[i], values[i]));
+    KeyFilter& filter = provider_->key_filter_;
     std::vector<rocksdb::Slice>& unknown = unknown_keys_;
+    std::vector<uint64_t>& unknown_hashes = unknown_hashes_;
+    std::vector<uint64_t>& fresh = fresh_hashes_;  // of the keys the database lacks
     unknown.clear();
+    unknown_hashes.clear();
+    fresh.clear();
     pending_.PutMany(keys, values, [&](size_t i, const PendingWrites::Lookup& before) {
       // Matched even when the buffer answers, to keep the memo in step with the puts.
       const std::optional<bool> held = memo_.Match(keys[i]);
       if (before.changed) {
-        if (!before.value) ++num_keys_;
+        // The filter took the key at its first put; after a removal the database may or may
+        // not hold it.
+        if (!before.value) {
+          ++num_keys_;
+          filter.Add(KeyFilter::Hash(keys[i]));
+        }
       } else if (held) {
-        if (!*held) ++num_keys_;
+        if (!*held) {
+          ++num_keys_;
+          fresh.push_back(KeyFilter::Hash(keys[i]));
+        }
       } else {
         unknown.push_back(ToSlice(keys[i]));
+        unknown_hashes.push_back(KeyFilter::Hash(keys[i]));
       }
     });
     // The buffer answers a key repeated within the chunk from its second put on, so each of
     // these keys is read once; the database does not change before the buffer is applied.
+    size_t kept = 0;
+    filter.MayContainMany(unknown_hashes, [&](size_t i, bool may_hold) {
+      if (!may_hold) {
+        ++num_keys_;
+        fresh.push_back(unknown_hashes[i]);
+        return;
+      }
+      unknown[kept] = unknown[i];
+      unknown_hashes[kept] = unknown_hashes[i];
+      ++kept;
+    });
+    unknown.resize(kept);
     std::vector<rocksdb::PinnableSlice> found(unknown.size());
     std::vector<rocksdb::Status> statuses(unknown.size());
     db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), unknown.size(),
                   unknown.data(), found.data(), statuses.data());
-    for (const rocksdb::Status& status : statuses) {
-      if (status.IsNotFound()) {
+    for (size_t i = 0; i < statuses.size(); ++i) {
+      if (statuses[i].IsNotFound()) {
         ++num_keys_;
+        fresh.push_back(unknown_hashes[i]);
       } else {
-        ARROW_RETURN_NOT_OK(Check(status, "Cannot read from"));
+        ARROW_RETURN_NOT_OK(Check(statuses[i], "Cannot read from"));
       }
     }
+    filter.AddNewMany(fresh);
+    provider_->ChargeKeyFilter();
     metrics_.num_updated_rows += static_cast<int64_t>(keys.size());
     return ApplyPendingIfFull();
   }
 
   /// Whether the database holds `key` (the write buffer aside).
   arrow::Result<bool> HeldByDatabase(std::string_view key) {
+    if (!provider_->key_filter_.MayContain(KeyFilter::Hash(key))) return false;
     rocksdb::PinnableSlice value;
     rocksdb::Status status =
         db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), ToSlice(key), &value);
@@ -461,8 +533,11 @@ class RocksDbStateStore final : public StateStore {
   mutable LookupMemo memo_;
   // The bytes of pending_ charged to the shared budget (UpdateCharge).
   int64_t charged_bytes_ = 0;
-  // PutChunk's keys to read, kept to reuse the memory.
+  // PutChunk's keys to read and their hashes, and the hashes of its keys the database lacks,
+  // kept to reuse the memory.
   std::vector<rocksdb::Slice> unknown_keys_;
+  std::vector<uint64_t> unknown_hashes_;
+  std::vector<uint64_t> fresh_hashes_;
   StateStoreMetrics metrics_;
   // A deque, so that the slices handed out stay where they are as more are added.
   mutable std::deque<rocksdb::PinnableSlice> pinned_;
@@ -483,7 +558,8 @@ RocksDbStateStoreProvider::RocksDbStateStoreProvider(
       conf_(std::move(conf)),
       maintenance_(conf_.maintenance_interval_ms),
       shared_(std::move(shared)),
-      options_(std::make_unique<rocksdb::Options>(std::move(options))) {
+      options_(std::make_unique<rocksdb::Options>(std::move(options))),
+      key_filter_(kFirstFilterLayerKeys) {
   fs::path root = conf_.rocksdb.local_dir.empty() ? fs::temp_directory_path()
                                                   : fs::path(conf_.rocksdb.local_dir);
   local_folder_ = (root / ("sluice-rocksdb-" + formats::RandomUuid())).string();
@@ -491,6 +567,7 @@ RocksDbStateStoreProvider::RocksDbStateStoreProvider(
 
 RocksDbStateStoreProvider::~RocksDbStateStoreProvider() {
   db_.reset();
+  shared_->ChargeKeyFilters(-charged_filter_bytes_);
   std::error_code error;
   fs::remove_all(local_folder_, error);
 }
@@ -572,6 +649,7 @@ arrow::Status RocksDbStateStoreProvider::Load(int64_t version) {
                              return Replay(key, value);
                            });
   }
+  if (status.ok()) status = RebuildKeyFilter();
   if (!status.ok()) {
     DropDatabase();
     return status;
@@ -597,6 +675,35 @@ arrow::Status RocksDbStateStoreProvider::OpenDatabase() {
 void RocksDbStateStoreProvider::DropDatabase() {
   db_.reset();
   loaded_version_ = -1;
+  key_filter_ = KeyFilter(kFirstFilterLayerKeys);
+  ChargeKeyFilter();
+}
+
+arrow::Status RocksDbStateStoreProvider::RebuildKeyFilter() {
+  // Sized for twice the keys held, so that the store can grow as much before the filter needs
+  // a second layer.
+  key_filter_ = KeyFilter(std::max(kFirstFilterLayerKeys, 2 * num_keys_));
+  rocksdb::ReadOptions scan;
+  scan.fill_cache = false;  // one pass over everything: keep the cache for the lookups
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(scan));
+  std::vector<uint64_t> hashes;
+  constexpr size_t kBatch = 4096;
+  hashes.reserve(kBatch);
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    hashes.push_back(KeyFilter::Hash(ToView(it->key())));
+    if (hashes.size() < kBatch) continue;
+    key_filter_.AddNewMany(hashes);
+    hashes.clear();
+  }
+  key_filter_.AddNewMany(hashes);
+  ChargeKeyFilter();
+  return FromRocksDb(it->status(), "Cannot read the keys of " + Describe());
+}
+
+void RocksDbStateStoreProvider::ChargeKeyFilter() {
+  if (key_filter_.memory_bytes() == charged_filter_bytes_) return;
+  shared_->ChargeKeyFilters(key_filter_.memory_bytes() - charged_filter_bytes_);
+  charged_filter_bytes_ = key_filter_.memory_bytes();
 }
 
 arrow::Status RocksDbStateStoreProvider::Replay(std::string_view key,
@@ -648,6 +755,12 @@ arrow::Status RocksDbStateStoreProvider::FinishCommit(int64_t version, int64_t n
     *bytes_written = *written;
     last_snapshot_version_ = version;
   }
+  // Removed keys stay in the filter, where a lookup of them falls through to the database:
+  // once such keys are most of it, it is built anew (a scan of the keys held, after at least
+  // as many keys were added).
+  if (key_filter_.keys() > 2 * num_keys + kFirstFilterLayerKeys) {
+    ARROW_RETURN_NOT_OK(RebuildKeyFilter());
+  }
   return maintenance_.DueNow() ? Cleanup(version) : arrow::Status::OK();
 }
 
@@ -696,7 +809,8 @@ int64_t RocksDbStateStoreProvider::MemoryUsedBytes() const {
   if (!shared_->bounded()) {
     db_->GetIntProperty(rocksdb::DB::Properties::kBlockCacheUsage, &block_cache);
   }
-  return static_cast<int64_t>(memtables + table_readers + block_cache);
+  return static_cast<int64_t>(memtables + table_readers + block_cache) +
+         key_filter_.memory_bytes();
 }
 
 }  // namespace sluice::state

@@ -11,6 +11,7 @@
 #include <arrow/result.h>
 #include <arrow/status.h>
 
+#include "sluice/state/key_filter.h"
 #include "sluice/state/maintenance_schedule.h"
 #include "sluice/state/rocksdb_shared_resources.h"
 #include "sluice/state/state_store.h"
@@ -28,6 +29,10 @@ namespace sluice::state {
 /// version is rebuilt from the checkpoint folder (the newest snapshot at or below it, then the
 /// changelogs after it).
 ///
+/// A filter of every key the database holds (KeyFilter), kept beside it and rebuilt by a scan
+/// of the database when a version is loaded or when removed keys make up most of it, answers
+/// the lookups of keys the store never held without asking RocksDB.
+///
 /// A store buffers its changes (up to 64 MiB of keys and values) and applies them in key
 /// order, to the version's changelog and then to the database as one sorted table file it
 /// ingests (no memtable, no write-ahead log), when the buffer fills and at Commit: memory does
@@ -43,7 +48,8 @@ namespace sluice::state {
 /// GetStore.
 ///
 /// Memory: RocksDB's block cache, memtables and table readers, bounded per query through
-/// `shared` (see RocksDbSharedResources); a store's write buffer, up to 64 MiB; what GetMany
+/// `shared` (see RocksDbSharedResources), which the key filter is charged to too (about 2 to
+/// 4 bytes per key); a store's write buffer, up to 64 MiB; what GetMany
 /// remembers of the keys of its latest call; the changelog's 1 MiB buffer; a table file being
 /// written. Not thread-safe; one store open at a time.
 class RocksDbStateStoreProvider final : public StateStoreProvider {
@@ -63,6 +69,8 @@ class RocksDbStateStoreProvider final : public StateStoreProvider {
   int64_t loaded_version() const { return loaded_version_; }
   /// The local folder of this provider's database.
   const std::string& local_folder() const { return local_folder_; }
+  /// The filter of the keys the loaded database holds.
+  const KeyFilter& key_filter() const { return key_filter_; }
 
  private:
   friend class RocksDbStateStore;
@@ -83,6 +91,10 @@ class RocksDbStateStoreProvider final : public StateStoreProvider {
   /// maintenance is due. `bytes_written` receives the snapshot's bytes.
   arrow::Status FinishCommit(int64_t version, int64_t num_keys, int64_t* bytes_written);
   arrow::Status Cleanup(int64_t newest_version);
+  /// Makes the key filter anew from the keys of the database.
+  arrow::Status RebuildKeyFilter();
+  /// Charges the key filter's memory to the shared budget, as it stands now.
+  void ChargeKeyFilter();
   /// Bytes of memory this database holds on its own (memtables, table readers, and its
   /// block cache when not shared).
   int64_t MemoryUsedBytes() const;
@@ -109,6 +121,11 @@ class RocksDbStateStoreProvider final : public StateStoreProvider {
   /// its table files with it.
   int64_t last_snapshot_version_ = 0;
   bool store_open_ = false;
+  /// Every key the database holds or the open store put, and keys removed since the filter
+  /// was built. Valid while the database is loaded.
+  KeyFilter key_filter_;
+  /// The bytes of key_filter_ charged to the shared budget.
+  int64_t charged_filter_bytes_ = 0;
 };
 
 }  // namespace sluice::state

@@ -1,0 +1,107 @@
+#include "sluice/state/key_filter.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include <arrow/util/hashing.h>
+
+namespace sluice::state {
+
+namespace {
+
+/// The bits a hash sets in its block: from its low 32 bits, re-mixed by a multiplication per
+/// probe, 9 bits at a time (a bit of the 512), as RocksDB's own local Bloom filter does.
+template <typename Each>
+void ForEachBit(uint64_t hash, Each&& each) {
+  auto h = static_cast<uint32_t>(hash);
+  for (int probe = 0; probe < KeyFilter::kProbes; ++probe) {
+    each(h >> 23);
+    h *= 0x9e3779b9u;
+  }
+}
+
+}  // namespace
+
+KeyFilter::KeyFilter(int64_t first_layer_keys) { AddLayer(std::max<int64_t>(1, first_layer_keys)); }
+KeyFilter::KeyFilter(KeyFilter&&) noexcept = default;
+KeyFilter& KeyFilter::operator=(KeyFilter&&) noexcept = default;
+KeyFilter::~KeyFilter() = default;
+
+void KeyFilter::Free::operator()(Block* blocks) const { std::free(blocks); }
+
+uint64_t KeyFilter::Hash(std::string_view key) {
+  // Arrow's hash of a short string leaves its high bits to a few of the key's bytes (those of
+  // a little-endian integer's low bytes). Keys come in their byte order when the write buffer
+  // is applied, so such keys would crowd a few blocks of the newest layer until they seem
+  // held: a finalizer (MurmurHash3's) spreads every bit of the key over the whole hash.
+  uint64_t hash =
+      arrow::internal::ComputeStringHash<1>(key.data(), static_cast<int64_t>(key.size()));
+  hash ^= hash >> 33;
+  hash *= 0xff51afd7ed558ccdULL;
+  hash ^= hash >> 33;
+  hash *= 0xc4ceb9fe1a85ec53ULL;
+  hash ^= hash >> 33;
+  return hash;
+}
+
+void KeyFilter::AddLayer(int64_t capacity) {
+  Layer layer;
+  layer.capacity = capacity;
+  layer.num_blocks = static_cast<uint64_t>((capacity * kBitsPerKey + 511) / 512);
+  // A large layer goes in huge pages where the system allows: probes land anywhere in it, and
+  // with 4 KiB pages nearly each one would also miss the TLB.
+  constexpr size_t kHugePage = 2 << 20;
+  const size_t bytes = layer.num_blocks * sizeof(Block);
+  const size_t alignment = bytes >= kHugePage ? kHugePage : alignof(Block);
+  const size_t allocated = (bytes + alignment - 1) / alignment * alignment;
+  void* memory = std::aligned_alloc(alignment, allocated);
+  if (memory == nullptr) throw std::bad_alloc();
+  if (alignment == kHugePage) madvise(memory, allocated, MADV_HUGEPAGE);
+  std::memset(memory, 0, allocated);
+  layer.blocks.reset(static_cast<Block*>(memory));
+  memory_bytes_ += static_cast<int64_t>(allocated);
+  layers_.push_back(std::move(layer));
+}
+
+const KeyFilter::Block& KeyFilter::BlockOf(const Layer& layer, uint64_t hash) {
+  // The high 32 bits pick the block (by a multiplication, not a modulo); the low 32 its bits.
+  return layer.blocks[((hash >> 32) * layer.num_blocks) >> 32];
+}
+
+void KeyFilter::Prefetch(uint64_t hash) const {
+  for (const Layer& layer : layers_) __builtin_prefetch(&BlockOf(layer, hash));
+}
+
+bool KeyFilter::MayContain(uint64_t hash) const {
+  // The key's bits are the same in every layer: test them all at once against each block.
+  const Block mask = MaskOf(hash);
+  for (const Layer& layer : layers_) {
+    const Block& block = BlockOf(layer, hash);
+    uint64_t missing = 0;
+    for (int w = 0; w < 8; ++w) missing |= mask.words[w] & ~block.words[w];
+    if (missing == 0) return true;
+  }
+  return false;
+}
+
+void KeyFilter::AddNew(uint64_t hash) {
+  if (layers_.back().keys >= layers_.back().capacity) AddLayer(2 * layers_.back().capacity);
+  Layer& layer = layers_.back();
+  auto& block = const_cast<Block&>(BlockOf(layer, hash));
+  const Block mask = MaskOf(hash);
+  for (int w = 0; w < 8; ++w) block.words[w] |= mask.words[w];
+  ++layer.keys;
+  ++keys_;
+}
+
+KeyFilter::Block KeyFilter::MaskOf(uint64_t hash) {
+  Block mask{};
+  ForEachBit(hash, [&](uint32_t bit) { mask.words[bit >> 6] |= uint64_t{1} << (bit & 63); });
+  return mask;
+}
+
+}  // namespace sluice::state
