@@ -48,7 +48,7 @@ TEST(KeyFilterTest, HoldsEveryKeyAddedAcrossItsLayers) {
   EXPECT_EQ(filter.keys(), kKeys);
 }
 
-// The write buffer is applied in the keys' byte order, in which little-endian integers come
+// A rebuild scans the database in the keys' byte order, in which little-endian integers come
 // grouped by their low bytes; spread over the blocks by those alone, they would fill a few
 // blocks of a layer while it seems to have room.
 TEST(KeyFilterTest, KeysInByteOrderSpreadOverEveryBlock) {

@@ -8,16 +8,9 @@
 #include <cstdint>
 #include <cstring>
 
-namespace sluice::expr {
+#include "sluice/common/mix_integer.h"
 
-inline uint64_t MixInteger(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
+namespace sluice::expr {
 
 inline uint64_t LoadWord(const uint8_t* data) {
   uint64_t word;

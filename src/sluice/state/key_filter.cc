@@ -9,6 +9,8 @@
 
 #include <arrow/util/hashing.h>
 
+#include "sluice/common/mix_integer.h"
+
 namespace sluice::state {
 
 namespace {
@@ -35,17 +37,10 @@ void KeyFilter::Free::operator()(Block* blocks) const { std::free(blocks); }
 
 uint64_t KeyFilter::Hash(std::string_view key) {
   // Arrow's hash of a short string leaves its high bits to a few of the key's bytes (those of
-  // a little-endian integer's low bytes). Keys come in their byte order when the write buffer
-  // is applied, so such keys would crowd a few blocks of the newest layer until they seem
-  // held: a finalizer (MurmurHash3's) spreads every bit of the key over the whole hash.
-  uint64_t hash =
-      arrow::internal::ComputeStringHash<1>(key.data(), static_cast<int64_t>(key.size()));
-  hash ^= hash >> 33;
-  hash *= 0xff51afd7ed558ccdULL;
-  hash ^= hash >> 33;
-  hash *= 0xc4ceb9fe1a85ec53ULL;
-  hash ^= hash >> 33;
-  return hash;
+  // a little-endian integer's low bytes). Keys that come in their byte order would crowd a few
+  // blocks of the newest layer until they seem held: mixed, every bit of the key counts.
+  return MixInteger(
+      arrow::internal::ComputeStringHash<1>(key.data(), static_cast<int64_t>(key.size())));
 }
 
 void KeyFilter::AddLayer(int64_t capacity) {
