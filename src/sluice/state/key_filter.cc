@@ -28,7 +28,9 @@ void ForEachBit(uint64_t hash, Each&& each) {
 
 }  // namespace
 
-KeyFilter::KeyFilter(int64_t first_layer_keys) { AddLayer(std::max<int64_t>(1, first_layer_keys)); }
+KeyFilter::KeyFilter(int64_t first_layer_keys) {
+  AddLayer(std::max<int64_t>(1, first_layer_keys));
+}
 KeyFilter::KeyFilter(KeyFilter&&) noexcept = default;
 KeyFilter& KeyFilter::operator=(KeyFilter&&) noexcept = default;
 KeyFilter::~KeyFilter() = default;
@@ -62,7 +64,7 @@ void KeyFilter::AddLayer(int64_t capacity) {
   layers_.push_back(std::move(layer));
 }
 
-const KeyFilter::Block& KeyFilter::BlockOf(const Layer& layer, uint64_t hash) {
+KeyFilter::Block& KeyFilter::BlockOf(const Layer& layer, uint64_t hash) {
   // The high 32 bits pick the block (by a multiplication, not a modulo); the low 32 its bits.
   return layer.blocks[((hash >> 32) * layer.num_blocks) >> 32];
 }
@@ -86,7 +88,7 @@ bool KeyFilter::MayContain(uint64_t hash) const {
 void KeyFilter::AddNew(uint64_t hash) {
   if (layers_.back().keys >= layers_.back().capacity) AddLayer(2 * layers_.back().capacity);
   Layer& layer = layers_.back();
-  auto& block = const_cast<Block&>(BlockOf(layer, hash));
+  Block& block = BlockOf(layer, hash);
   const Block mask = MaskOf(hash);
   for (int w = 0; w < 8; ++w) block.words[w] |= mask.words[w];
   ++layer.keys;

@@ -91,7 +91,7 @@ class KeyFilter {
   static constexpr size_t kAhead = 8;
 
   void AddLayer(int64_t capacity);
-  static const Block& BlockOf(const Layer& layer, uint64_t hash);
+  static Block& BlockOf(const Layer& layer, uint64_t hash);
   /// The bits of `hash` in its block.
   static Block MaskOf(uint64_t hash);
   void Prefetch(uint64_t hash) const;
