@@ -1,0 +1,547 @@
+#include "sluice/state/rocksdb_state_store.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/sst_file_writer.h>
+
+#include "sluice/common/errors.h"
+#include "sluice/state/lookup_memo.h"
+#include "sluice/state/pending_writes.h"
+#include "sluice/state/rocksdb_changelog.h"
+#include "sluice/state/rocksdb_conversions.h"
+#include "sluice/state/rocksdb_state_store_provider.h"
+#include "sluice/state/state_file_format.h"
+
+namespace sluice::state {
+
+namespace {
+
+/// Pending changes of a store are applied once they hold this many bytes of keys and values,
+/// so a version that changes more keys than fit in memory still can.
+constexpr int64_t kMaxPendingBytes = 64 << 20;
+/// With bounded memory they are also applied once the write buffers of all stores pass their
+/// budget, if they hold at least this many bytes: smaller buffers would make table files too
+/// small to be worth ingesting.
+constexpr int64_t kMinPendingBytesToApply = 1 << 20;
+/// The store's buffers are charged to the shared memory budget once they grew or shrank by
+/// this many bytes since the last charge, or are cleared: a lock per put would cost more.
+constexpr int64_t kChargeStep = 256 << 10;
+
+}  // namespace
+
+/// One version of a RocksDbStateStoreProvider's store. Every put and remove is appended to
+/// the version's changelog as it happens, as Spark's RocksDB provider logs them (a remove
+/// even of an absent key): a key put twice appears twice, and the change feed lists both.
+/// Changes also collect in a write buffer (PendingWrites) that Get and ForEach consult before
+/// the database; the buffer is applied in key order to the provider's database (a table file
+/// it ingests) when it fills and at Commit. So the changelog names every key that reached the
+/// database, which is what Abort restores from a RocksDB snapshot taken when the store
+/// opened.
+///
+/// Get keeps the value it returns (a pinned slice) until the next change. Get and GetMany
+/// remember what they found in the database (a LookupMemo), so the puts that follow a lookup
+/// of the same keys learn whether each key is new (for num_keys) without a second lookup.
+class RocksDbStateStore final : public StateStore {
+ public:
+  RocksDbStateStore(RocksDbStateStoreProvider* provider, int64_t version)
+      : provider_(provider),
+        db_(provider->db_.get()),
+        version_(version),
+        num_keys_(provider->num_keys_),
+        snapshot_(db_->GetSnapshot()) {
+    write_options_.disableWAL = true;
+  }
+
+  ~RocksDbStateStore() override {
+    if (open_) Abort();
+  }
+
+  int64_t version() const override { return version_; }
+
+  std::optional<std::string_view> Get(std::string_view key) const override {
+    memo_.Clear();
+    if (PendingWrites::Lookup pending = pending_.Find(key); pending.changed) {
+      memo_.Add(key, LookupMemo::Known::kNothing);
+      return pending.value;
+    }
+    if (!provider_->key_filter_.MayContain(KeyFilter::Hash(key))) {
+      memo_.Add(key, LookupMemo::Known::kAbsent);
+      return std::nullopt;
+    }
+    if (pinned_used_ == pinned_.size()) pinned_.emplace_back();
+    rocksdb::PinnableSlice& value = pinned_[pinned_used_];
+    rocksdb::Status status =
+        db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), ToSlice(key), &value);
+    if (!status.ok() && !status.IsNotFound()) {
+      Fail(FromRocksDb(status, "Cannot read from " + provider_->Describe()));
+      return std::nullopt;
+    }
+    memo_.Add(key, status.ok() ? LookupMemo::Known::kHeld : LookupMemo::Known::kAbsent);
+    if (!status.ok()) return std::nullopt;
+    ++pinned_used_;
+    return std::string_view(value.data(), value.size());
+  }
+
+  void GetMany(std::span<const std::string_view> keys,
+               const std::function<void(size_t, std::string_view)>& found) const override {
+    // The keys the write buffer does not answer go to the key filter, and those it may hold
+    // to RocksDB's MultiGet. A read costs RocksDB work per sorted run whatever its number of
+    // keys, so the keys are taken in windows that each end once about kKeysPerRead of them
+    // are left to the database (or kMaxWindow keys were seen), read together. The memo keeps
+    // what each lookup found, for the puts that follow.
+    memo_.Clear();
+    constexpr size_t kChunk = 256;
+    constexpr size_t kKeysPerRead = 256;
+    constexpr size_t kMaxWindow = 1 << 16;
+    constexpr size_t kNoLookup = SIZE_MAX;
+    std::vector<rocksdb::Slice> lookups;
+    // Per key of the window: the write buffer's answer, and where the key is among `lookups`
+    // (kNoLookup when the filter rules it out) when the buffer has none.
+    std::vector<PendingWrites::Lookup> buffered;
+    std::vector<size_t> lookup_of;
+    // A chunk's places the buffer does not answer, and their keys' hashes.
+    std::vector<size_t> unbuffered;
+    std::vector<uint64_t> hashes;
+    std::vector<rocksdb::PinnableSlice> values;
+    std::vector<rocksdb::Status> statuses;
+    for (size_t begin = 0; begin < keys.size();) {
+      size_t end = begin;
+      lookups.clear();
+      buffered.clear();
+      lookup_of.clear();
+      while (end < keys.size() && lookups.size() < kKeysPerRead && end - begin < kMaxWindow) {
+        const size_t first = end;
+        end = std::min(keys.size(), first + kChunk);
+        buffered.resize(end - begin);
+        lookup_of.resize(end - begin, kNoLookup);
+        unbuffered.clear();
+        hashes.clear();
+        pending_.FindMany(
+            end - first, [&](size_t i) { return keys[first + i]; },
+            [&](size_t i, const PendingWrites::Lookup& lookup) {
+              buffered[first - begin + i] = lookup;
+              if (lookup.changed) return;
+              unbuffered.push_back(first + i);
+              hashes.push_back(KeyFilter::Hash(keys[first + i]));
+            });
+        provider_->key_filter_.MayContainMany(hashes, [&](size_t j, bool may_hold) {
+          if (!may_hold) return;
+          lookup_of[unbuffered[j] - begin] = lookups.size();
+          lookups.push_back(ToSlice(keys[unbuffered[j]]));
+        });
+      }
+      if (values.size() < lookups.size()) {
+        values.resize(lookups.size());
+        statuses.resize(lookups.size());
+      }
+      db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), lookups.size(),
+                    lookups.data(), values.data(), statuses.data());
+      for (size_t i = begin; i < end; ++i) {
+        const PendingWrites::Lookup& in_buffer = buffered[i - begin];
+        if (in_buffer.changed) {
+          memo_.Add(keys[i], LookupMemo::Known::kNothing);
+          if (in_buffer.value) found(i, *in_buffer.value);
+          continue;
+        }
+        const size_t lookup = lookup_of[i - begin];
+        if (lookup == kNoLookup) {
+          memo_.Add(keys[i], LookupMemo::Known::kAbsent);
+          continue;
+        }
+        const rocksdb::Status& status = statuses[lookup];
+        if (status.ok()) {
+          memo_.Add(keys[i], LookupMemo::Known::kHeld);
+          found(i, std::string_view(values[lookup].data(), values[lookup].size()));
+        } else if (status.IsNotFound()) {
+          memo_.Add(keys[i], LookupMemo::Known::kAbsent);
+        } else {
+          memo_.Add(keys[i], LookupMemo::Known::kNothing);
+          Fail(FromRocksDb(status, "Cannot read from " + provider_->Describe()));
+        }
+        values[lookup].Reset();
+      }
+      begin = end;
+    }
+  }
+
+  arrow::Status Put(std::string_view key, std::string_view value) override {
+    ARROW_RETURN_NOT_OK(CheckWritable("Put"));
+    ReleaseValues();
+    return PutChunk({&key, 1}, {&value, 1});
+  }
+
+  arrow::Status PutMany(std::span<const std::string_view> keys,
+                        std::span<const std::string_view> values) override {
+    ARROW_RETURN_NOT_OK(CheckWritable("PutMany"));
+    ReleaseValues();
+    // In chunks, so that the write buffer is applied when it fills even amid a large call.
+    constexpr size_t kChunk = 4096;
+    for (size_t begin = 0; begin < keys.size(); begin += kChunk) {
+      const size_t n = std::min(kChunk, keys.size() - begin);
+      ARROW_RETURN_NOT_OK(PutChunk(keys.subspan(begin, n), values.subspan(begin, n)));
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Remove(std::string_view key) override {
+    ARROW_RETURN_NOT_OK(CheckWritable("Remove"));
+    ARROW_RETURN_NOT_OK(Log(key, std::nullopt));
+    bool existed;
+    const std::optional<bool> held = memo_.Match(key);
+    if (PendingWrites::Lookup pending = pending_.Find(key); pending.changed) {
+      existed = pending.value.has_value();
+    } else if (held) {
+      existed = *held;
+    } else {
+      ARROW_ASSIGN_OR_RAISE(existed, HeldByDatabase(key));
+    }
+    if (!existed) return arrow::Status::OK();
+    ReleaseValues();
+    pending_.Remove(key);
+    --num_keys_;
+    ++metrics_.num_removed_rows;
+    return ApplyPendingIfFull();
+  }
+
+  void ForEach(const std::function<void(std::string_view, std::string_view)>& visit)
+      const override {
+    // The database's entries that no pending change replaces, then the pending new values.
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      std::string_view key(it->key().data(), it->key().size());
+      if (pending_.Find(key).changed) continue;
+      visit(key, std::string_view(it->value().data(), it->value().size()));
+    }
+    if (!it->status().ok()) {
+      Fail(FromRocksDb(it->status(), "Cannot iterate over " + provider_->Describe()));
+    }
+    pending_.ForEach([&](std::string_view key, std::optional<std::string_view> value) {
+      if (value) visit(key, *value);
+    });
+  }
+
+  arrow::Result<int64_t> Commit() override {
+    ARROW_RETURN_NOT_OK(CheckWritable("Commit"));
+    auto start = std::chrono::steady_clock::now();
+    ReleaseValues();
+    arrow::Status status = ApplyPending();
+    if (status.ok()) status = CommitFiles();
+    if (!status.ok()) {
+      commit_failed_ = true;
+      return ExternalError("CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT",
+                           "Error writing state store files for provider " +
+                               provider_->Describe() +
+                               ". Cannot perform commit during state checkpoint. " +
+                               status.message());
+    }
+    metrics_.commit_time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count();
+    Close();
+    committed_ = true;
+    return version_ + 1;
+  }
+
+  void Abort() override {
+    if (!open_) return;
+    ReleaseValues();
+    pending_.Clear();
+    // Changes never applied left the database as it was.
+    bool rolled_back = !commit_failed_ && (!changelog_ || !applied_ || RollBack().ok());
+    ReleaseSnapshot();
+    changelog_.reset();  // deletes its temp file
+    // Without a sure rollback the database no longer matches any version: rebuild it.
+    if (!rolled_back) provider_->DropDatabase();
+    Close();
+  }
+
+  bool committed() const override { return committed_; }
+
+  StateStoreMetrics metrics() const override {
+    StateStoreMetrics metrics = metrics_;
+    metrics.num_keys = num_keys_;
+    // The database's own memory, and the buffers this store holds beside it.
+    metrics.memory_used_bytes = pending_.memory_used_bytes() + memo_.memory_used_bytes();
+    if (provider_->db_) metrics.memory_used_bytes += provider_->MemoryUsedBytes();
+    return metrics;
+  }
+
+ private:
+  arrow::Status CheckWritable(const char* operation) const {
+    if (!open_) {
+      return arrow::Status::Invalid(operation, " on ", provider_->Describe(), " version ",
+                                    version_, " after it was ",
+                                    committed_ ? "committed" : "aborted");
+    }
+    return error_;
+  }
+
+  arrow::Status Check(const rocksdb::Status& status, const char* what) {
+    if (status.ok()) return arrow::Status::OK();
+    Fail(FromRocksDb(status, std::string(what) + " " + provider_->Describe()));
+    return error_;
+  }
+
+  /// Keeps the first error of a call that cannot return one (Get, ForEach): the next Put,
+  /// Remove or Commit fails with it, so the batch fails instead of committing a wrong state.
+  void Fail(arrow::Status status) const {
+    if (error_.ok()) error_ = std::move(status);
+  }
+
+  /// Puts keys[i] -> values[i] once the store is known writable and no pinned value is out:
+  /// logs them, puts them into the write buffer, counts the new keys and applies the buffer
+  /// if full. Whether a key is new comes from the buffer (its put's one probe tells what it
+  /// held), else from the memo of the lookups, else from the key filter and one MultiGet for
+  /// the keys it may hold. The keys new to the database go into the key filter now, ahead of
+  /// the database (applying the buffer adds nothing to it), each into one block.
+  arrow::Status PutChunk(std::span<const std::string_view> keys,
+                         std::span<const std::string_view> values) {
+    for (size_t i = 0; i < keys.size(); ++i) ARROW_RETURN_NOT_OK(Log(keys[i], values[i]));
+    KeyFilter& filter = provider_->key_filter_;
+    std::vector<rocksdb::Slice>& unknown = unknown_keys_;
+    std::vector<uint64_t>& unknown_hashes = unknown_hashes_;
+    std::vector<uint64_t>& fresh = fresh_hashes_;  // of the keys the database lacks
+    unknown.clear();
+    unknown_hashes.clear();
+    fresh.clear();
+    pending_.PutMany(keys, values, [&](size_t i, const PendingWrites::Lookup& before) {
+      // Matched even when the buffer answers, to keep the memo in step with the puts.
+      const std::optional<bool> held = memo_.Match(keys[i]);
+      if (before.changed) {
+        // The filter took the key at its first put; after a removal the database may or may
+        // not hold it.
+        if (!before.value) {
+          ++num_keys_;
+          filter.Add(KeyFilter::Hash(keys[i]));
+        }
+      } else if (held) {
+        if (!*held) {
+          ++num_keys_;
+          fresh.push_back(KeyFilter::Hash(keys[i]));
+        }
+      } else {
+        unknown.push_back(ToSlice(keys[i]));
+        unknown_hashes.push_back(KeyFilter::Hash(keys[i]));
+      }
+    });
+    // The buffer answers a key repeated within the chunk from its second put on, so each of
+    // these keys is read once; the database does not change before the buffer is applied.
+    size_t kept = 0;
+    filter.MayContainMany(unknown_hashes, [&](size_t i, bool may_hold) {
+      if (!may_hold) {
+        ++num_keys_;
+        fresh.push_back(unknown_hashes[i]);
+        return;
+      }
+      unknown[kept] = unknown[i];
+      unknown_hashes[kept] = unknown_hashes[i];
+      ++kept;
+    });
+    unknown.resize(kept);
+    std::vector<rocksdb::PinnableSlice> found(unknown.size());
+    std::vector<rocksdb::Status> statuses(unknown.size());
+    db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), unknown.size(),
+                  unknown.data(), found.data(), statuses.data());
+    for (size_t i = 0; i < statuses.size(); ++i) {
+      if (statuses[i].IsNotFound()) {
+        ++num_keys_;
+        fresh.push_back(unknown_hashes[i]);
+      } else {
+        ARROW_RETURN_NOT_OK(Check(statuses[i], "Cannot read from"));
+      }
+    }
+    filter.AddNewMany(fresh);
+    provider_->ChargeKeyFilter();
+    metrics_.num_updated_rows += static_cast<int64_t>(keys.size());
+    return ApplyPendingIfFull();
+  }
+
+  /// Whether the database holds `key` (the write buffer aside).
+  arrow::Result<bool> HeldByDatabase(std::string_view key) {
+    if (!provider_->key_filter_.MayContain(KeyFilter::Hash(key))) return false;
+    rocksdb::PinnableSlice value;
+    rocksdb::Status status =
+        db_->Get(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), ToSlice(key), &value);
+    if (status.IsNotFound()) return false;
+    ARROW_RETURN_NOT_OK(Check(status, "Cannot read from"));
+    return true;
+  }
+
+  /// Opens the version's changelog unless open; an error is kept as the store's (Fail).
+  arrow::Status OpenChangelog() {
+    if (changelog_) return error_;
+    auto writer = ChangelogWriter::Open(provider_->ChangelogPath(version_ + 1),
+                                        StateFileKind::kChangelog, version_ + 1);
+    if (!writer.ok()) {
+      Fail(writer.status());
+      return error_;
+    }
+    changelog_ = writer.MoveValueUnsafe();
+    return error_;
+  }
+
+  /// Appends a change to the version's changelog, opened by the first change.
+  arrow::Status Log(std::string_view key, std::optional<std::string_view> value) {
+    ARROW_RETURN_NOT_OK(OpenChangelog());
+    arrow::Status logged = value ? changelog_->Put(key, *value) : changelog_->Remove(key);
+    if (!logged.ok()) Fail(logged);
+    return error_;
+  }
+
+  arrow::Status ApplyPendingIfFull() {
+    UpdateCharge();
+    if (pending_.record_bytes() >= kMaxPendingBytes ||
+        (pending_.record_bytes() >= kMinPendingBytesToApply &&
+         provider_->shared_->WriteBuffersOverBudget())) {
+      return ApplyPending();
+    }
+    return arrow::Status::OK();
+  }
+
+  /// Charges the memory of the write buffer to the query's shared budget, when it changed by a
+  /// step since the last charge (or always, when `now`). The memo is not charged: it is
+  /// about the size of the keys its caller holds, and applying the buffer cannot shrink it.
+  void UpdateCharge(bool now = false) {
+    const int64_t bytes = pending_.memory_used_bytes();
+    if (!now && std::abs(bytes - charged_bytes_) < kChargeStep) return;
+    provider_->shared_->ChargeWriteBuffers(bytes - charged_bytes_);
+    charged_bytes_ = bytes;
+  }
+
+  /// Writes the pending changes, in key order, to the database, which takes them as one table
+  /// file, written sorted and ingested whole: inserting them into a memtable key by key, and
+  /// flushing it later, cost about a fifth of a large aggregation's time.
+  arrow::Status ApplyPending() {
+    if (pending_.size() == 0) return arrow::Status::OK();
+    const std::vector<PendingWrites::Change> changes = pending_.SortedChanges();
+    const std::string table_path = provider_->NextIngestPath();
+    rocksdb::SstFileWriter table(rocksdb::EnvOptions(), *provider_->options_);
+    ARROW_RETURN_NOT_OK(Check(table.Open(table_path), "Cannot write a table file for"));
+    for (size_t i = 0; i < changes.size(); ++i) {
+      // The buffer's records lie in no particular order in memory: fetch ahead.
+      constexpr size_t kAhead = 16;
+      if (i + kAhead < changes.size()) __builtin_prefetch(changes[i + kAhead].address());
+      const std::string_view key = changes[i].key();
+      const std::optional<std::string_view> value = changes[i].value();
+      rocksdb::Status added =
+          value ? table.Put(ToSlice(key), ToSlice(*value)) : table.Delete(ToSlice(key));
+      ARROW_RETURN_NOT_OK(Check(added, "Cannot write a table file for"));
+    }
+    ARROW_RETURN_NOT_OK(Check(table.Finish(), "Cannot write a table file for"));
+    applied_ = true;  // from here on the database may hold changes
+    rocksdb::IngestExternalFileOptions ingest;
+    // The file is the database's from now on: linked in, not copied.
+    ingest.move_files = true;
+    rocksdb::Status ingested = db_->IngestExternalFile({table_path}, ingest);
+    std::error_code ignored;
+    std::filesystem::remove(table_path, ignored);  // still there only when the ingestion failed
+    ARROW_RETURN_NOT_OK(Check(ingested, "Cannot write to"));
+    // What the lookups learned stays true of the keys not just applied; the applied ones
+    // are now in the database as their change says.
+    pending_.FindMany(
+        memo_.size() - memo_.next(), [&](size_t i) { return memo_.key_at(memo_.next() + i); },
+        [&](size_t i, const PendingWrites::Lookup& change) {
+          if (!change.changed) return;
+          memo_.set_known(memo_.next() + i, change.value ? LookupMemo::Known::kHeld
+                                                         : LookupMemo::Known::kAbsent);
+        });
+    pending_.Clear();
+    UpdateCharge(/*now=*/true);
+    return arrow::Status::OK();
+  }
+
+  arrow::Status CommitFiles() {
+    ReleaseSnapshot();
+    // A version without changes still needs its (empty) changelog.
+    ARROW_RETURN_NOT_OK(OpenChangelog());
+    ARROW_ASSIGN_OR_RAISE(int64_t changelog_bytes, changelog_->Commit());
+    changelog_.reset();
+    int64_t snapshot_bytes = 0;
+    ARROW_RETURN_NOT_OK(provider_->FinishCommit(version_ + 1, num_keys_, &snapshot_bytes));
+    metrics_.checkpoint_bytes_written = changelog_bytes + snapshot_bytes;
+    return arrow::Status::OK();
+  }
+
+  /// Restores every key the changelog names to its value when the store opened.
+  arrow::Status RollBack() {
+    rocksdb::ReadOptions at_open;
+    at_open.snapshot = snapshot_;
+    rocksdb::PinnableSlice previous;
+    return changelog_->ReadBack(
+        [&](std::string_view key, std::optional<std::string_view>) -> arrow::Status {
+          previous.Reset();
+          rocksdb::Status status =
+              db_->Get(at_open, db_->DefaultColumnFamily(), ToSlice(key), &previous);
+          if (status.ok()) {
+            status = db_->Put(write_options_, ToSlice(key), previous);
+          } else if (status.IsNotFound()) {
+            status = db_->Delete(write_options_, ToSlice(key));
+          }
+          return FromRocksDb(status, "Cannot roll back " + provider_->Describe());
+        });
+  }
+
+  void ReleaseValues() const {
+    for (size_t i = 0; i < pinned_used_; ++i) pinned_[i].Reset();
+    pinned_used_ = 0;
+  }
+
+  void ReleaseSnapshot() {
+    if (snapshot_ != nullptr) db_->ReleaseSnapshot(snapshot_);
+    snapshot_ = nullptr;
+  }
+
+  void Close() {
+    pending_.Clear();
+    memo_.Release();
+    provider_->shared_->ChargeWriteBuffers(-charged_bytes_);
+    charged_bytes_ = 0;
+    open_ = false;
+    provider_->store_open_ = false;
+  }
+
+  RocksDbStateStoreProvider* provider_;
+  rocksdb::DB* db_;
+  int64_t version_;
+  int64_t num_keys_;
+  const rocksdb::Snapshot* snapshot_;
+  rocksdb::WriteOptions write_options_;
+  std::unique_ptr<ChangelogWriter> changelog_;
+  PendingWrites pending_;
+  // What the latest Get or GetMany found in the database, kept true as the write buffer is
+  // applied.
+  mutable LookupMemo memo_;
+  // The bytes of pending_ charged to the shared budget (UpdateCharge).
+  int64_t charged_bytes_ = 0;
+  // PutChunk's keys to read and their hashes, and the hashes of its keys the database lacks,
+  // kept to reuse the memory.
+  std::vector<rocksdb::Slice> unknown_keys_;
+  std::vector<uint64_t> unknown_hashes_;
+  std::vector<uint64_t> fresh_hashes_;
+  StateStoreMetrics metrics_;
+  // A deque, so that the slices handed out stay where they are as more are added.
+  mutable std::deque<rocksdb::PinnableSlice> pinned_;
+  mutable size_t pinned_used_ = 0;
+  mutable arrow::Status error_;
+  bool open_ = true;
+  bool committed_ = false;
+  bool commit_failed_ = false;
+  // Whether some changes were applied to the database (so that Abort must undo them).
+  bool applied_ = false;
+};
+
+std::unique_ptr<StateStore> OpenRocksDbStateStore(RocksDbStateStoreProvider* provider,
+                                                  int64_t version) {
+  return std::make_unique<RocksDbStateStore>(provider, version);
+}
+
+}  // namespace sluice::state
