@@ -158,6 +158,7 @@ CASES = [
             "past_end": "element_at(array(1, 2, 3), 4)",
             "before_start": "element_at(array(1, 2, 3), -4)",
             "zero_index": "element_at(array(1, 2, 3), 0)",
+            "try_zero_index": "try_element_at(array(1, 2, 3), 0)",
             "subscript_past_end": "array(1, 2, 3)[3]",
             "subscript_negative": "array(1, 2, 3)[-1]",
             "empty_array": "element_at(array(), 1)",

@@ -129,11 +129,8 @@ Kernel ArrayAccessKernel(Access access, bool ansi) {
       const int64_t i = index.Value(row);
       int64_t position;
       if (one_based) {
-        if (i == 0) {
-          if (access == Access::kElementAt) return IndexError(access, 0, size);
-          take.UnsafeAppendNull();
-          continue;
-        }
+        // Index 0 fails even in try_element_at, as in Spark.
+        if (i == 0) return IndexError(Access::kElementAt, 0, size);
         position = i > 0 ? i - 1 : size + i;
       } else {
         position = i;
