@@ -69,6 +69,39 @@ TEST_F(CollectionFunctionsTest, ElementAtAndSubscript) {
   ExpectCall("element_at", {arr, Lit("int", "null")}, "string", "[null, null, null]");
 }
 
+TEST_F(CollectionFunctionsTest, OnePartOfASplitIsCutFromTheText) {
+  auto s = Col("string", R"(["a/b//c/", "x", "", null])", "s");
+  auto split = Resolve("split", {s, Lit("string", R"("/")")});
+  ASSERT_TRUE(split.ok()) << split.status().ToString();
+  // With a plain-text separator and a literal index, the call reads the text itself: the
+  // array of every part is never made.
+  auto part = Resolve("get", {*split, Lit("int", "3")});
+  ASSERT_TRUE(part.ok()) << part.status().ToString();
+  ASSERT_EQ((*part)->children().size(), 1u);
+  EXPECT_EQ((*part)->children()[0], s);
+  ExpectCall("get", {*split, Lit("int", "0")}, "string", R"(["a", "x", "", null])");
+  ExpectCall("get", {*split, Lit("int", "2")}, "string", R"(["", null, null, null])");
+  ExpectCall("get", {*split, Lit("int", "4")}, "string", R"(["", null, null, null])");
+  ExpectCall("get", {*split, Lit("int", "5")}, "string", "[null, null, null, null]");
+  ExpectCall("get", {*split, Lit("int", "-1")}, "string", "[null, null, null, null]");
+  ExpectCall("try_element_at", {*split, Lit("int", "-2")}, "string", R"(["c", null, null, null])");
+  ExpectCall("try_element_at", {*split, Lit("int", "-5")}, "string",
+             R"(["a", null, null, null])");
+  ExpectError("[]", {*split, Lit("int", "1")}, "INVALID_ARRAY_INDEX");
+  ExpectError("element_at", {*split, Lit("int", "-6")}, "INVALID_ARRAY_INDEX_IN_ELEMENT_AT");
+  ExpectError("try_element_at", {*split, Lit("int", "0")}, "INVALID_INDEX_OF_ZERO");
+  auto limited = Resolve("split", {s, Lit("string", R"("/")"), Lit("int", "2")});
+  ASSERT_TRUE(limited.ok());
+  ExpectCall("get", {*limited, Lit("int", "1")}, "string", R"(["b//c/", null, null, null])");
+  // A regex separator is split as written: the array, then its element.
+  auto regex = Resolve("split", {s, Lit("string", R"("/+")")});
+  ASSERT_TRUE(regex.ok());
+  auto regex_part = Resolve("get", {*regex, Lit("int", "2")});
+  ASSERT_TRUE(regex_part.ok());
+  EXPECT_EQ((*regex_part)->children().size(), 2u);
+  ExpectCall("get", {*regex, Lit("int", "2")}, "string", R"(["c", null, null, null])");
+}
+
 TEST_F(CollectionFunctionsTest, ArrayContains) {
   auto a = Col("int", "[1, 1, 1, 1, null]");
   auto b = Col("int", "[2, 2, null, null, null]");

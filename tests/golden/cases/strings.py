@@ -164,6 +164,52 @@ CASES = [
         ],
     ),
     select("split_null_pattern", SPLITTABLE, ["split(s, NULL)", "size(split(s, ','))"]),
+    # One part of a split, which Sluice cuts from the text without making the array when the
+    # separator, limit and index are literals; the array made and then indexed answers the rest.
+    select(
+        "split_element",
+        SPLITTABLE,
+        [
+            "split(s, ',')[0]",
+            "split(s, ',', 2)[0]",
+            "element_at(split(s, ','), 1)",
+            "element_at(split(s, ','), -1)",
+            "element_at(split(s, ',', 2), -1)",
+            "try_element_at(split(s, ','), 3)",
+            "try_element_at(split(s, ','), -3)",
+            "get(split(s, ','), 1)",
+            "get(split(s, ','), 5)",
+            "get(split(s, ','), -1)",
+            "get(split(s, ';'), 1)",
+            "get(split(s, ',', 0), 5)",
+            "get(split(s, ',', 1), 1)",
+            r"get(split(s, '\\d+'), 1)",
+        ],
+    ),
+    select(
+        "split_element_without_ansi",
+        SPLITTABLE,
+        [
+            "split(s, ',')[1]",
+            "split(s, ',')[5]",
+            "split(s, ',', 3)[2]",
+            "element_at(split(s, ','), 6)",
+            "element_at(split(s, ','), -6)",
+        ],
+        {"spark.sql.ansi.enabled": "false"},
+    ),
+    *select_each(
+        "split_element_out_of_range",
+        table("s STRING", [["a,b"]]),
+        {
+            "subscript": "split(s, ',')[2]",
+            "subscript_negative": "split(s, ',')[-1]",
+            "element_at_past_end": "element_at(split(s, ','), 3)",
+            "element_at_before_start": "element_at(split(s, ','), -3)",
+            "element_at_zero": "element_at(split(s, ','), 0)",
+            "try_element_at_zero": "try_element_at(split(s, ','), 0)",
+        },
+    ),
     select(
         "regexp_extract",
         table(

@@ -3,7 +3,6 @@
 // regexp_replace, split, regexp_count, regexp_substr, regexp_instr. A constant pattern is
 // compiled once when the call is resolved; other patterns once per distinct value in a batch.
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -15,6 +14,7 @@
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/functions/function_areas.h"
+#include "sluice/expr/functions/literal_splitter.h"
 #include "sluice/expr/functions/regex_translation.h"
 #include "sluice/expr/functions/string_arguments.h"
 #include "sluice/expr/functions/string_case.h"
@@ -49,16 +49,6 @@ class PatternSource {
   std::string function_;
   std::unordered_map<std::string, std::shared_ptr<const JavaRegex>> cache_;
 };
-
-// True when Java would read `pattern` as plain text (no metacharacters): such patterns are
-// matched with string search, as Java's String.split does for them.
-bool IsLiteralPattern(std::string_view pattern) {
-  if (pattern.empty()) return false;
-  for (char c : pattern) {
-    if (std::strchr(".$|()[]{}^?*+\\", c) != nullptr) return false;
-  }
-  return true;
-}
 
 // Compiles argument `index` of `call` when it is a non-null string literal.
 arrow::Result<std::shared_ptr<const JavaRegex>> ConstantRegex(const CallSite& call, size_t index,
@@ -481,15 +471,8 @@ void SplitRow(const JavaRegex& regex, std::string_view literal, std::string_view
   int64_t pieces = 0;
   bool matched = false;
   if (!literal.empty()) {
-    size_t found;
-    while ((limit <= 0 || pieces < limit - 1) &&
-           (found = text.find(literal, index)) != std::string_view::npos) {
-      out.AppendElement(text.substr(index, found - index));
-      ++pieces;
-      index = found + literal.size();
-      matched = true;
-    }
-    out.AppendElement(matched ? text.substr(index) : text);
+    LiteralSplitter parts(text, literal, limit);
+    while (std::optional<std::string_view> part = parts.Next()) out.AppendElement(*part);
     out.EndList();
     return;
   }
