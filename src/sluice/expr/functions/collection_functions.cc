@@ -202,10 +202,10 @@ std::optional<ResolvedCall> ResolveSplitElement(const CallSite& call, Access acc
       // A part counted from the end needs the number of parts first.
       const int64_t position = !one_based ? i : i > 0 ? i - 1 : count_parts() + i;
       std::optional<std::string_view> part;
-      if (position >= 0) {
-        LiteralSplitter parts(t, separator, limit);
-        for (int64_t k = 0; k <= position && (part = parts.Next()); ++k) {
-        }
+      LiteralSplitter parts(t, separator, limit);
+      for (int64_t k = 0; k <= position; ++k) {
+        part = parts.Next();
+        if (!part) break;
       }
       if (!part) {
         if (fail) return IndexError(access, i, count_parts());
