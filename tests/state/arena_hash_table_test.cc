@@ -82,6 +82,30 @@ TEST(ArenaHashTableTest, CompactionBoundsMemoryUnderChurn) {
   EXPECT_EQ(*table.Find("999"), std::string(9, 'v'));
 }
 
+// ForEach walks the arena while every record in it is an entry's (inserts, overwrites with
+// values of the same length, over several blocks), and the index once some are garbage
+// (a value of another length, a removal): each entry once, as it is now, either way.
+TEST(ArenaHashTableTest, ForEachShowsEachEntryOnceWithOrWithoutGarbage) {
+  ArenaHashTable table;
+  std::map<std::string, std::string> expected;
+  for (int key = 0; key < 50000; ++key) {
+    expected[std::to_string(key)] = std::string(key % 7, 'a');
+    table.Upsert(std::to_string(key), expected[std::to_string(key)]);
+  }
+  for (int key = 0; key < 50000; key += 3) {
+    expected[std::to_string(key)] = std::string(key % 7, 'b');
+    table.Upsert(std::to_string(key), expected[std::to_string(key)]);
+  }
+  ASSERT_EQ(table.garbage_bytes(), 0);
+  EXPECT_EQ(Contents(table), expected);
+  expected["5"] = "a longer value";
+  table.Upsert("5", expected["5"]);
+  expected.erase("6");
+  table.Erase("6");
+  ASSERT_GT(table.garbage_bytes(), 0);
+  EXPECT_EQ(Contents(table), expected);
+}
+
 TEST(ArenaHashTableTest, ClearReleasesEverything) {
   ArenaHashTable table;
   for (int key = 0; key < 10000; ++key) table.Upsert(std::to_string(key), "value");
@@ -90,6 +114,25 @@ TEST(ArenaHashTableTest, ClearReleasesEverything) {
   EXPECT_EQ(table.size(), 0);
   EXPECT_LT(table.memory_used_bytes(), full / 10);
   EXPECT_FALSE(table.Find("1").has_value());
+}
+
+// Reserve sizes the index once: the entries it was sized for then fit without growing it,
+// and those already held stay findable.
+TEST(ArenaHashTableTest, ReserveSizesTheIndexForTheEntriesToCome) {
+  for (int held : {0, 100}) {
+    ArenaHashTable table;
+    for (int key = 0; key < held; ++key) table.Upsert(std::to_string(key), "v");
+    table.Reserve(10000);
+    const size_t slots = table.slot_count();
+    EXPECT_GE(slots * 3, size_t{10000} * 4);
+    EXPECT_LT(slots * 3, size_t{10000} * 4 * 2) << "no more than the next power of two";
+    for (int key = 0; key < 10000; ++key) table.Upsert(std::to_string(key), "value");
+    EXPECT_EQ(table.slot_count(), slots);
+    EXPECT_EQ(table.size(), 10000);
+    EXPECT_EQ(*table.Find("42"), "value");
+    table.Reserve(10);
+    EXPECT_EQ(table.slot_count(), slots) << "never shrinks";
+  }
 }
 
 TEST(ArenaHashTableTest, PipelinedVisitsEveryKeyInOrderWithItsHash) {

@@ -68,8 +68,9 @@ TEST(PendingWritesTest, SortsKeysWithCommonPrefixesByAllTheirBytes) {
   EXPECT_EQ(keys, sorted);
 }
 
-// Many keys, spread over the buckets the sort distributes them into or all in one: keys of
-// random bytes, keys alike in their first bytes and differing in a few low bits only.
+// Many keys: keys of random bytes, keys alike in their first bytes and differing in a few
+// low bits only, keys alike in more than their first 8 bytes (one of them no more than
+// those), keys differing in one bit of one byte.
 TEST(PendingWritesTest, SortsManyKeysByAllTheirBytes) {
   std::mt19937_64 random(7);
   auto random_key = [&](std::string prefix, size_t max_extra) {
@@ -77,11 +78,16 @@ TEST(PendingWritesTest, SortsManyKeysByAllTheirBytes) {
     for (size_t i = 0; i < extra; ++i) prefix.push_back(static_cast<char>(random() & 0xff));
     return prefix;
   };
-  std::vector<std::vector<std::string>> cases(3);
+  std::vector<std::vector<std::string>> cases(5);
   for (int i = 0; i < 5000; ++i) cases[0].push_back(random_key("", 12));
   for (int i = 0; i < 5000; ++i) cases[1].push_back(random_key("same5", 4));
   for (int i = 0; i < 300; ++i) {
     cases[2].push_back(std::string("1234567") + static_cast<char>(random() % 4));
+  }
+  cases[3].push_back("a long shared start/");
+  for (int i = 0; i < 3000; ++i) cases[3].push_back(random_key("a long shared start/", 10));
+  for (int i = 0; i < 100; ++i) {
+    cases[4].push_back(std::string("key") + static_cast<char>(random() % 2 == 0 ? 0 : 0x40) + "z");
   }
   for (std::vector<std::string>& keys : cases) {
     PendingWrites pending;

@@ -76,7 +76,10 @@ char* ArenaHashTable::Allocate(size_t bytes) {
     size_t next = blocks_.empty() ? kFirstBlockBytes
                                   : std::min(blocks_.back().capacity * 2, kLargestBlockBytes);
     size_t capacity = std::max(next, bytes);
-    blocks_.push_back(Block{std::unique_ptr<char[]>(new char[capacity]), capacity, 0, 0});
+    // A large block in huge pages: the records of a large table are read in no order.
+    blocks_.push_back(Block{std::unique_ptr<char[], LargeDeleter>(
+                                static_cast<char*>(AllocateLarge(capacity)), {capacity}),
+                            capacity, 0, 0});
     block_bytes_ += static_cast<int64_t>(capacity);
     const char* start = blocks_.back().data.get();
     auto at = std::lower_bound(blocks_by_address_.begin(), blocks_by_address_.end(),
@@ -158,7 +161,7 @@ void ArenaHashTable::EraseAt(size_t hole) {
 }
 
 void ArenaHashTable::Grow() {
-  std::vector<uint64_t> old = std::move(slots_);
+  auto old = std::move(slots_);
   slots_.assign(old.size() * 2, kEmpty);
   mask_ = slots_.size() - 1;
   auto place = [this](uint64_t slot, size_t index) {
@@ -272,6 +275,18 @@ void ArenaHashTable::CompactIfWasteful() {
     char* copy = AppendRecord(KeyOf(record), ValueOf(record));
     slot = tag | static_cast<uint64_t>(reinterpret_cast<uintptr_t>(copy));
   }
+}
+
+void ArenaHashTable::Reserve(int64_t entries) {
+  // Grow keeps the index at most three quarters full.
+  auto fits = [&] { return static_cast<size_t>(entries) * 4 <= slots_.size() * 3; };
+  if (size_ == 0) {
+    size_t slots = slots_.size();
+    while (static_cast<size_t>(entries) * 4 > slots * 3) slots *= 2;
+    slots_.assign(slots, kEmpty);
+    mask_ = slots - 1;
+  }
+  while (!fits()) Grow();
 }
 
 void ArenaHashTable::Clear() {

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "sluice/common/huge_pages.h"
+
 namespace sluice::state {
 
 /// Maps byte-string keys to byte-string values. Each entry is one record (key length, value
@@ -150,6 +152,10 @@ class ArenaHashTable {
   /// Removes every entry and releases the memory.
   void Clear();
 
+  /// Sizes the index for `entries` entries now, rather than growing it step by step (each
+  /// step a pass over every entry) as they come.
+  void Reserve(int64_t entries);
+
   /// Keeps the records of removed and replaced entries, and their bytes, until ReleaseGarbage.
   void HoldGarbage() { holding_garbage_ = true; }
   /// Ends HoldGarbage and reclaims what the garbage gathered meanwhile allows.
@@ -158,18 +164,30 @@ class ArenaHashTable {
     Reclaim();
   }
 
-  /// Calls `visit(key, value)` for every entry, in slot order. `visit` must not modify the
-  /// table.
+  /// Calls `visit(key, value)` for every entry, in ForEachRecord's order. `visit` must not
+  /// modify the table.
   template <typename Visit>
   void ForEach(Visit&& visit) const {
     ForEachRecord([&](const char* record) { visit(KeyOf(record), ValueOf(record)); });
   }
 
-  /// Calls `visit(record)` for every entry, in slot order, with the address of its record:
-  /// 8 bytes that stand for the entry, read with KeyOf and ValueOf until the table changes.
-  /// `visit` must not modify the table.
+  /// Calls `visit(record)` for every entry, with the address of its record: 8 bytes that
+  /// stand for the entry, read with KeyOf and ValueOf until the table changes. The order is
+  /// the arena's when it holds no garbage (every record there is an entry's, and the walk
+  /// reads memory in order), else the index's (records in no order, fetched ahead). `visit`
+  /// must not modify the table.
   template <typename Visit>
   void ForEachRecord(Visit&& visit) const {
+    if (garbage_bytes_ == 0) {
+      for (const Block& block : blocks_) {
+        for (size_t at = 0; at < block.used;) {
+          const char* record = block.data.get() + at;
+          at += static_cast<size_t>(RecordBytesOf(record));
+          visit(record);
+        }
+      }
+      return;
+    }
     const size_t n = slots_.size();
     for (size_t i = 0; i < n; ++i) {
       if (i + kRecordsAheadOfAWalk < n && slots_[i + kRecordsAheadOfAWalk] != kEmpty) {
@@ -255,13 +273,14 @@ class ArenaHashTable {
   void IndexBlocks();
 
   struct Block {
-    std::unique_ptr<char[]> data;
+    std::unique_ptr<char[], LargeDeleter> data;
     size_t capacity = 0;
     size_t used = 0;
     size_t live = 0;  // bytes of the records slots refer to
   };
 
-  std::vector<uint64_t> slots_;
+  // Probes land anywhere in a large index: huge pages spare them most TLB misses.
+  std::vector<uint64_t, HugePageAllocator<uint64_t>> slots_;
   size_t mask_ = 0;
   int64_t size_ = 0;
   /// Records are appended to the last block.

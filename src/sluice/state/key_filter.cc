@@ -1,14 +1,11 @@
 #include "sluice/state/key_filter.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 
 #include <arrow/util/hashing.h>
 
+#include "sluice/common/huge_pages.h"
 #include "sluice/common/mix_integer.h"
 
 namespace sluice::state {
@@ -35,8 +32,6 @@ KeyFilter::KeyFilter(KeyFilter&&) noexcept = default;
 KeyFilter& KeyFilter::operator=(KeyFilter&&) noexcept = default;
 KeyFilter::~KeyFilter() = default;
 
-void KeyFilter::Free::operator()(Block* blocks) const { std::free(blocks); }
-
 uint64_t KeyFilter::Hash(std::string_view key) {
   // Arrow's hash of a short string leaves its high bits to a few of the key's bytes (those of
   // a little-endian integer's low bytes). Keys that come in their byte order would crowd a few
@@ -49,18 +44,12 @@ void KeyFilter::AddLayer(int64_t capacity) {
   Layer layer;
   layer.capacity = capacity;
   layer.num_blocks = static_cast<uint64_t>((capacity * kBitsPerKey + 511) / 512);
-  // A large layer goes in huge pages where the system allows: probes land anywhere in it, and
-  // with 4 KiB pages nearly each one would also miss the TLB.
-  constexpr size_t kHugePage = 2 << 20;
+  // Probes land anywhere in a layer: a large one goes in huge pages (AllocateLarge).
   const size_t bytes = layer.num_blocks * sizeof(Block);
-  const size_t alignment = bytes >= kHugePage ? kHugePage : alignof(Block);
-  const size_t allocated = (bytes + alignment - 1) / alignment * alignment;
-  void* memory = std::aligned_alloc(alignment, allocated);
-  if (memory == nullptr) throw std::bad_alloc();
-  if (alignment == kHugePage) madvise(memory, allocated, MADV_HUGEPAGE);
-  std::memset(memory, 0, allocated);
-  layer.blocks.reset(static_cast<Block*>(memory));
-  memory_bytes_ += static_cast<int64_t>(allocated);
+  void* memory = AllocateLarge(bytes);
+  std::memset(memory, 0, bytes);
+  layer.blocks = std::unique_ptr<Block[], LargeDeleter>(static_cast<Block*>(memory), {bytes});
+  memory_bytes_ += static_cast<int64_t>(bytes);
   layers_.push_back(std::move(layer));
 }
 

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sluice/common/huge_pages.h"
+
 namespace sluice::state {
 
 /// A blocked Bloom filter of key hashes (each key's bits in one 64-byte block, so a probe is
@@ -77,11 +79,8 @@ class KeyFilter {
   struct alignas(64) Block {
     uint64_t words[8];
   };
-  struct Free {
-    void operator()(Block* blocks) const;
-  };
   struct Layer {
-    std::unique_ptr<Block[], Free> blocks;
+    std::unique_ptr<Block[], LargeDeleter> blocks;
     uint64_t num_blocks = 0;
     int64_t capacity = 0;
     int64_t keys = 0;

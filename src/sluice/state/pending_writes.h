@@ -77,7 +77,8 @@ class PendingWrites {
 
    private:
     friend class PendingWrites;
-    // The key's first 8 bytes as a big-endian integer (KeyPrefix), what sorting compares first.
+    // As a big-endian integer, the 8 bytes of the key that follow those all the sorted keys
+    // share: what sorting compares first.
     uint64_t prefix_;
     const char* record_;
   };
@@ -95,6 +96,8 @@ class PendingWrites {
 
   /// Forgets every change and releases the memory.
   void Clear() { table_.Clear(); }
+  /// Makes room for `changes` changes at once (ArenaHashTable::Reserve).
+  void Reserve(int64_t changes) { table_.Reserve(changes); }
 
  private:
   // Each value is a tag byte (kPutTag or kRemoveTag) followed by the new value's bytes.

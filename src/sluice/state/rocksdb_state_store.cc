@@ -402,7 +402,12 @@ class RocksDbStateStore final : public StateStore {
     if (pending_.record_bytes() >= kMaxPendingBytes ||
         (pending_.record_bytes() >= kMinPendingBytesToApply &&
          provider_->shared_->WriteBuffersOverBudget())) {
-      return ApplyPending();
+      // A version that filled the buffer once is likely to fill it again: its index starts
+      // at the size it reached, instead of growing to it anew.
+      const int64_t changes = pending_.size();
+      ARROW_RETURN_NOT_OK(ApplyPending());
+      pending_.Reserve(changes);
+      UpdateCharge(/*now=*/true);
     }
     return arrow::Status::OK();
   }
