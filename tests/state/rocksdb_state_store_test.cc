@@ -255,6 +255,44 @@ TEST_F(RocksDbStateStoreTest, TheKeyFilterIsBuiltAnewOnceRemovedKeysFillIt) {
   store->Abort();
 }
 
+// A store that scans every key (ForEach, as an operator evicting by the watermark does each
+// batch) builds a crowded key filter anew on the way, and its commit leaves the filter to the
+// next scan instead of scanning again. Aborted, its version puts back the keys it removed,
+// and the filter is built anew once more, with them.
+TEST_F(RocksDbStateStoreTest, AScanOfEveryKeyBuildsACrowdedKeyFilterAnew) {
+  constexpr int kKeys = 100'000;  // more than the filter's first layer holds
+  auto provider = NewProvider();
+  auto store = provider->GetStore(0).ValueOrDie();
+  for (int i = 0; i < kKeys; ++i) ASSERT_TRUE(store->Put(Named("k", i), "v").ok());
+  ASSERT_EQ(store->Commit().ValueOrDie(), 1);
+
+  auto remove_all_but_ten_and_scan = [&](StateStore& version) {
+    for (int i = 10; i < kKeys; ++i) ASSERT_TRUE(version.Remove(Named("k", i)).ok());
+    int visited = 0;
+    version.ForEach([&](std::string_view, std::string_view) { ++visited; });
+    EXPECT_EQ(visited, 10);
+    EXPECT_EQ(provider->key_filter().keys(), 10) << "built anew from the keys left";
+  };
+  store = provider->GetStore(1).ValueOrDie();
+  remove_all_but_ten_and_scan(*store);
+  store->Abort();
+  EXPECT_EQ(provider->key_filter().keys(), kKeys) << "the keys put back are in it again";
+  store = provider->GetStore(1).ValueOrDie();
+  EXPECT_EQ(store->Get(Named("k", 99)), "v");
+  EXPECT_EQ(store->Get(Named("k", kKeys - 1)), "v");
+
+  remove_all_but_ten_and_scan(*store);
+  ASSERT_TRUE(store->Put(Named("k", 20), "again").ok());
+  ASSERT_EQ(store->Commit().ValueOrDie(), 2);
+  EXPECT_EQ(provider->key_filter().keys(), 11) << "no second scan at the commit";
+  store = provider->GetStore(2).ValueOrDie();
+  EXPECT_EQ(store->Get(Named("k", 9)), "v");
+  EXPECT_EQ(store->Get(Named("k", 20)), "again");
+  EXPECT_FALSE(store->Get(Named("k", 99)).has_value());
+  EXPECT_EQ(store->metrics().num_keys, 11);
+  store->Abort();
+}
+
 TEST_F(RocksDbStateStoreTest, OneOpenStoreAtATime) {
   auto provider = NewProvider();
   auto store = provider->GetStore(0).ValueOrDie();

@@ -114,10 +114,14 @@ TEST_P(StateStoreBatchTest, RemoveManyRemovesAsOneAtATime) {
     aborted->Abort();
   }
   EXPECT_EQ(Found(*provider->GetStore(1).ValueOrDie(), keys).size(), static_cast<size_t>(kKeys));
+  // And a key put by the same version (in its write buffer, not in the database).
   auto store = provider->GetStore(1).ValueOrDie();
+  ASSERT_TRUE(store->Put("put by this version", "v").ok());
+  removed.push_back("put by this version");
   ASSERT_TRUE(store->RemoveMany(removed).ok());
-  EXPECT_EQ(store->metrics().num_removed_rows, (kKeys + 2) / 3);
+  EXPECT_EQ(store->metrics().num_removed_rows, (kKeys + 2) / 3 + 1);
   EXPECT_EQ(store->metrics().num_keys, kKeys - (kKeys + 2) / 3);
+  EXPECT_FALSE(store->Get("put by this version").has_value());
   ASSERT_EQ(store->Commit().ValueOrDie(), 2);
   factory_.reset();
   provider = NewProvider();

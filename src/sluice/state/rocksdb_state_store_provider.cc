@@ -156,10 +156,21 @@ void RocksDbStateStoreProvider::DropDatabase() {
   ChargeKeyFilter();
 }
 
+KeyFilter RocksDbStateStoreProvider::KeyFilterFor(int64_t num_keys) {
+  return KeyFilter(std::max(kFirstFilterLayerKeys, 2 * num_keys));
+}
+
+bool RocksDbStateStoreProvider::KeyFilterCrowded(int64_t num_keys) const {
+  return key_filter_.keys() > 2 * num_keys + kFirstFilterLayerKeys;
+}
+
+void RocksDbStateStoreProvider::ReplaceKeyFilter(KeyFilter filter) {
+  key_filter_ = std::move(filter);
+  ChargeKeyFilter();
+}
+
 arrow::Status RocksDbStateStoreProvider::RebuildKeyFilter() {
-  // Sized for twice the keys held, so that the store can grow as much before the filter needs
-  // a second layer.
-  key_filter_ = KeyFilter(std::max(kFirstFilterLayerKeys, 2 * num_keys_));
+  key_filter_ = KeyFilterFor(num_keys_);
   rocksdb::ReadOptions scan;
   scan.fill_cache = false;  // one pass over everything: keep the cache for the lookups
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(scan));
@@ -205,7 +216,7 @@ arrow::Status RocksDbStateStoreProvider::Replay(std::string_view key,
 }
 
 arrow::Status RocksDbStateStoreProvider::FinishCommit(int64_t version, int64_t num_keys,
-                                                      int64_t* bytes_written) {
+                                                      bool scanned, int64_t* bytes_written) {
   // From here on the database holds `version`; a failure below leaves the changelog in place
   // and the store drops the database, so the next load rebuilds `version` from the files.
   loaded_version_ = version;
@@ -234,10 +245,9 @@ arrow::Status RocksDbStateStoreProvider::FinishCommit(int64_t version, int64_t n
   }
   // Removed keys stay in the filter, where a lookup of them falls through to the database:
   // once such keys are most of it, it is built anew (a scan of the keys held, after at least
-  // as many keys were added).
-  if (key_filter_.keys() > 2 * num_keys + kFirstFilterLayerKeys) {
-    ARROW_RETURN_NOT_OK(RebuildKeyFilter());
-  }
+  // as many keys were added). A store that scanned every key (ForEach, as an operator
+  // evicting by the watermark does each batch) leaves that to the next version's scan.
+  if (KeyFilterCrowded(num_keys) && !scanned) ARROW_RETURN_NOT_OK(RebuildKeyFilter());
   return maintenance_.DueNow() ? Cleanup(version) : arrow::Status::OK();
 }
 

@@ -30,8 +30,9 @@ namespace sluice::state {
 /// changelogs after it).
 ///
 /// A filter of every key the database holds (KeyFilter), kept beside it and rebuilt by a scan
-/// of the database when a version is loaded or when removed keys make up most of it, answers
-/// the lookups of keys the store never held without asking RocksDB.
+/// of the database when a version is loaded or when removed keys make up most of it (by the
+/// next ForEach, which scans them all anyway, or else at commit), answers the lookups of keys
+/// the store never held without asking RocksDB.
 ///
 /// A store buffers its changes (up to 64 MiB of keys and values) and applies them in key
 /// order, to the version's changelog and then to the database as one sorted table file it
@@ -88,11 +89,20 @@ class RocksDbStateStoreProvider final : public StateStoreProvider {
   arrow::Status Replay(std::string_view key, std::optional<std::string_view> value);
   /// After the changelog of `version` is in place: the snapshot if one is due (Spark's
   /// RocksDB provider takes it at commit too), the new number of keys, and the cleanup when
-  /// maintenance is due. `bytes_written` receives the snapshot's bytes.
-  arrow::Status FinishCommit(int64_t version, int64_t num_keys, int64_t* bytes_written);
+  /// maintenance is due, and the key filter made anew if crowded, unless the version
+  /// `scanned` every key. `bytes_written` receives the snapshot's bytes.
+  arrow::Status FinishCommit(int64_t version, int64_t num_keys, bool scanned,
+                             int64_t* bytes_written);
   arrow::Status Cleanup(int64_t newest_version);
   /// Makes the key filter anew from the keys of the database.
   arrow::Status RebuildKeyFilter();
+  /// Whether removed keys make up most of the key filter, for a store of `num_keys` keys.
+  bool KeyFilterCrowded(int64_t num_keys) const;
+  /// An empty key filter for a store of `num_keys` keys: sized for twice as many, so that
+  /// the store can grow as much before the filter needs a second layer.
+  static KeyFilter KeyFilterFor(int64_t num_keys);
+  /// Replaces the key filter with `filter`, made anew from every key the database holds.
+  void ReplaceKeyFilter(KeyFilter filter);
   /// Charges the key filter's memory to the shared budget, as it stands now.
   void ChargeKeyFilter();
   /// Bytes of memory this database holds on its own (memtables, table readers, and its
