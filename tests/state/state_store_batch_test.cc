@@ -128,6 +128,43 @@ TEST_P(StateStoreBatchTest, RemoveManyRemovesAsOneAtATime) {
   EXPECT_EQ(Found(*provider->GetStore(2).ValueOrDie(), keys), expected);
 }
 
+// Keys a scan showed, held in the database or put by the version itself, removed as
+// RemoveMany would: the counts of keys and of removals stay exact, and the keys are gone.
+TEST_P(StateStoreBatchTest, RemoveHeldRemovesTheKeysAScanShowed) {
+  auto provider = NewProvider();
+  constexpr int kKeys = 1000;
+  std::vector<std::string> names;
+  for (int i = 0; i < kKeys; ++i) names.push_back("key-" + std::to_string(i));
+  std::vector<std::string_view> keys(names.begin(), names.end());
+  {
+    auto store = provider->GetStore(0).ValueOrDie();
+    ASSERT_TRUE(store->PutMany(keys, keys).ok());
+    ASSERT_EQ(store->Commit().ValueOrDie(), 1);
+  }
+  auto store = provider->GetStore(1).ValueOrDie();
+  ASSERT_TRUE(store->Put("put by this version", "v").ok());
+  std::vector<std::string> shown;
+  store->ForEach([&](std::string_view key, std::string_view) {
+    if (key.back() == '7' || key == "put by this version") shown.emplace_back(key);
+  });
+  ASSERT_EQ(shown.size(), static_cast<size_t>(kKeys / 10 + 1));
+  const std::vector<std::string_view> removed(shown.begin(), shown.end());
+  ASSERT_TRUE(store->RemoveHeld(removed).ok());
+  EXPECT_EQ(store->metrics().num_removed_rows, kKeys / 10 + 1);
+  EXPECT_EQ(store->metrics().num_keys, kKeys - kKeys / 10);
+  ASSERT_EQ(store->Commit().ValueOrDie(), 2);
+  std::vector<std::pair<size_t, std::string>> expected;
+  for (int i = 0; i < kKeys; ++i) {
+    if (i % 10 != 7) expected.emplace_back(i, names[i]);
+  }
+  factory_.reset();
+  provider = NewProvider();
+  auto reloaded = provider->GetStore(2).ValueOrDie();
+  EXPECT_EQ(Found(*reloaded, keys), expected);
+  EXPECT_FALSE(reloaded->Get("put by this version").has_value());
+  EXPECT_EQ(reloaded->metrics().num_keys, kKeys - kKeys / 10);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Providers, StateStoreBatchTest,
     ::testing::Values(kHdfsBackedProviderClass, kRocksDbProviderClass),

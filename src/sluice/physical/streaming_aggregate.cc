@@ -165,8 +165,8 @@ class StreamingAggregateStream final : public BatchStream {
           final_keys.Append(key);
           if (append) output.values.Append(value);
         });
-        // Together, so that the store looks the keys up ahead of removing them.
-        ARROW_RETURN_NOT_OK(store.RemoveMany(Views(final_keys)));
+        // Keys the scan just showed: the store need not look them up.
+        ARROW_RETURN_NOT_OK(store.RemoveHeld(Views(final_keys)));
         removed[p] = final_keys.size();
       }
       if (stateful_.output_mode == plan::OutputMode::kComplete) {

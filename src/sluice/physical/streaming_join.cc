@@ -584,8 +584,10 @@ class StreamingJoinStream final : public BufferedStream {
         if (!MatchedOf(value)) unmatched->Append(RowOf(value));
       });
     }
-    ARROW_RETURN_NOT_OK(stores.values->RemoveMany(indexed_keys));
-    ARROW_RETURN_NOT_OK(stores.counts->RemoveMany(expired_keys));
+    // Keys the scan of the counts just showed, and the indexes of the rows they count: the
+    // stores need not look them up.
+    ARROW_RETURN_NOT_OK(stores.values->RemoveHeld(indexed_keys));
+    ARROW_RETURN_NOT_OK(stores.counts->RemoveHeld(expired_keys));
     *removed += indexed.size();
     return arrow::Status::OK();
   }
@@ -683,8 +685,10 @@ class StreamingJoinStream final : public BufferedStream {
     // The moves first, then the removals: an index moved into and later removed ends up
     // removed, as at the end of Spark's sequence.
     ARROW_RETURN_NOT_OK(stores.values->PutMany(Views(moved_keys), Views(moved_values)));
-    ARROW_RETURN_NOT_OK(stores.values->RemoveMany(Views(removed_keys)));
-    ARROW_RETURN_NOT_OK(stores.counts->RemoveMany(emptied_keys));
+    // Indexes below their key's count, and keys whose count was just read: the stores hold
+    // them, and need not look them up.
+    ARROW_RETURN_NOT_OK(stores.values->RemoveHeld(Views(removed_keys)));
+    ARROW_RETURN_NOT_OK(stores.counts->RemoveHeld(emptied_keys));
     return stores.counts->PutMany(counted_keys, Views(new_counts));
   }
 

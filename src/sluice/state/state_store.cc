@@ -35,6 +35,10 @@ arrow::Status StateStore::RemoveMany(std::span<const std::string_view> keys) {
   return arrow::Status::OK();
 }
 
+arrow::Status StateStore::RemoveHeld(std::span<const std::string_view> keys) {
+  return RemoveMany(keys);
+}
+
 arrow::Status CheckVersionToLoad(int64_t version) {
   if (version >= 0) return arrow::Status::OK();
   return SparkError("CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION",

@@ -145,6 +145,12 @@ class StateStore {
   /// than one Remove after another; the default does just that.
   virtual arrow::Status RemoveMany(std::span<const std::string_view> keys);
 
+  /// RemoveMany of keys the store is known to hold: each was shown by ForEach or found by a
+  /// lookup of this version, and none was removed since (the keys an operator evicts after a
+  /// scan). A store may then skip finding out whether each is there; the default does not.
+  /// A key it does not hold would leave num_keys wrong.
+  virtual arrow::Status RemoveHeld(std::span<const std::string_view> keys);
+
   /// Calls `visit` once for every entry, in no particular order. `visit` must not modify the
   /// store.
   virtual void ForEach(
