@@ -39,6 +39,13 @@ std::string Named(std::string_view prefix, int number) {
   return name;
 }
 
+/// Commits version 1 of `provider`'s store: keys k0 to k<n-1>, each of value "v".
+void CommitKeys(StateStoreProvider& provider, int n) {
+  auto store = provider.GetStore(0).ValueOrDie();
+  for (int i = 0; i < n; ++i) ASSERT_TRUE(store->Put(Named("k", i), "v").ok());
+  ASSERT_EQ(store->Commit().ValueOrDie(), 1);
+}
+
 Entries ReadAll(const StateStore& store) {
   Entries entries;
   store.ForEach([&](std::string_view key, std::string_view value) {
@@ -233,12 +240,10 @@ TEST_F(RocksDbStateStoreTest, LookupsOfKeysNeverHeldDoNotReachRocksDb) {
 TEST_F(RocksDbStateStoreTest, TheKeyFilterIsBuiltAnewOnceRemovedKeysFillIt) {
   constexpr int kKeys = 100'000;  // more than the filter's first layer holds
   auto provider = NewProvider();
-  auto store = provider->GetStore(0).ValueOrDie();
-  for (int i = 0; i < kKeys; ++i) ASSERT_TRUE(store->Put(Named("k", i), "v").ok());
-  ASSERT_EQ(store->Commit().ValueOrDie(), 1);
+  CommitKeys(*provider, kKeys);
   EXPECT_EQ(provider->key_filter().keys(), kKeys);
 
-  store = provider->GetStore(1).ValueOrDie();
+  auto store = provider->GetStore(1).ValueOrDie();
   for (int i = 1; i < kKeys; ++i) ASSERT_TRUE(store->Remove(Named("k", i)).ok());
   ASSERT_EQ(store->Commit().ValueOrDie(), 2);
   EXPECT_EQ(provider->key_filter().keys(), 1) << "built anew from the one key left";
@@ -262,9 +267,7 @@ TEST_F(RocksDbStateStoreTest, TheKeyFilterIsBuiltAnewOnceRemovedKeysFillIt) {
 TEST_F(RocksDbStateStoreTest, AScanOfEveryKeyBuildsACrowdedKeyFilterAnew) {
   constexpr int kKeys = 100'000;  // more than the filter's first layer holds
   auto provider = NewProvider();
-  auto store = provider->GetStore(0).ValueOrDie();
-  for (int i = 0; i < kKeys; ++i) ASSERT_TRUE(store->Put(Named("k", i), "v").ok());
-  ASSERT_EQ(store->Commit().ValueOrDie(), 1);
+  CommitKeys(*provider, kKeys);
 
   auto remove_all_but_ten_and_scan = [&](StateStore& version) {
     for (int i = 10; i < kKeys; ++i) ASSERT_TRUE(version.Remove(Named("k", i)).ok());
@@ -273,7 +276,7 @@ TEST_F(RocksDbStateStoreTest, AScanOfEveryKeyBuildsACrowdedKeyFilterAnew) {
     EXPECT_EQ(visited, 10);
     EXPECT_EQ(provider->key_filter().keys(), 10) << "built anew from the keys left";
   };
-  store = provider->GetStore(1).ValueOrDie();
+  auto store = provider->GetStore(1).ValueOrDie();
   remove_all_but_ten_and_scan(*store);
   store->Abort();
   EXPECT_EQ(provider->key_filter().keys(), kKeys) << "the keys put back are in it again";

@@ -28,6 +28,18 @@ class StateStoreBatchTest : public ::testing::TestWithParam<const char*> {
         .ValueOrDie();
   }
 
+  /// Commits version 1 of `provider`'s store: keys "key-0" to "key-<n-1>", each its own
+  /// value. Returns the keys.
+  static std::vector<std::string> CommitNamedKeys(StateStoreProvider& provider, int n) {
+    std::vector<std::string> names;
+    for (int i = 0; i < n; ++i) names.push_back("key-" + std::to_string(i));
+    const std::vector<std::string_view> keys(names.begin(), names.end());
+    auto store = provider.GetStore(0).ValueOrDie();
+    EXPECT_TRUE(store->PutMany(keys, keys).ok());
+    EXPECT_EQ(store->Commit().ValueOrDie(), 1);
+    return names;
+  }
+
   /// GetMany's answers as (index, value) pairs.
   static std::vector<std::pair<size_t, std::string>> Found(
       const StateStore& store, const std::vector<std::string_view>& keys) {
@@ -89,14 +101,8 @@ TEST_P(StateStoreBatchTest, ManyKeysAtOnceAnswerAsOneAtATime) {
 TEST_P(StateStoreBatchTest, RemoveManyRemovesAsOneAtATime) {
   auto provider = NewProvider();
   constexpr int kKeys = 1000;
-  std::vector<std::string> names;
-  for (int i = 0; i < kKeys; ++i) names.push_back("key-" + std::to_string(i));
-  std::vector<std::string_view> keys(names.begin(), names.end());
-  {
-    auto store = provider->GetStore(0).ValueOrDie();
-    ASSERT_TRUE(store->PutMany(keys, keys).ok());
-    ASSERT_EQ(store->Commit().ValueOrDie(), 1);
-  }
+  const std::vector<std::string> names = CommitNamedKeys(*provider, kKeys);
+  const std::vector<std::string_view> keys(names.begin(), names.end());
   // Every third key, an absent one, and a key removed twice.
   std::vector<std::string_view> removed;
   for (int i = 0; i < kKeys; i += 3) removed.push_back(keys[i]);
@@ -133,14 +139,8 @@ TEST_P(StateStoreBatchTest, RemoveManyRemovesAsOneAtATime) {
 TEST_P(StateStoreBatchTest, RemoveHeldRemovesTheKeysAScanShowed) {
   auto provider = NewProvider();
   constexpr int kKeys = 1000;
-  std::vector<std::string> names;
-  for (int i = 0; i < kKeys; ++i) names.push_back("key-" + std::to_string(i));
-  std::vector<std::string_view> keys(names.begin(), names.end());
-  {
-    auto store = provider->GetStore(0).ValueOrDie();
-    ASSERT_TRUE(store->PutMany(keys, keys).ok());
-    ASSERT_EQ(store->Commit().ValueOrDie(), 1);
-  }
+  const std::vector<std::string> names = CommitNamedKeys(*provider, kKeys);
+  const std::vector<std::string_view> keys(names.begin(), names.end());
   auto store = provider->GetStore(1).ValueOrDie();
   ASSERT_TRUE(store->Put("put by this version", "v").ok());
   std::vector<std::string> shown;
