@@ -12,6 +12,7 @@
 #include <arrow/type.h>
 #include <arrow/util/bit_util.h>
 
+#include "sluice/common/huge_pages.h"
 #include "sluice/expr/key_bytes.h"
 #include "sluice/types/row_codec.h"
 
@@ -236,7 +237,7 @@ class IntegralGrouper final : public KeyGrouper {
   }
 
   void Rehash(uint64_t capacity) {
-    std::vector<Slot> old = std::move(slots_);
+    Slots old = std::move(slots_);
     slots_.assign(capacity, Slot{0, kEmpty, 0});
     mask_ = capacity - 1;
     shift_ = 64 - arrow::bit_util::Log2(capacity);
@@ -248,7 +249,10 @@ class IntegralGrouper final : public KeyGrouper {
     }
   }
 
-  std::vector<Slot> slots_;
+  // In huge pages: a probe of a table larger than the caches would otherwise miss the TLB
+  // too, and a prefetch that misses it may not be served before the probe.
+  using Slots = std::vector<Slot, HugePageAllocator<Slot>>;
+  Slots slots_;
   uint64_t mask_ = 0;
   int shift_ = 0;
   int64_t num_groups_ = 0;
@@ -394,7 +398,7 @@ class RowGrouper final : public KeyGrouper {
   }
 
   void Rehash(uint64_t capacity) {
-    std::vector<Slot> old = std::move(slots_);
+    Slots old = std::move(slots_);
     slots_.assign(capacity, Slot{0, kEmpty, 0});
     mask_ = capacity - 1;
     for (const Slot& s : old) {
@@ -405,7 +409,10 @@ class RowGrouper final : public KeyGrouper {
     }
   }
 
-  std::vector<Slot> slots_;
+  // In huge pages: a probe of a table larger than the caches would otherwise miss the TLB
+  // too, and a prefetch that misses it may not be served before the probe.
+  using Slots = std::vector<Slot, HugePageAllocator<Slot>>;
+  Slots slots_;
   uint64_t mask_ = 0;
   std::vector<uint8_t> key_data_;
   std::vector<uint64_t> key_offsets_;
