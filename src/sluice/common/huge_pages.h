@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace sluice {
 
@@ -25,7 +26,7 @@ struct LargeDeleter {
   void operator()(void* memory) const { FreeLarge(memory, bytes); }
 };
 
-/// A std::allocator that allocates with AllocateLarge: std::vector<T, HugePageAllocator<T>>.
+/// A std::allocator that allocates with AllocateLarge (see HugePageVector).
 template <typename T>
 struct HugePageAllocator {
   using value_type = T;
@@ -36,5 +37,9 @@ struct HugePageAllocator {
   void deallocate(T* memory, size_t n) { FreeLarge(memory, n * sizeof(T)); }
   friend bool operator==(const HugePageAllocator&, const HugePageAllocator&) { return true; }
 };
+
+/// A vector whose storage comes from AllocateLarge.
+template <typename T>
+using HugePageVector = std::vector<T, HugePageAllocator<T>>;
 
 }  // namespace sluice

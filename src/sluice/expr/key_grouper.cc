@@ -237,7 +237,7 @@ class IntegralGrouper final : public KeyGrouper {
   }
 
   void Rehash(uint64_t capacity) {
-    Slots old = std::move(slots_);
+    HugePageVector<Slot> old = std::move(slots_);
     slots_.assign(capacity, Slot{0, kEmpty, 0});
     mask_ = capacity - 1;
     shift_ = 64 - arrow::bit_util::Log2(capacity);
@@ -251,8 +251,7 @@ class IntegralGrouper final : public KeyGrouper {
 
   // In huge pages: a probe of a table larger than the caches would otherwise miss the TLB
   // too, and a prefetch that misses it may not be served before the probe.
-  using Slots = std::vector<Slot, HugePageAllocator<Slot>>;
-  Slots slots_;
+  HugePageVector<Slot> slots_;
   uint64_t mask_ = 0;
   int shift_ = 0;
   int64_t num_groups_ = 0;
@@ -398,7 +397,7 @@ class RowGrouper final : public KeyGrouper {
   }
 
   void Rehash(uint64_t capacity) {
-    Slots old = std::move(slots_);
+    HugePageVector<Slot> old = std::move(slots_);
     slots_.assign(capacity, Slot{0, kEmpty, 0});
     mask_ = capacity - 1;
     for (const Slot& s : old) {
@@ -411,8 +410,7 @@ class RowGrouper final : public KeyGrouper {
 
   // In huge pages: a probe of a table larger than the caches would otherwise miss the TLB
   // too, and a prefetch that misses it may not be served before the probe.
-  using Slots = std::vector<Slot, HugePageAllocator<Slot>>;
-  Slots slots_;
+  HugePageVector<Slot> slots_;
   uint64_t mask_ = 0;
   std::vector<uint8_t> key_data_;
   std::vector<uint64_t> key_offsets_;

@@ -280,7 +280,7 @@ class ArenaHashTable {
   };
 
   // Probes land anywhere in a large index: huge pages spare them most TLB misses.
-  std::vector<uint64_t, HugePageAllocator<uint64_t>> slots_;
+  HugePageVector<uint64_t> slots_;
   size_t mask_ = 0;
   int64_t size_ = 0;
   /// Records are appended to the last block.
