@@ -85,9 +85,9 @@ std::vector<PendingWrites::Change> PendingWrites::SortedChanges() const {
     changes.push_back(change);
     low_bytes.push_back(bytes.low);
   });
-  if (common >= 8) {
+  if (common == 8) {
     for (size_t i = 0; i < changes.size(); ++i) changes[i].prefix_ = low_bytes[i];
-  } else if (common > 0) {
+  } else if (common > 0 && common < 8) {
     const int shift = 8 * static_cast<int>(common);
     for (size_t i = 0; i < changes.size(); ++i) {
       changes[i].prefix_ = (changes[i].prefix_ << shift) | (low_bytes[i] >> (64 - shift));
