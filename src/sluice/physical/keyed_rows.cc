@@ -9,6 +9,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/expr/bound_expression.h"
+#include "sluice/physical/filter_rows.h"
 
 namespace sluice::physical {
 
@@ -93,8 +94,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatch>> DropLateRows(
   *dropped += late_rows;
   if (late_rows == 0) return rows;
   ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(rows, mask));
-  return kept.record_batch();
+  return FilterRows(rows, *mask, arrow::default_memory_pool());
 }
 
 arrow::Result<std::shared_ptr<arrow::RecordBatch>> CheckedOutput(

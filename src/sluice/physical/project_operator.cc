@@ -6,6 +6,7 @@
 #include "sluice/expr/attribute.h"
 #include "sluice/expr/call_memos.h"
 #include "sluice/expr/shared_subexpressions.h"
+#include "sluice/physical/filter_rows.h"
 
 namespace sluice::physical {
 
@@ -143,7 +144,7 @@ class FilterStream final : public BatchStream {
       if (keep.is_valid && keep.value) return batch;
       return batch->Slice(0, 0);
     }
-    // Filter drops rows whose mask is null, as WHERE does. Only what is read above is copied:
+    // A row whose mask is null is dropped, as WHERE does. Only what is read above is copied:
     // the columns read, and of a struct read through some fields, those fields.
     std::vector<int> read;
     arrow::FieldVector read_fields;
@@ -158,9 +159,9 @@ class FilterStream final : public BatchStream {
     auto selected = arrow::RecordBatch::Make(arrow::schema(std::move(read_fields)),
                                              batch->num_rows(), std::move(read_columns));
     ARROW_ASSIGN_OR_RAISE(auto filtered,
-                          arrow::compute::Filter(arrow::Datum(selected), mask,
-                                                 arrow::compute::FilterOptions::Defaults()));
-    const auto& kept = *filtered.record_batch();
+                          FilterRows(selected, *mask.make_array(), context_.eval.pool));
+    if (filtered->num_rows() == batch->num_rows()) return batch;
+    const auto& kept = *filtered;
     arrow::ArrayVector columns(batch->num_columns());
     for (size_t k = 0; k < read.size(); ++k) {
       const int c = read[k];

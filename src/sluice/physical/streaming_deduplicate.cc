@@ -4,9 +4,9 @@
 #include <cstring>
 #include <numeric>
 
-#include <arrow/compute/api_vector.h>
 #include <arrow/util/parallel.h>
 
+#include "sluice/physical/filter_rows.h"
 #include "sluice/physical/state_key_encoding.h"
 #include "sluice/physical/state_row_bytes.h"
 #include "sluice/physical/stateful_context.h"
@@ -207,10 +207,9 @@ class StreamingDeduplicateStream final : public BatchStream {
     ARROW_RETURN_NOT_OK(mask_builder.Reserve(rows));
     for (int64_t i = 0; i < rows; ++i) mask_builder.UnsafeAppend(keep[i] != 0);
     ARROW_ASSIGN_OR_RAISE(auto mask, mask_builder.Finish());
-    ARROW_ASSIGN_OR_RAISE(auto filtered,
-                          arrow::compute::Filter(batch, mask));
+    ARROW_ASSIGN_OR_RAISE(auto filtered, FilterRows(batch, *mask, arrow::default_memory_pool()));
     update_ms_ += SteadyMillis() - start;
-    return filtered.record_batch();
+    return filtered;
   }
 
   bool Expired(std::string_view key, std::string_view value) const {
