@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -231,6 +232,64 @@ TEST_F(AggregateStateTest, KeyGrouperTellsKeysApartByEveryByteAtEveryLength) {
   std::vector<int32_t> found;
   ASSERT_TRUE(grouper->Lookup({keys}, keys->length(), false, &found).ok());
   for (size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(found[i], static_cast<int32_t>(ids[i]));
+}
+
+
+// A single string or binary column is grouped where its values lie, not encoded: null is a
+// group of its own, and a sliced array is read from its offset, over several of the
+// grouper's slices, for each of the four string and binary types.
+TEST_F(AggregateStateTest, KeyGrouperGroupsOneStringColumnWithNullsFromItsOffset) {
+  std::mt19937_64 random(11);
+  std::vector<std::optional<std::string>> values;
+  for (int64_t i = 0; i < 140'000; ++i) {
+    if (random() % 25 == 0) {
+      values.push_back(std::nullopt);
+    } else {
+      values.push_back("url/" + std::to_string(random() % 5000));
+    }
+  }
+  const int64_t offset = 17;
+  const int64_t rows = static_cast<int64_t>(values.size()) - offset - 5;
+  for (const auto& type : {arrow::utf8(), arrow::binary(), arrow::large_utf8(),
+                           arrow::large_binary()}) {
+    SCOPED_TRACE(type->ToString());
+    auto builder = arrow::MakeBuilder(type).ValueOrDie();
+    for (const auto& value : values) {
+      if (!value) {
+        ASSERT_TRUE(builder->AppendNull().ok());
+      } else if (type->id() == arrow::Type::LARGE_STRING ||
+                 type->id() == arrow::Type::LARGE_BINARY) {
+        ASSERT_TRUE(static_cast<arrow::LargeBinaryBuilder&>(*builder).Append(*value).ok());
+      } else {
+        ASSERT_TRUE(static_cast<arrow::BinaryBuilder&>(*builder).Append(*value).ok());
+      }
+    }
+    auto keys = builder->Finish().ValueOrDie()->Slice(offset, rows);
+    auto grouper = KeyGrouper::Make({type}).ValueOrDie();
+    std::vector<uint32_t> ids;
+    ASSERT_TRUE(grouper->Consume({keys}, rows, &ids).ok());
+    std::map<std::optional<std::string>, uint32_t> expected;
+    for (int64_t i = 0; i < rows; ++i) {
+      auto [it, added] = expected.emplace(values[static_cast<size_t>(offset + i)],
+                                          static_cast<uint32_t>(expected.size()));
+      ASSERT_EQ(ids[static_cast<size_t>(i)], it->second) << "row " << i;
+    }
+    ASSERT_EQ(grouper->num_groups(), static_cast<int64_t>(expected.size()));
+    auto uniques = grouper->GetUniques().ValueOrDie();
+    for (const auto& [value, id] : expected) {
+      EXPECT_EQ(uniques[0]->IsNull(id), !value.has_value());
+    }
+    for (bool null_matches : {false, true}) {
+      std::vector<int32_t> found;
+      ASSERT_TRUE(grouper->Lookup({keys}, rows, null_matches, &found).ok());
+      for (int64_t i = 0; i < rows; ++i) {
+        const bool null = !values[static_cast<size_t>(offset + i)].has_value();
+        const int32_t want =
+            null && !null_matches ? -1 : static_cast<int32_t>(ids[static_cast<size_t>(i)]);
+        ASSERT_EQ(found[static_cast<size_t>(i)], want) << "row " << i;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -261,22 +261,32 @@ class IntegralGrouper final : public KeyGrouper {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Row encoding of arbitrary keys.
+// Keys as bytes: arbitrary keys encoded into rows, or one string or binary column as it is.
 
 // The rows of a slice of key columns, encoded canonically for grouping (types/row_codec.h):
-// equal keys, as Spark groups them, have equal bytes and different keys different bytes.
-class SliceEncoder {
+// equal keys, as Spark groups them, have equal bytes and different keys different bytes. A
+// null is encoded too, so no row is null.
+class EncodedSlice {
  public:
-  explicit SliceEncoder(std::shared_ptr<const types::RowEncoder> encoder)
+  explicit EncodedSlice(std::shared_ptr<const types::RowEncoder> encoder)
       : encoder_(std::move(encoder)) {}
 
-  void Encode(const arrow::ArrayVector& keys, int64_t begin, int64_t n) {
+  void Load(const arrow::ArrayVector& keys, int64_t begin, int64_t n) {
     encoder_->EncodeRows(keys, begin, n, &data_, &offsets_);
   }
+  static constexpr bool kMayBeNull = false;
+  bool is_null(int64_t) const { return false; }
   const uint8_t* row(int64_t i) const {
     return reinterpret_cast<const uint8_t*>(data_.data()) + offsets_[i];
   }
-  uint32_t length(int64_t i) const { return offsets_[i + 1] - offsets_[i]; }
+  size_t length(int64_t i) const { return offsets_[i + 1] - offsets_[i]; }
+  /// Whether a key of row `row` is null (for Lookup without null matches).
+  static bool AnyNull(const arrow::ArrayVector& keys, int64_t row) {
+    for (const auto& key : keys) {
+      if (key->IsNull(row)) return true;
+    }
+    return false;
+  }
 
  private:
   std::shared_ptr<const types::RowEncoder> encoder_;
@@ -284,11 +294,43 @@ class SliceEncoder {
   std::vector<uint32_t> offsets_;
 };
 
-class RowGrouper final : public KeyGrouper {
+// The values of one string or binary column, read where they lie: a grouping key or a
+// memoized regex's input is a single string often, and copying it into an encoded row cost
+// more than hashing it.
+template <typename Offset>
+class BinarySlice {
  public:
-  RowGrouper(std::vector<std::shared_ptr<arrow::DataType>> types,
-             std::shared_ptr<const types::RowEncoder> encoder, arrow::MemoryPool* pool)
-      : encoder_(std::move(encoder)), uniques_(types, pool) {
+  void Load(const arrow::ArrayVector& keys, int64_t begin, int64_t) {
+    const arrow::ArrayData& data = *keys[0]->data();
+    offsets_ = data.GetValues<Offset>(1) + begin;
+    values_ = data.buffers[2] == nullptr ? nullptr : data.buffers[2]->data();
+    validity_ = data.MayHaveNulls() ? data.buffers[0]->data() : nullptr;
+    validity_offset_ = data.offset + begin;
+  }
+  static constexpr bool kMayBeNull = true;
+  bool is_null(int64_t i) const {
+    return validity_ != nullptr && !arrow::bit_util::GetBit(validity_, validity_offset_ + i);
+  }
+  const uint8_t* row(int64_t i) const { return values_ + offsets_[i]; }
+  size_t length(int64_t i) const { return static_cast<size_t>(offsets_[i + 1] - offsets_[i]); }
+  // A null row is its own group, kept out of the table: the rows looked up there have no null.
+  static bool AnyNull(const arrow::ArrayVector&, int64_t) { return false; }
+
+ private:
+  const Offset* offsets_ = nullptr;
+  const uint8_t* values_ = nullptr;
+  const uint8_t* validity_ = nullptr;
+  int64_t validity_offset_ = 0;
+};
+
+// Open addressing over (hash, id) slots with linear probing; the bytes of each group's key are
+// kept once, in group order, to compare with. `Slice` gives the bytes of a slice's rows.
+template <typename Slice>
+class BytesGrouper final : public KeyGrouper {
+ public:
+  BytesGrouper(std::vector<std::shared_ptr<arrow::DataType>> types, Slice slice,
+               arrow::MemoryPool* pool)
+      : slice_(std::move(slice)), uniques_(std::move(types), pool) {
     key_offsets_.push_back(0);
     Rehash(1 << 10);
   }
@@ -300,7 +342,7 @@ class RowGrouper final : public KeyGrouper {
     for (int64_t begin = 0; begin < num_rows; begin += kSliceRows) {
       const int64_t n = std::min(kSliceRows, num_rows - begin);
       EnsureCapacity(num_groups() + n);
-      encoder_.Encode(keys, begin, n);
+      slice_.Load(keys, begin, n);
       Hash(n);
       new_rows.clear();
       uint32_t* out = group_ids->data() + begin;
@@ -308,9 +350,18 @@ class RowGrouper final : public KeyGrouper {
         if (i + kPrefetchDistance < n) {
           __builtin_prefetch(&slots_[hashes_[i + kPrefetchDistance] & mask_]);
         }
+        if (Slice::kMayBeNull && slice_.is_null(i)) {
+          if (null_group_ < 0) {
+            null_group_ = num_groups();
+            key_offsets_.push_back(key_data_.size());
+            new_rows.push_back(i);
+          }
+          out[i] = static_cast<uint32_t>(null_group_);
+          continue;
+        }
         const uint64_t hash = hashes_[i];
-        const uint8_t* row = encoder_.row(i);
-        const uint32_t length = encoder_.length(i);
+        const uint8_t* row = slice_.row(i);
+        const size_t length = slice_.length(i);
         uint64_t slot = hash & mask_;
         while (true) {
           Slot& s = slots_[slot];
@@ -340,19 +391,19 @@ class RowGrouper final : public KeyGrouper {
     group_ids->resize(num_rows);
     for (int64_t begin = 0; begin < num_rows; begin += kSliceRows) {
       const int64_t n = std::min(kSliceRows, num_rows - begin);
-      encoder_.Encode(keys, begin, n);
+      slice_.Load(keys, begin, n);
       Hash(n);
       int32_t* out = group_ids->data() + begin;
       for (int64_t i = 0; i < n; ++i) {
         out[i] = -1;
-        if (!null_matches) {
-          bool any_null = false;
-          for (const auto& key : keys) any_null = any_null || key->IsNull(begin + i);
-          if (any_null) continue;
+        if (Slice::kMayBeNull && slice_.is_null(i)) {
+          if (null_matches) out[i] = static_cast<int32_t>(null_group_);
+          continue;
         }
+        if (!null_matches && Slice::AnyNull(keys, begin + i)) continue;
         const uint64_t hash = hashes_[i];
-        const uint8_t* row = encoder_.row(i);
-        const uint32_t length = encoder_.length(i);
+        const uint8_t* row = slice_.row(i);
+        const size_t length = slice_.length(i);
         uint64_t slot = hash & mask_;
         while (slots_[slot].id != kEmpty) {
           if (slots_[slot].hash == hash && SameKey(slots_[slot].id, row, length)) {
@@ -380,11 +431,12 @@ class RowGrouper final : public KeyGrouper {
   void Hash(int64_t n) const {
     hashes_.resize(n);
     for (int64_t i = 0; i < n; ++i) {
-      hashes_[i] = HashKeyBytes(encoder_.row(i), encoder_.length(i));
+      // A null row's bytes are whatever its offsets span; it is never looked up.
+      hashes_[i] = HashKeyBytes(slice_.row(i), slice_.length(i));
     }
   }
 
-  bool SameKey(uint32_t id, const uint8_t* row, uint32_t length) const {
+  bool SameKey(uint32_t id, const uint8_t* row, size_t length) const {
     const uint64_t begin = key_offsets_[id];
     return key_offsets_[id + 1] - begin == length &&
            EqualKeyBytes(key_data_.data() + begin, row, length);
@@ -412,10 +464,12 @@ class RowGrouper final : public KeyGrouper {
   // too, and a prefetch that misses it may not be served before the probe.
   HugePageVector<Slot> slots_;
   uint64_t mask_ = 0;
+  // The key bytes of each group (none for the null group).
   std::vector<uint8_t> key_data_;
   std::vector<uint64_t> key_offsets_;
+  int64_t null_group_ = -1;
   // Scratch space of the slice being processed (Lookup is logically const).
-  mutable SliceEncoder encoder_;
+  mutable Slice slice_;
   mutable std::vector<uint64_t> hashes_;
   UniqueRows uniques_;
 };
@@ -436,8 +490,23 @@ arrow::Result<std::unique_ptr<KeyGrouper>> KeyGrouper::Make(
   if (types.size() == 1 && IsIntegralKey(*types[0])) {
     return std::make_unique<IntegralGrouper>(types[0], pool);
   }
+  if (types.size() == 1) {
+    switch (types[0]->id()) {
+      case arrow::Type::STRING:
+      case arrow::Type::BINARY:
+        return std::make_unique<BytesGrouper<BinarySlice<int32_t>>>(std::move(types),
+                                                                   BinarySlice<int32_t>(), pool);
+      case arrow::Type::LARGE_STRING:
+      case arrow::Type::LARGE_BINARY:
+        return std::make_unique<BytesGrouper<BinarySlice<int64_t>>>(std::move(types),
+                                                                   BinarySlice<int64_t>(), pool);
+      default:
+        break;
+    }
+  }
   ARROW_ASSIGN_OR_RAISE(auto encoder, types::RowEncoder::Make(types, /*for_keys=*/true));
-  return std::make_unique<RowGrouper>(std::move(types), std::move(encoder), pool);
+  return std::make_unique<BytesGrouper<EncodedSlice>>(types, EncodedSlice(std::move(encoder)),
+                                                      pool);
 }
 
 }  // namespace sluice::expr
