@@ -41,6 +41,19 @@ TEST_F(ConditionalEvaluationTest, CaseWhenSkipsUnselectedRows) {
   EXPECT_EQ(Column0(df), (std::vector<std::string>{"5", "-1", "1", "null"}));
 }
 
+// Only the columns a guarded expression reads are cut down to its rows; the columns around
+// them, unread, keep their places.
+TEST_F(ConditionalEvaluationTest, AGuardedExpressionReadsItsColumnsAmongUnreadOnes) {
+  auto df = Frame("s STRING, a INT, t STRING, b INT",
+                  {R"(["w", "x", "y", "z"])", "[10, 7, 3, null]", R"(["p", "q", "r", "s"])",
+                   "[2, 0, 3, 1]"})
+                .select({F::when(F::col("b") != 0,
+                                 F::concat({F::col("t"),
+                                            (F::col("a") / F::col("b")).cast("string")}))
+                             .otherwise(F::col("s"))});
+  EXPECT_EQ(Column0(df), (std::vector<std::string>{"p5.0", "x", "r1.0", "null"}));
+}
+
 TEST_F(ConditionalEvaluationTest, AndSkipsRowsDecidedByTheLeftSide) {
   auto df = Input().filter(F::col("b") != 0 && (F::col("a") / F::col("b")) > 1.5);
   EXPECT_EQ(Column0(df), (std::vector<std::string>{"10"}));

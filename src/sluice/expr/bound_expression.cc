@@ -217,6 +217,27 @@ arrow::Result<std::shared_ptr<arrow::Array>> EvaluateToArray(const BoundExpr& ex
   return value.make_array();
 }
 
+namespace {
+
+/// The `count` rows of `batch` that `mask` selects, in the columns `expr` reads. The others
+/// keep their place in the schema as the first `count` rows of themselves, which `expr` never
+/// reads: copying them (a wide row's strings) cost more than evaluating `expr`.
+arrow::Result<std::shared_ptr<arrow::RecordBatch>> SelectedRowsOfColumnsRead(
+    const BoundExpr& expr, const arrow::RecordBatch& batch, const arrow::Datum& mask,
+    int64_t count) {
+  arrow::ArrayVector columns(static_cast<size_t>(batch.num_columns()));
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    columns[static_cast<size_t>(c)] = batch.column(c)->Slice(0, count);
+  }
+  for (int c : ColumnsRead(expr)) {
+    ARROW_ASSIGN_OR_RAISE(auto kept, cp::Filter(batch.column(c), mask));
+    columns[static_cast<size_t>(c)] = kept.make_array();
+  }
+  return arrow::RecordBatch::Make(batch.schema(), count, std::move(columns));
+}
+
+}  // namespace
+
 arrow::Result<arrow::Datum> EvaluateSelected(const BoundExpr& expr,
                                              const arrow::RecordBatch& batch,
                                              const arrow::Datum& selection,
@@ -232,9 +253,8 @@ arrow::Result<arrow::Datum> EvaluateSelected(const BoundExpr& expr,
       selected_count.scalar()->is_valid ? selected_count.scalar_as<arrow::UInt64Scalar>().value : 0;
   if (count == batch.num_rows()) return expr.Evaluate(batch, context);
   if (count == 0) return NullOf(expr.type());
-  ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(arrow::Datum(batch), mask));
-  ARROW_ASSIGN_OR_RAISE(auto values,
-                        EvaluateToArray(expr, *filtered.record_batch(), context));
+  ARROW_ASSIGN_OR_RAISE(auto selected, SelectedRowsOfColumnsRead(expr, batch, mask, count));
+  ARROW_ASSIGN_OR_RAISE(auto values, EvaluateToArray(expr, *selected, context));
   ARROW_ASSIGN_OR_RAISE(auto indices, ScatterIndices(*mask.make_array(), count, context.pool));
   cp::ExecContext exec(context.pool);
   return cp::Take(values, indices, cp::TakeOptions::NoBoundsCheck(), &exec);
