@@ -46,6 +46,20 @@ TEST_F(CastTest, StringToNumbers) {
             (std::vector<std::string>{"\"1.24\"", "\"-1.24\"", "\"10000\"", "\"1\""}));
 }
 
+// A decimal that holds every value of the integer type scales each value without a check;
+// a narrower one checks each and fails on a value beyond it.
+TEST_F(CastTest, IntegersToDecimals) {
+  EXPECT_EQ(Eval({"cast(-9223372036854775808L AS DECIMAL(20,0))",
+                  "cast(2147483647 AS DECIMAL(12,2))",
+                  "cast(cast(-128 AS TINYINT) AS DECIMAL(5,2))",
+                  "cast(cast(NULL AS BIGINT) AS DECIMAL(20,0))", "cast(99999 AS DECIMAL(5,0))",
+                  "cast(-7L AS DECIMAL(3,1))"}),
+            (std::vector<std::string>{"\"-9223372036854775808\"", "\"2147483647.00\"",
+                                      "\"-128.00\"", "null", "\"99999\"", "\"-7.0\""}));
+  EXPECT_TRUE(HasErrorClass(EvalError("cast(123456 AS DECIMAL(5,0))"),
+                            "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION"));
+}
+
 TEST_F(CastTest, MalformedStringsFailUnderAnsi) {
   auto status = EvalError("cast('abc' AS INT)");
   ASSERT_TRUE(HasErrorClass(status, "CAST_INVALID_INPUT"));

@@ -8,6 +8,7 @@
 
 #include "sluice/expr/cast_format.h"
 #include "sluice/expr/cast_internal.h"
+#include "sluice/expr/functions/decimal_int128.h"
 
 namespace sluice::expr::cast_internal {
 
@@ -32,6 +33,16 @@ int64_t IntegralAt(const arrow::Array& array, int64_t i) {
     case Type::INT16: return data.GetValues<int16_t>(1)[i];
     case Type::INT32: return data.GetValues<int32_t>(1)[i];
     default: return data.GetValues<int64_t>(1)[i];
+  }
+}
+
+/// The digits of the widest value of an integral type.
+int IntegralDigits(Type::type id) {
+  switch (id) {
+    case Type::INT8: return 3;
+    case Type::INT16: return 5;
+    case Type::INT32: return 10;
+    default: return 19;
   }
 }
 
@@ -200,11 +211,42 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToFloating(
   return output.Finish(target);
 }
 
+/// Integers as decimals of `target`, which holds every value of their type (a bigint as
+/// decimal(20,0), as in 0.908 * price): scaled in native 128 bits, with no check of each row.
+arrow::Result<std::shared_ptr<arrow::Array>> WideEnoughDecimals(
+    const arrow::Array& input, const std::shared_ptr<arrow::DataType>& target,
+    arrow::MemoryPool* pool) {
+  FixedWidthOutput<arrow::Decimal128> output;
+  ARROW_RETURN_NOT_OK(output.Allocate(input.length(), pool));
+  const Int128 multiplier = PowerOfTen(ScaleOf(*target));
+  auto scale = [&](const auto* values) {
+    for (int64_t i = 0; i < input.length(); ++i) {
+      if (input.IsNull(i)) {
+        output.SetNull(i);
+        continue;
+      }
+      output.data[i] = ToDecimal128(static_cast<Int128>(values[i]) * multiplier);
+    }
+  };
+  const arrow::ArrayData& data = *input.data();
+  switch (input.type_id()) {
+    case Type::INT8: scale(data.GetValues<int8_t>(1)); break;
+    case Type::INT16: scale(data.GetValues<int16_t>(1)); break;
+    case Type::INT32: scale(data.GetValues<int32_t>(1)); break;
+    default: scale(data.GetValues<int64_t>(1)); break;
+  }
+  return output.Finish(target);
+}
+
 arrow::Result<std::shared_ptr<arrow::Array>> ToDecimal(
     const arrow::Array& input, const std::shared_ptr<arrow::DataType>& target,
     const CastSettings& settings) {
   const Family family = FamilyOf(*input.type());
   const int32_t precision = PrecisionOf(*target), scale = ScaleOf(*target);
+  if (family == Family::kIntegral && scale >= 0 &&
+      IntegralDigits(input.type_id()) + scale <= precision) {
+    return WideEnoughDecimals(input, target, settings.pool);
+  }
   FixedWidthOutput<arrow::Decimal128> output;
   ARROW_RETURN_NOT_OK(output.Allocate(input.length(), settings.pool));
   const int32_t input_scale = family == Family::kDecimal ? ScaleOf(*input.type()) : 0;
@@ -227,7 +269,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToDecimal(
         fits = RescaleDecimal(
             arrow::Decimal128(static_cast<const arrow::BooleanArray&>(input).Value(i) ? 1 : 0), 0,
             precision, scale, &value);
-        if (!fits) plain = "1";
+        if (!fits) plain.assign(1, '1');
         break;
       case Family::kFloating: {
         const double d = FloatingAt(input, i);
