@@ -80,7 +80,8 @@ namespace {
 /// `column`, read with some struct fields left out, as a column of `type`: the missing
 /// fields null.
 arrow::Result<std::shared_ptr<arrow::Array>> WithAllFields(
-    const std::shared_ptr<arrow::Array>& column, const std::shared_ptr<arrow::DataType>& type) {
+    const std::shared_ptr<arrow::Array>& column, const std::shared_ptr<arrow::DataType>& type,
+    UnreadColumns& unread) {
   if (column->type()->Equals(*type) || type->id() != arrow::Type::STRUCT) return column;
   const auto& read_type = static_cast<const arrow::StructType&>(*column->type());
   const auto& data = *column->data();
@@ -90,14 +91,14 @@ arrow::Result<std::shared_ptr<arrow::Array>> WithAllFields(
   for (const auto& field : type->fields()) {
     const int index = read_type.GetFieldIndex(field->name());
     if (index < 0) {
-      ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(field->type(), rows));
+      ARROW_ASSIGN_OR_RAISE(auto nulls, unread.Get(field->type(), rows));
       children.push_back(nulls->data());
       continue;
     }
     ARROW_ASSIGN_OR_RAISE(auto child,
                           WithAllFields(arrow::MakeArray(data.child_data[static_cast<size_t>(
                                             index)]),
-                                        field->type()));
+                                        field->type(), unread));
     children.push_back(child->data());
   }
   auto expanded = arrow::ArrayData::Make(type, data.length, {data.buffers[0]}, data.null_count,
@@ -133,11 +134,11 @@ arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* bat
         const auto& type = data_schema_->field(c)->type();
         const int position = read_positions_[static_cast<size_t>(c)];
         if (position < 0) {
-          ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(type, data->num_rows()));
+          ARROW_ASSIGN_OR_RAISE(auto nulls, unread_.Get(type, data->num_rows()));
           columns.push_back(std::move(nulls));
           continue;
         }
-        ARROW_ASSIGN_OR_RAISE(auto column, WithAllFields(data->column(position), type));
+        ARROW_ASSIGN_OR_RAISE(auto column, WithAllFields(data->column(position), type, unread_));
         columns.push_back(std::move(column));
       }
     }

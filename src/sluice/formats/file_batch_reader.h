@@ -10,6 +10,7 @@
 #include <arrow/record_batch.h>
 #include <arrow/type_fwd.h>
 
+#include "sluice/common/unread_columns.h"
 #include "sluice/formats/file_format.h"
 
 namespace sluice::formats {
@@ -61,6 +62,8 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   /// position there (-1 when not read).
   std::shared_ptr<arrow::Schema> read_schema_;
   std::vector<int> read_positions_;
+  // The columns and struct fields of data_schema_ that read_schema_ leaves out.
+  UnreadColumns unread_;
   size_t next_file_ = 0;
   std::shared_ptr<arrow::RecordBatchReader> current_;
   const BatchFile* current_file_ = nullptr;

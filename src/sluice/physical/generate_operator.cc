@@ -3,7 +3,7 @@
 #include <arrow/builder.h>
 #include <arrow/compute/api_vector.h>
 
-#include "sluice/physical/project_operator.h"
+#include "sluice/common/unread_columns.h"
 
 namespace sluice::physical {
 
@@ -22,7 +22,8 @@ class GenerateStream final : public BatchStream {
         schema_(expr::ToSchema(node.output())),
         required_(std::move(required)),
         input_(std::move(input)),
-        context_(context) {}
+        context_(context),
+        unread_(context.eval.pool) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
 
@@ -65,8 +66,7 @@ class GenerateStream final : public BatchStream {
         columns.push_back(std::move(taken));
       } else {
         ARROW_ASSIGN_OR_RAISE(auto unread,
-                              UnreadColumn(schema_->field(static_cast<int>(at))->type(), rows,
-                                           context_));
+                              unread_.Get(schema_->field(static_cast<int>(at))->type(), rows));
         columns.push_back(std::move(unread));
       }
       return arrow::Status::OK();
@@ -105,6 +105,7 @@ class GenerateStream final : public BatchStream {
   plan::ColumnMask required_;
   BatchStreamPtr input_;
   const ExecContext& context_;
+  UnreadColumns unread_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <arrow/array/util.h>
 #include <arrow/compute/api.h>
 
+#include "sluice/common/unread_columns.h"
 #include "sluice/expr/attribute.h"
 #include "sluice/expr/call_memos.h"
 #include "sluice/expr/shared_subexpressions.h"
@@ -32,7 +33,8 @@ class ProjectStream final : public BatchStream {
         required_(std::move(required)),
         input_(std::move(input)),
         context_(context),
-        eval_(context.eval) {}
+        eval_(context.eval),
+        unread_(context.eval.pool) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
 
@@ -50,8 +52,8 @@ class ProjectStream final : public BatchStream {
                               expr::EvaluateToArray(*exprs_.exprs()[next++], *extended,
                                                     eval_.get()));
       } else {
-        ARROW_ASSIGN_OR_RAISE(column, UnreadColumn(schema_->field(static_cast<int>(i))->type(),
-                                                   batch->num_rows(), context_));
+        ARROW_ASSIGN_OR_RAISE(column, unread_.Get(schema_->field(static_cast<int>(i))->type(),
+                                                  batch->num_rows()));
       }
       columns.push_back(std::move(column));
     }
@@ -65,6 +67,7 @@ class ProjectStream final : public BatchStream {
   BatchStreamPtr input_;
   const ExecContext& context_;
   expr::OperatorEvalContext eval_;
+  UnreadColumns unread_;
 };
 
 /// The part of `column` that `use` reads: the column itself when read whole, else (a struct
@@ -97,7 +100,7 @@ std::shared_ptr<arrow::Array> ReadPart(const std::shared_ptr<arrow::Array>& colu
 arrow::Result<std::shared_ptr<arrow::Array>> Restore(const std::shared_ptr<arrow::DataType>& type,
                                                      const std::shared_ptr<arrow::Array>& part,
                                                      const plan::ColumnUse& use,
-                                                     const ExecContext& context) {
+                                                     UnreadColumns& unread) {
   if (use.whole || type->id() != arrow::Type::STRUCT) return part;
   const arrow::ArrayData& data = *part->data();
   // Children are read from the struct's offset on.
@@ -108,11 +111,11 @@ arrow::Result<std::shared_ptr<arrow::Array>> Restore(const std::shared_ptr<arrow
     auto read = use.fields.find(field->name());
     std::shared_ptr<arrow::Array> child;
     if (read == use.fields.end()) {
-      ARROW_ASSIGN_OR_RAISE(child, UnreadColumn(field->type(), child_length, context));
+      ARROW_ASSIGN_OR_RAISE(child, unread.Get(field->type(), child_length));
     } else {
       ARROW_ASSIGN_OR_RAISE(child, Restore(field->type(),
                                            arrow::MakeArray(data.child_data[next++]),
-                                           read->second, context));
+                                           read->second, unread));
     }
     children.push_back(child->data());
   }
@@ -130,7 +133,8 @@ class FilterStream final : public BatchStream {
         required_(std::move(required)),
         input_(std::move(input)),
         context_(context),
-        eval_(context.eval) {}
+        eval_(context.eval),
+        unread_(context.eval.pool) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return input_->schema(); }
 
@@ -167,12 +171,12 @@ class FilterStream final : public BatchStream {
       const int c = read[k];
       ARROW_ASSIGN_OR_RAISE(columns[c], Restore(batch->schema()->field(c)->type(),
                                                 kept.column(static_cast<int>(k)),
-                                                required_[static_cast<size_t>(c)], context_));
+                                                required_[static_cast<size_t>(c)], unread_));
     }
     for (int c = 0; c < batch->num_columns(); ++c) {
       if (columns[c] != nullptr) continue;
-      ARROW_ASSIGN_OR_RAISE(columns[c], UnreadColumn(batch->schema()->field(c)->type(),
-                                                     kept.num_rows(), context_));
+      ARROW_ASSIGN_OR_RAISE(columns[c],
+                            unread_.Get(batch->schema()->field(c)->type(), kept.num_rows()));
     }
     return arrow::RecordBatch::Make(batch->schema(), kept.num_rows(), std::move(columns));
   }
@@ -183,14 +187,10 @@ class FilterStream final : public BatchStream {
   BatchStreamPtr input_;
   const ExecContext& context_;
   expr::OperatorEvalContext eval_;
+  UnreadColumns unread_;
 };
 
 }  // namespace
-
-arrow::Result<std::shared_ptr<arrow::Array>> UnreadColumn(
-    const std::shared_ptr<arrow::DataType>& type, int64_t rows, const ExecContext& context) {
-  return arrow::MakeArrayOfNull(type, rows, context.eval.pool);
-}
 
 BatchStreamPtr MakeProject(const plan::Project& project, plan::ColumnMask required,
                            BatchStreamPtr input, const ExecContext& context) {

@@ -8,12 +8,8 @@
 namespace sluice::physical {
 
 // Both operators compute only the `required` columns of their output (those read above,
-// plan/required_columns.h); the others hold nulls, so batches keep the plan's layout.
-
-/// A column nothing above reads, in place of its values: keeps the batch's layout (the plan's
-/// schema) without computing or copying them.
-arrow::Result<std::shared_ptr<arrow::Array>> UnreadColumn(
-    const std::shared_ptr<arrow::DataType>& type, int64_t rows, const ExecContext& context);
+// plan/required_columns.h); the others hold nulls (UnreadColumns), so batches keep the plan's
+// layout.
 
 /// Evaluates a Project's expressions over each input batch.
 BatchStreamPtr MakeProject(const plan::Project& project, plan::ColumnMask required,
