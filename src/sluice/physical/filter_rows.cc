@@ -1,5 +1,7 @@
 #include "sluice/physical/filter_rows.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include <arrow/array/util.h>
@@ -28,19 +30,56 @@ arrow::Result<std::shared_ptr<arrow::Buffer>> Allocate(int64_t bytes, arrow::Mem
   return std::shared_ptr<arrow::Buffer>(std::move(buffer));
 }
 
+static_assert(std::endian::native == std::endian::little, "bitmaps are read a word at a time");
+
+/// Appends runs of bits to a bitmap, 56 bits at most per load and 64 per store. Arrow's
+/// CopyBitmap, called per run, cost 600 instructions a call: 6% of Nexmark q1's, whose runs
+/// are 46 rows long.
+class BitAppender {
+ public:
+  explicit BitAppender(uint8_t* out) : out_(out) {}
+
+  /// Appends the `length` bits of `bitmap` from bit `offset`.
+  void Append(const uint8_t* bitmap, int64_t offset, int64_t length) {
+    while (length > 0) {
+      const int n = static_cast<int>(std::min<int64_t>(length, 56));
+      const int shift = static_cast<int>(offset & 7);
+      // Only the bytes holding the n bits are read: a bitmap may end right after them.
+      uint64_t word = 0;
+      std::memcpy(&word, bitmap + (offset >> 3), static_cast<size_t>((shift + n + 7) / 8));
+      Push((word >> shift) & ((uint64_t{1} << n) - 1), n);
+      offset += n;
+      length -= n;
+    }
+  }
+
+  /// Writes the bits still held; the unused bits of the last byte are zero.
+  void Finish() { std::memcpy(out_, &pending_, static_cast<size_t>((held_ + 7) / 8)); }
+
+ private:
+  void Push(uint64_t bits, int n) {
+    pending_ |= bits << held_;
+    held_ += n;
+    if (held_ < 64) return;
+    std::memcpy(out_, &pending_, 8);
+    out_ += 8;
+    held_ -= 64;
+    pending_ = bits >> (n - held_);  // the bits that did not fit
+  }
+
+  uint8_t* out_;
+  uint64_t pending_ = 0;
+  int held_ = 0;  // bits in pending_, fewer than 64
+};
+
 /// The bits of `bitmap` (from bit `offset`) at the rows of `runs`, packed; trailing bits zero.
 arrow::Result<std::shared_ptr<arrow::Buffer>> CopyBitRuns(const uint8_t* bitmap, int64_t offset,
                                                           const std::vector<RowRun>& runs,
                                                           int64_t rows, arrow::MemoryPool* pool) {
-  const int64_t bytes = arrow::bit_util::BytesForBits(rows);
-  ARROW_ASSIGN_OR_RAISE(auto buffer, Allocate(bytes, pool));
-  uint8_t* out = buffer->mutable_data();
-  if (bytes > 0) out[bytes - 1] = 0;
-  int64_t at = 0;
-  for (const RowRun& run : runs) {
-    arrow::internal::CopyBitmap(bitmap, offset + run.start, run.length, out, at);
-    at += run.length;
-  }
+  ARROW_ASSIGN_OR_RAISE(auto buffer, Allocate(arrow::bit_util::BytesForBits(rows), pool));
+  BitAppender out(buffer->mutable_data());
+  for (const RowRun& run : runs) out.Append(bitmap, offset + run.start, run.length);
+  out.Finish();
   return buffer;
 }
 
@@ -55,6 +94,8 @@ arrow::Status CopyValidity(const arrow::ArrayData& rows, const std::vector<RowRu
   ARROW_ASSIGN_OR_RAISE(out->buffers[0],
                         CopyBitRuns(rows.buffers[0]->data(), rows.offset, runs, kept, pool));
   out->null_count = kept - arrow::internal::CountSetBits(out->buffers[0]->data(), 0, kept);
+  // The nulls may all be in rows left out (a struct's null rows of other event types).
+  if (out->null_count == 0) out->buffers[0] = nullptr;
   return arrow::Status::OK();
 }
 
