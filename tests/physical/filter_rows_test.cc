@@ -142,6 +142,12 @@ TEST(FilterRowsTest, ReturnsTheBatchItselfWhenEveryRowIsKeptAndNoRowsWhenNoneIs)
   ASSERT_TRUE(dropped.ok()) << dropped.status();
   EXPECT_EQ((*dropped)->num_rows(), 0);
   EXPECT_TRUE((*dropped)->schema()->Equals(*batch->schema()));
+  // An empty batch, with a mask of no buffers.
+  auto empty_mask =
+      arrow::MakeArray(arrow::ArrayData::Make(arrow::boolean(), 0, {nullptr, nullptr}, 0));
+  auto empty = FilterRows(*dropped, *empty_mask, arrow::default_memory_pool());
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ((*empty)->num_rows(), 0);
 }
 
 TEST(FilterRowsTest, SelectedRunsJoinsRunsAcrossTheVisitorsChunksSkipsNullsAndStopsAtItsLimit) {

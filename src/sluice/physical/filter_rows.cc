@@ -247,6 +247,8 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> CopyRuns(const arrow::ArrayData
 arrow::Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(
     const std::shared_ptr<arrow::RecordBatch>& batch, const arrow::Array& mask,
     arrow::MemoryPool* pool) {
+  // An empty mask may have no buffers at all.
+  if (batch->num_rows() == 0) return batch;
   const arrow::ArrayData& bits = *mask.data();
   const int64_t kept =
       mask.null_count() == 0
