@@ -269,6 +269,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> ToDecimal(
         fits = RescaleDecimal(
             arrow::Decimal128(static_cast<const arrow::BooleanArray&>(input).Value(i) ? 1 : 0), 0,
             precision, scale, &value);
+        // assign, not = "1": GCC 12 inlines that into a false -Wstringop-overflow here.
         if (!fits) plain.assign(1, '1');
         break;
       case Family::kFloating: {

@@ -32,7 +32,6 @@ class ProjectStream final : public BatchStream {
         schema_(std::move(schema)),
         required_(std::move(required)),
         input_(std::move(input)),
-        context_(context),
         eval_(context.eval),
         unread_(context.eval.pool) {}
 
@@ -65,7 +64,6 @@ class ProjectStream final : public BatchStream {
   std::shared_ptr<arrow::Schema> schema_;
   plan::ColumnMask required_;
   BatchStreamPtr input_;
-  const ExecContext& context_;
   expr::OperatorEvalContext eval_;
   UnreadColumns unread_;
 };
