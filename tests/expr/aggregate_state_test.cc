@@ -2,6 +2,7 @@
 // the same result as aggregating all rows in one (what a streaming aggregation relies on), and
 // the key grouper groups keys as Spark does.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -188,6 +189,77 @@ TEST_F(AggregateStateTest, KeyGrouperGroupsIntegralStructKeysAsTheirEncoding) {
       ASSERT_EQ(found[i], expected) << "row " << i << ", null_matches " << null_matches;
     }
   }
+}
+
+// An integral array whose null slots hold the given values: what a null's slot holds is
+// whatever it happens to be.
+template <typename T>
+std::shared_ptr<arrow::Array> WithBytesUnderNulls(std::shared_ptr<arrow::DataType> type,
+                                                  const std::vector<T>& values,
+                                                  const std::vector<bool>& valid) {
+  const auto n = static_cast<int64_t>(values.size());
+  auto buffer = arrow::AllocateBuffer(n * static_cast<int64_t>(sizeof(T))).ValueOrDie();
+  std::memcpy(buffer->mutable_data(), values.data(), values.size() * sizeof(T));
+  auto bitmap = arrow::AllocateEmptyBitmap(n).ValueOrDie();
+  int64_t nulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (valid[static_cast<size_t>(i)]) {
+      arrow::bit_util::SetBit(bitmap->mutable_data(), i);
+    } else {
+      ++nulls;
+    }
+  }
+  return arrow::MakeArray(
+      arrow::ArrayData::Make(type, n, {std::move(bitmap), std::move(buffer)}, nulls));
+}
+
+// Keys of integral columns and structs of them are grouped by their values and nulls alone:
+// whatever the slots under a null hold (a null window's fields, a null field, a null id), in
+// a struct and fields sliced at offsets of their own.
+TEST_F(AggregateStateTest, KeyGrouperGroupsIntegralKeysWhateverLiesUnderANull) {
+  auto time = arrow::timestamp(arrow::TimeUnit::MICRO);
+  arrow::FieldVector fields = {arrow::field("start", time), arrow::field("end", time)};
+  // Row 0 of each array is cut off by a slice; then the rows of the comment below.
+  //                          -  r0  r1  r2  r3  r4  r5  r6  r7  r8  r9
+  auto starts = WithBytesUnderNulls<int64_t>(time, {0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 0, 0},
+                                             std::vector<bool>(12, true))
+                    ->Slice(1);
+  auto ends = WithBytesUnderNulls<int64_t>(time, {5, 0, 10, 20, 99, 98, 10, 10, 10, 10, 0, 0},
+                                           {true, true, true, true, false, false, true, true,
+                                            true, true, true, true})
+                  ->Slice(1);
+  // r0, r1 and r9 are null windows over different fields; r2 and r3 have a null end.
+  std::vector<bool> window_valid = {true, false, false, true, true, true,
+                                    true, true,  true,  true, false};
+  auto window_bitmap = arrow::AllocateEmptyBitmap(11).ValueOrDie();
+  for (int64_t i = 0; i < 11; ++i) {
+    if (window_valid[static_cast<size_t>(i)]) {
+      arrow::bit_util::SetBit(window_bitmap->mutable_data(), i);
+    }
+  }
+  std::shared_ptr<arrow::Array> windows =
+      arrow::StructArray::Make({starts->Slice(0, 11), ends}, fields, window_bitmap)
+          .ValueOrDie()
+          ->Slice(1);
+  auto ids = WithBytesUnderNulls<int32_t>(arrow::int32(), {0, 7, 7, 7, 7, 5, 6, 7, 5, 0, 7},
+                                          {true, true, true, true, true, false, false, true,
+                                           true, true, true})
+                 ->Slice(1);
+  ASSERT_EQ(windows->length(), 10);
+  auto grouper = KeyGrouper::Make({windows->type(), arrow::int32()}).ValueOrDie();
+  std::vector<uint32_t> groups;
+  ASSERT_TRUE(grouper->Consume({windows, ids}, 10, &groups).ok());
+  EXPECT_EQ(groups, (std::vector<uint32_t>{0, 0, 1, 1, 2, 2, 3, 4, 5, 0}));
+  EXPECT_EQ(grouper->num_groups(), 6);
+  auto uniques = grouper->GetUniques().ValueOrDie();
+  EXPECT_EQ(uniques[0]->null_count(), 1);
+  EXPECT_EQ(uniques[1]->null_count(), 1);
+
+  std::vector<int32_t> found;
+  ASSERT_TRUE(grouper->Lookup({windows, ids}, 10, false, &found).ok());
+  EXPECT_EQ(found, (std::vector<int32_t>{-1, -1, 1, 1, -1, -1, 3, 4, 5, -1}));
+  ASSERT_TRUE(grouper->Lookup({windows, ids}, 10, true, &found).ok());
+  EXPECT_EQ(found, (std::vector<int32_t>{0, 0, 1, 1, 2, 2, 3, 4, 5, 0}));
 }
 
 // String keys of every length from 0 to 40 bytes, in pairs that differ only in their first or

@@ -5,122 +5,24 @@
 #include <cstring>
 #include <string>
 
-#include <arrow/array/concatenate.h>
-#include <arrow/array/util.h>
 #include <arrow/builder.h>
-#include <arrow/compute/api_vector.h>
 #include <arrow/type.h>
 #include <arrow/util/bit_util.h>
 
 #include "sluice/common/huge_pages.h"
 #include "sluice/expr/key_bytes.h"
+#include "sluice/expr/key_grouper_internal.h"
 #include "sluice/types/row_codec.h"
 
 namespace sluice::expr {
 
 namespace {
 
-// Rows are hashed and inserted in slices of this many rows, so the table is grown once per
-// slice and never while a slice's probes are in flight.
-constexpr int64_t kSliceRows = 1 << 16;
-// How many rows ahead of the probe the table slot is prefetched.
-constexpr int64_t kPrefetchDistance = 16;
-
-bool IsIntegralKey(const arrow::DataType& type) {
-  switch (type.id()) {
-    case arrow::Type::INT8:
-    case arrow::Type::INT16:
-    case arrow::Type::INT32:
-    case arrow::Type::INT64:
-    case arrow::Type::UINT8:
-    case arrow::Type::UINT16:
-    case arrow::Type::UINT32:
-    case arrow::Type::UINT64:
-    case arrow::Type::DATE32:
-    case arrow::Type::DATE64:
-    case arrow::Type::TIMESTAMP:
-    case arrow::Type::TIME32:
-    case arrow::Type::TIME64:
-    case arrow::Type::DURATION:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Reads an integral column as int64 values (garbage where null).
-void ReadIntegral(const arrow::ArrayData& data, int64_t begin, int64_t n, int64_t* out) {
-  const int width = data.type->byte_width();
-  const uint8_t* base = data.buffers[1]->data();
-  const int64_t offset = data.offset + begin;
-  const bool is_signed = arrow::is_signed_integer(data.type->id()) ||
-                         !arrow::is_unsigned_integer(data.type->id());
-  switch (width) {
-    case 1:
-      for (int64_t i = 0; i < n; ++i) {
-        out[i] = is_signed ? reinterpret_cast<const int8_t*>(base)[offset + i]
-                           : reinterpret_cast<const uint8_t*>(base)[offset + i];
-      }
-      break;
-    case 2:
-      for (int64_t i = 0; i < n; ++i) {
-        out[i] = is_signed ? reinterpret_cast<const int16_t*>(base)[offset + i]
-                           : reinterpret_cast<const uint16_t*>(base)[offset + i];
-      }
-      break;
-    case 4:
-      for (int64_t i = 0; i < n; ++i) {
-        out[i] = is_signed ? reinterpret_cast<const int32_t*>(base)[offset + i]
-                           : reinterpret_cast<const uint32_t*>(base)[offset + i];
-      }
-      break;
-    default:
-      std::memcpy(out, reinterpret_cast<const int64_t*>(base) + offset, n * sizeof(int64_t));
-      break;
-  }
-}
-
-// Keeps the first row of every group as Arrow arrays, appended one slice at a time.
-class UniqueRows {
- public:
-  UniqueRows(std::vector<std::shared_ptr<arrow::DataType>> types, arrow::MemoryPool* pool)
-      : types_(std::move(types)), pool_(pool), chunks_(types_.size()) {}
-
-  arrow::Status Append(const arrow::ArrayVector& keys, int64_t begin,
-                       const std::vector<int64_t>& rows) {
-    if (rows.empty()) return arrow::Status::OK();
-    arrow::Int64Builder builder(pool_);
-    ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(rows.size())));
-    for (int64_t row : rows) builder.UnsafeAppend(begin + row);
-    ARROW_ASSIGN_OR_RAISE(auto indices, builder.Finish());
-    for (size_t c = 0; c < keys.size(); ++c) {
-      ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(*keys[c], *indices));
-      chunks_[c].push_back(std::move(taken));
-    }
-    return arrow::Status::OK();
-  }
-
-  arrow::Result<arrow::ArrayVector> Get() const {
-    arrow::ArrayVector out;
-    for (size_t c = 0; c < types_.size(); ++c) {
-      if (chunks_[c].empty()) {
-        ARROW_ASSIGN_OR_RAISE(auto empty, arrow::MakeEmptyArray(types_[c], pool_));
-        out.push_back(std::move(empty));
-      } else if (chunks_[c].size() == 1) {
-        out.push_back(chunks_[c][0]);
-      } else {
-        ARROW_ASSIGN_OR_RAISE(auto joined, arrow::Concatenate(chunks_[c], pool_));
-        out.push_back(std::move(joined));
-      }
-    }
-    return out;
-  }
-
- private:
-  std::vector<std::shared_ptr<arrow::DataType>> types_;
-  arrow::MemoryPool* pool_;
-  std::vector<arrow::ArrayVector> chunks_;
-};
+using key_grouper_internal::IsIntegralKey;
+using key_grouper_internal::kPrefetchDistance;
+using key_grouper_internal::kSliceRows;
+using key_grouper_internal::ReadIntegral;
+using key_grouper_internal::UniqueRows;
 
 // One integral key column: open addressing over (key, id) slots with linear probing.
 class IntegralGrouper final : public KeyGrouper {
@@ -504,6 +406,7 @@ arrow::Result<std::unique_ptr<KeyGrouper>> KeyGrouper::Make(
         break;
     }
   }
+  if (auto grouper = key_grouper_internal::MakeWordKeyGrouper(types, pool)) return grouper;
   ARROW_ASSIGN_OR_RAISE(auto encoder, types::RowEncoder::Make(types, /*for_keys=*/true));
   return std::make_unique<BytesGrouper<EncodedSlice>>(types, EncodedSlice(std::move(encoder)),
                                                       pool);

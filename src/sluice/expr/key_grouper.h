@@ -17,8 +17,9 @@ namespace sluice::expr {
 ///
 /// Keys compare as Spark groups them: null is a key of its own (two nulls are the same key),
 /// floating point -0.0 equals 0.0 and every NaN equals every other NaN. A single integral column
-/// (8 to 64 bits, dates, timestamps) and a single string or binary column take specialized
-/// paths; other keys are encoded into rows of bytes. Not thread-safe.
+/// (8 to 64 bits, dates, timestamps), a single string or binary column, and up to six integral
+/// or boolean values in columns and structs (a time window and an id) take specialized paths;
+/// other keys are encoded into rows of bytes. Not thread-safe.
 class KeyGrouper {
  public:
   virtual ~KeyGrouper() = default;

@@ -1,0 +1,314 @@
+// Keys of integral and boolean columns, and of structs of them (a time window and an id, say),
+// that fit in a few words: each row's key becomes a word per value plus a word of null flags,
+// read straight from the columns, where other keys are first encoded into rows of bytes
+// (key_grouper.cc); and keys are compared and hashed a word at a time.
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <vector>
+
+#include <arrow/type.h>
+#include <arrow/util/bit_util.h>
+
+#include "sluice/common/huge_pages.h"
+#include "sluice/common/mix_integer.h"
+#include "sluice/expr/key_grouper_internal.h"
+
+namespace sluice::expr::key_grouper_internal {
+
+namespace {
+
+// Values a key may have: a key (the values and the null flags) is then at most 56 bytes, about
+// what an encoded key of that many values takes.
+constexpr int kMaxValues = 6;
+
+/// A key column, or a field of one, in pre-order; its null flag is the flags word's bit of its
+/// place in that order.
+struct KeyNode {
+  int parent = -1;
+  int value_word = -1;  // a leaf's word; -1 for a struct
+  /// The flags of the nodes under this one, and the words of the leaves under it (its own
+  /// for a leaf): what a null here makes meaningless, so cleared for one key to have one form.
+  uint64_t flags_below = 0;
+  std::vector<int> words_below;
+};
+
+struct KeyLayout {
+  std::vector<KeyNode> nodes;
+  int values = 0;
+  uint64_t column_flags = 0;  // the flags of the key columns themselves
+};
+
+bool AddNodes(const arrow::DataType& type, int parent, KeyLayout* layout) {
+  const int index = static_cast<int>(layout->nodes.size());
+  if (index == 64) return false;
+  KeyNode node;
+  node.parent = parent;
+  layout->nodes.push_back(std::move(node));
+  if (type.id() == arrow::Type::STRUCT) {
+    for (const auto& field : type.fields()) {
+      if (!AddNodes(*field->type(), index, layout)) return false;
+    }
+    return true;
+  }
+  if (!IsIntegralKey(type) && type.id() != arrow::Type::BOOL) return false;
+  if (layout->values == kMaxValues) return false;
+  layout->nodes[index].value_word = layout->values++;
+  return true;
+}
+
+std::optional<KeyLayout> LayoutOf(const std::vector<std::shared_ptr<arrow::DataType>>& types) {
+  KeyLayout layout;
+  for (const auto& type : types) {
+    if (!AddNodes(*type, -1, &layout)) return std::nullopt;
+  }
+  if (layout.values == 0) return std::nullopt;
+  for (size_t n = 0; n < layout.nodes.size(); ++n) {
+    KeyNode& node = layout.nodes[n];
+    if (node.parent < 0) layout.column_flags |= uint64_t{1} << n;
+    if (node.value_word >= 0) node.words_below.push_back(node.value_word);
+    for (int up = node.parent; up >= 0; up = layout.nodes[up].parent) {
+      layout.nodes[up].flags_below |= uint64_t{1} << n;
+      if (node.value_word >= 0) layout.nodes[up].words_below.push_back(node.value_word);
+    }
+  }
+  return layout;
+}
+
+/// Open addressing over (hash tag, id) slots with linear probing; each group's key, W words
+/// (its values, then its null flags), is kept once, in group order, to compare with. Keeping
+/// the words in the slots instead made the table two and a half times larger, and slower.
+template <int W>
+class WordKeyGrouper final : public KeyGrouper {
+ public:
+  WordKeyGrouper(std::vector<std::shared_ptr<arrow::DataType>> types, KeyLayout layout,
+                 arrow::MemoryPool* pool)
+      : layout_(std::move(layout)),
+        node_data_(layout_.nodes.size()),
+        node_shift_(layout_.nodes.size()),
+        uniques_(std::move(types), pool) {
+    Rehash(1 << 10);
+  }
+
+  arrow::Status Consume(const arrow::ArrayVector& keys, int64_t num_rows,
+                        std::vector<uint32_t>* group_ids) override {
+    group_ids->resize(num_rows);
+    std::vector<int64_t> new_rows;
+    for (int64_t begin = 0; begin < num_rows; begin += kSliceRows) {
+      const int64_t n = std::min(kSliceRows, num_rows - begin);
+      EnsureCapacity(num_groups_ + n);
+      Load(keys, begin, n);
+      new_rows.clear();
+      uint32_t* out = group_ids->data() + begin;
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kPrefetchDistance < n) {
+          __builtin_prefetch(&slots_[hashes_[i + kPrefetchDistance] & mask_]);
+        }
+        const uint64_t* key = KeyOf(i);
+        const uint32_t tag = TagOf(hashes_[i]);
+        uint64_t slot = hashes_[i] & mask_;
+        while (true) {
+          Slot& s = slots_[slot];
+          if (s.id == kEmpty) {
+            s.tag = tag;
+            s.id = static_cast<uint32_t>(num_groups_++);
+            group_keys_.insert(group_keys_.end(), key, key + W);
+            new_rows.push_back(i);
+            out[i] = s.id;
+            break;
+          }
+          if (s.tag == tag && Same(GroupKey(s.id), key)) {
+            out[i] = s.id;
+            break;
+          }
+          slot = (slot + 1) & mask_;
+        }
+      }
+      ARROW_RETURN_NOT_OK(uniques_.Append(keys, begin, new_rows));
+    }
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Lookup(const arrow::ArrayVector& keys, int64_t num_rows, bool null_matches,
+                       std::vector<int32_t>* group_ids) const override {
+    group_ids->resize(num_rows);
+    for (int64_t begin = 0; begin < num_rows; begin += kSliceRows) {
+      const int64_t n = std::min(kSliceRows, num_rows - begin);
+      Load(keys, begin, n);
+      int32_t* out = group_ids->data() + begin;
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kPrefetchDistance < n) {
+          __builtin_prefetch(&slots_[hashes_[i + kPrefetchDistance] & mask_]);
+        }
+        out[i] = -1;
+        const uint64_t* key = KeyOf(i);
+        if (!null_matches && (key[W - 1] & layout_.column_flags) != 0) continue;
+        const uint32_t tag = TagOf(hashes_[i]);
+        uint64_t slot = hashes_[i] & mask_;
+        while (slots_[slot].id != kEmpty) {
+          if (slots_[slot].tag == tag && Same(GroupKey(slots_[slot].id), key)) {
+            out[i] = static_cast<int32_t>(slots_[slot].id);
+            break;
+          }
+          slot = (slot + 1) & mask_;
+        }
+      }
+    }
+    return arrow::Status::OK();
+  }
+
+  int64_t num_groups() const override { return num_groups_; }
+  arrow::Result<arrow::ArrayVector> GetUniques() const override { return uniques_.Get(); }
+
+ private:
+  static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+  struct Slot {
+    uint32_t tag;  // the hash's high half: most probes of other keys end here
+    uint32_t id;
+  };
+
+  static uint32_t TagOf(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
+  const uint64_t* KeyOf(int64_t i) const { return words_.data() + i * W; }
+  const uint64_t* GroupKey(uint32_t id) const { return group_keys_.data() + uint64_t{id} * W; }
+
+  static bool Same(const uint64_t* a, const uint64_t* b) {
+    bool same = true;
+    for (int w = 0; w < W; ++w) same &= a[w] == b[w];
+    return same;
+  }
+
+  static uint64_t HashWords(const uint64_t* key) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int w = 0; w < W; ++w) {
+      h = (h ^ key[w]) * 0xff51afd7ed558ccdULL;
+      h ^= h >> 32;
+    }
+    return MixInteger(h);
+  }
+
+  // Binds each node of the layout to its array (the column, or a field's child array) and the
+  // index in that array's buffers of the column's row 0.
+  void Bind(const arrow::ArrayData& data, int64_t shift, int* node) const {
+    const int index = (*node)++;
+    node_data_[index] = &data;
+    node_shift_[index] = shift;
+    if (layout_.nodes[index].value_word >= 0) return;
+    for (const auto& child : data.child_data) Bind(*child, shift + child->offset, node);
+  }
+
+  // The keys of rows [begin, begin + n) into words_, and their hashes into hashes_.
+  void Load(const arrow::ArrayVector& keys, int64_t begin, int64_t n) const {
+    int node = 0;
+    for (const auto& key : keys) Bind(*key->data(), key->data()->offset, &node);
+    words_.assign(static_cast<size_t>(n * W), 0);
+    values_.resize(static_cast<size_t>(n));
+    bool any_null = false;
+    for (size_t index = 0; index < layout_.nodes.size(); ++index) {
+      const arrow::ArrayData& data = *node_data_[index];
+      const int64_t at = node_shift_[index] + begin;  // the buffers' index of row `begin`
+      const int word = layout_.nodes[index].value_word;
+      if (word >= 0 && data.type->id() == arrow::Type::BOOL) {
+        const uint8_t* bits = data.buffers[1]->data();
+        for (int64_t i = 0; i < n; ++i) words_[i * W + word] = arrow::bit_util::GetBit(bits, at + i);
+      } else if (word >= 0) {
+        ReadIntegral(data, at - data.offset, n, values_.data());
+        for (int64_t i = 0; i < n; ++i) words_[i * W + word] = static_cast<uint64_t>(values_[i]);
+      }
+      if (data.buffers.empty() || data.buffers[0] == nullptr || data.null_count == 0) continue;
+      const uint8_t* validity = data.buffers[0]->data();
+      const uint64_t flag = uint64_t{1} << index;
+      for (int64_t i = 0; i < n; ++i) {
+        if (!arrow::bit_util::GetBit(validity, at + i)) {
+          words_[i * W + W - 1] |= flag;
+          any_null = true;
+        }
+      }
+    }
+    if (any_null) {
+      for (int64_t i = 0; i < n; ++i) Canonicalize(words_.data() + i * W);
+    }
+    hashes_.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) hashes_[i] = HashWords(KeyOf(i));
+  }
+
+  // Gives a key with nulls its one form: under a null, no flags and no values (the bytes of a
+  // null's slots are whatever they happen to be).
+  void Canonicalize(uint64_t* key) const {
+    uint64_t flags = key[W - 1];
+    for (uint64_t rest = flags; rest != 0;) {
+      const int index = std::countr_zero(rest);
+      rest &= rest - 1;
+      if ((flags >> index & 1) == 0) continue;  // under a null met before
+      const KeyNode& node = layout_.nodes[static_cast<size_t>(index)];
+      flags &= ~node.flags_below;
+      rest &= ~node.flags_below;
+      for (int word : node.words_below) key[word] = 0;
+    }
+    key[W - 1] = flags;
+  }
+
+  void EnsureCapacity(int64_t groups) {
+    uint64_t capacity = slots_.size();
+    while (static_cast<uint64_t>(groups) * 4 > capacity * 3) capacity *= 2;
+    if (capacity != slots_.size()) Rehash(capacity);
+  }
+
+  void Rehash(uint64_t capacity) {
+    HugePageVector<Slot> old = std::move(slots_);
+    slots_.assign(capacity, Slot{0, kEmpty});
+    mask_ = capacity - 1;
+    for (const Slot& s : old) {
+      if (s.id == kEmpty) continue;
+      uint64_t slot = HashWords(GroupKey(s.id)) & mask_;
+      while (slots_[slot].id != kEmpty) slot = (slot + 1) & mask_;
+      slots_[slot] = s;
+    }
+  }
+
+  const KeyLayout layout_;
+  // In huge pages: a probe of a table larger than the caches would otherwise miss the TLB
+  // too, and a prefetch that misses it may not be served before the probe.
+  HugePageVector<Slot> slots_;
+  uint64_t mask_ = 0;
+  int64_t num_groups_ = 0;
+  // The W words of each group's key, in group order.
+  std::vector<uint64_t> group_keys_;
+  // Scratch space of the slice being processed (Lookup is logically const).
+  mutable std::vector<const arrow::ArrayData*> node_data_;
+  mutable std::vector<int64_t> node_shift_;
+  mutable std::vector<uint64_t> words_;
+  mutable std::vector<int64_t> values_;
+  mutable std::vector<uint64_t> hashes_;
+  UniqueRows uniques_;
+};
+
+template <int W>
+std::unique_ptr<KeyGrouper> Make(const std::vector<std::shared_ptr<arrow::DataType>>& types,
+                                 KeyLayout layout, arrow::MemoryPool* pool) {
+  return std::make_unique<WordKeyGrouper<W>>(types, std::move(layout), pool);
+}
+
+}  // namespace
+
+std::unique_ptr<KeyGrouper> MakeWordKeyGrouper(
+    const std::vector<std::shared_ptr<arrow::DataType>>& types, arrow::MemoryPool* pool) {
+  auto layout = LayoutOf(types);
+  if (!layout) return nullptr;
+  static_assert(kMaxValues == 6);
+  switch (layout->values + 1) {  // the values, and the null flags
+    case 2:
+      return Make<2>(types, std::move(*layout), pool);
+    case 3:
+      return Make<3>(types, std::move(*layout), pool);
+    case 4:
+      return Make<4>(types, std::move(*layout), pool);
+    case 5:
+      return Make<5>(types, std::move(*layout), pool);
+    case 6:
+      return Make<6>(types, std::move(*layout), pool);
+    default:
+      return Make<7>(types, std::move(*layout), pool);
+  }
+}
+
+}  // namespace sluice::expr::key_grouper_internal
