@@ -6,7 +6,7 @@
 #
 # Usage: scripts/nexmark-results.sh [EVENTS]      (10000000)
 #
-# Takes a quarter of an hour or so with the defaults; needs what bench-nexmark-vs-spark.sh needs.
+# Takes about twenty-five minutes with the defaults; needs what bench-nexmark-vs-spark.sh needs.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,8 +53,10 @@ window, without the suite's de-duplication of each side per window.
 
 The same events, written once to Parquet by the generator (one file per 1,000,000 events), read
 by both engines with the file source, a file per micro-batch, Trigger.AvailableNow and the noop
-sink; Spark in local mode on every core, with a warm JVM. speedup is Spark's seconds over
-Sluice's; cpu_ratio is Spark's CPU seconds over Sluice's.
+sink; Spark in local mode on every core, with a warm JVM. The engines take turns query by
+query, and each figure is the best of two runs, so that a drift of the machine's speed does not
+favour either. speedup is Spark's seconds over Sluice's; cpu_ratio is Spark's CPU seconds over
+Sluice's.
 
 \`\`\`
 ${spark_table}

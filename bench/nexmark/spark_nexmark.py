@@ -3,10 +3,14 @@ side-by-side comparison (scripts/bench-nexmark-vs-spark.sh).
 
 Reads the events nexmark_runner --write-events wrote (Parquet, one file per micro-batch:
 maxFilesPerTrigger 1) with the file source, runs each query with Trigger.AvailableNow into the
-noop sink with a checkpoint, as the Sluice runner does, in local mode (an 8 GB heap by default),
-and prints one line per query ("FAILED <query> <error>" for one that failed): "RESULT <query> <seconds> <JVM CPU seconds> <JVM peak resident kB> <batches>". The
-JVM's CPU time and peak memory are read from /proc; the JVM's start is not timed, and each
-query runs once untimed first, as a long-running job's code is compiled.
+noop sink with a checkpoint, as the Sluice runner does, in local mode (an 8 GB heap by default).
+
+The JVM stays up between runs, so that the comparison script can alternate the engines query by
+query on a machine whose speed drifts: each query runs once untimed first, as a long-running
+job's code is compiled ("FAILED <query> <error>" for one that failed), then "READY" is printed,
+and each query named on a line of standard input is run and timed, printing
+"RESULT <query> <seconds> <JVM CPU seconds> <JVM peak resident kB> <batches>". The JVM's CPU
+time and peak memory are read from /proc; the JVM's start is not timed.
 
     python spark_nexmark.py --files DIR [--queries q0,q1] [--cores N]
 
@@ -226,8 +230,12 @@ def main():
         except Exception as error:  # the query's failure is reported, the others still run
             failed.add(name)
             print(f"FAILED {name} {str(error).splitlines()[0][:200]}", flush=True)
-    for name in args.queries.split(","):
-        if name in failed:
+    warm = [name for name in args.queries.split(",") if name not in failed]
+    print("READY", flush=True)
+    for line in sys.stdin:
+        name = line.strip()
+        if name not in warm:
+            print(f"FAILED {name} is not among the queries run once to warm up", flush=True)
             continue
         cpu_before = jvm_cpu_seconds(pid)
         start = time.monotonic()
