@@ -102,11 +102,11 @@ class WordKeyGrouper final : public KeyGrouper {
       uint32_t* out = group_ids->data() + begin;
       for (int64_t i = 0; i < n; ++i) {
         if (i + kPrefetchDistance < n) {
-          __builtin_prefetch(&slots_[hashes_[i + kPrefetchDistance] & mask_]);
+          __builtin_prefetch(&slots_[HomeOf(hashes_[i + kPrefetchDistance])]);
         }
         const uint64_t* key = KeyOf(i);
         const uint32_t tag = TagOf(hashes_[i]);
-        uint64_t slot = hashes_[i] & mask_;
+        uint64_t slot = HomeOf(hashes_[i]);
         while (true) {
           Slot& s = slots_[slot];
           if (s.id == kEmpty) {
@@ -138,13 +138,13 @@ class WordKeyGrouper final : public KeyGrouper {
       int32_t* out = group_ids->data() + begin;
       for (int64_t i = 0; i < n; ++i) {
         if (i + kPrefetchDistance < n) {
-          __builtin_prefetch(&slots_[hashes_[i + kPrefetchDistance] & mask_]);
+          __builtin_prefetch(&slots_[HomeOf(hashes_[i + kPrefetchDistance])]);
         }
         out[i] = -1;
         const uint64_t* key = KeyOf(i);
         if (!null_matches && (key[W - 1] & layout_.column_flags) != 0) continue;
         const uint32_t tag = TagOf(hashes_[i]);
-        uint64_t slot = hashes_[i] & mask_;
+        uint64_t slot = HomeOf(hashes_[i]);
         while (slots_[slot].id != kEmpty) {
           if (slots_[slot].tag == tag && Same(GroupKey(slots_[slot].id), key)) {
             out[i] = static_cast<int32_t>(slots_[slot].id);
@@ -163,11 +163,15 @@ class WordKeyGrouper final : public KeyGrouper {
  private:
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
   struct Slot {
-    uint32_t tag;  // the hash's high half: most probes of other keys end here
+    uint32_t tag;  // the hash's high half: the home slot, and bits most other keys differ in
     uint32_t id;
   };
 
   static uint32_t TagOf(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
+  // A key's home slot: the hash's top bits, which its tag keeps (a table has at most 2^32
+  // slots), so that growing the table moves slots without reading the keys of their groups,
+  // each a cache miss once the groups outgrow the caches.
+  uint64_t HomeOf(uint64_t hash) const { return hash >> shift_; }
   const uint64_t* KeyOf(int64_t i) const { return words_.data() + i * W; }
   const uint64_t* GroupKey(uint32_t id) const { return group_keys_.data() + uint64_t{id} * W; }
 
@@ -257,9 +261,11 @@ class WordKeyGrouper final : public KeyGrouper {
     HugePageVector<Slot> old = std::move(slots_);
     slots_.assign(capacity, Slot{0, kEmpty});
     mask_ = capacity - 1;
+    shift_ = 64 - std::countr_zero(capacity);
     for (const Slot& s : old) {
       if (s.id == kEmpty) continue;
-      uint64_t slot = HashWords(GroupKey(s.id)) & mask_;
+      // The home slot is in the tag: the group's key need not be read and hashed again.
+      uint64_t slot = HomeOf(uint64_t{s.tag} << 32);
       while (slots_[slot].id != kEmpty) slot = (slot + 1) & mask_;
       slots_[slot] = s;
     }
@@ -270,6 +276,7 @@ class WordKeyGrouper final : public KeyGrouper {
   // too, and a prefetch that misses it may not be served before the probe.
   HugePageVector<Slot> slots_;
   uint64_t mask_ = 0;
+  int shift_ = 64;
   int64_t num_groups_ = 0;
   // The W words of each group's key, in group order.
   std::vector<uint64_t> group_keys_;
