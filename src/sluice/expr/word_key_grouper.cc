@@ -278,8 +278,8 @@ class WordKeyGrouper final : public KeyGrouper {
   uint64_t mask_ = 0;
   int shift_ = 64;
   int64_t num_groups_ = 0;
-  // The W words of each group's key, in group order.
-  std::vector<uint64_t> group_keys_;
+  // The W words of each group's key, in group order; read at random places, as slots are.
+  HugePageVector<uint64_t> group_keys_;
   // Scratch space of the slice being processed (Lookup is logically const).
   mutable std::vector<const arrow::ArrayData*> node_data_;
   mutable std::vector<int64_t> node_shift_;
