@@ -440,8 +440,7 @@ class StreamingJoinStream final : public BufferedStream {
       if (!already) flag_updates.emplace(std::move(kept_key), WithFlag(RowOf(value), true));
     }
     if (matching_pairs.size() == all.size() && !all.empty()) {
-      // Every pair matched (an equi-join has no other condition): they are the output as
-      // they are, without a copy of every column.
+      // Every pair matched (an equi-join has no other condition): no copy of the columns.
       Output(arrow::RecordBatch::Make(schema_, pairs->num_rows(), pairs->columns()));
     } else if (!matching_pairs.empty()) {
       ARROW_ASSIGN_OR_RAISE(auto indices, Indices(matching_pairs));
