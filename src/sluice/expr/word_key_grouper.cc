@@ -101,28 +101,15 @@ class WordKeyGrouper final : public KeyGrouper {
       new_rows.clear();
       uint32_t* out = group_ids->data() + begin;
       for (int64_t i = 0; i < n; ++i) {
-        if (i + kPrefetchDistance < n) {
-          __builtin_prefetch(&slots_[HomeOf(hashes_[i + kPrefetchDistance])]);
+        PrefetchAhead(i, n);
+        Slot& s = slots_[SlotOf(i)];
+        if (s.id == kEmpty) {
+          s.tag = TagOf(hashes_[i]);
+          s.id = static_cast<uint32_t>(num_groups_++);
+          group_keys_.insert(group_keys_.end(), KeyOf(i), KeyOf(i) + W);
+          new_rows.push_back(i);
         }
-        const uint64_t* key = KeyOf(i);
-        const uint32_t tag = TagOf(hashes_[i]);
-        uint64_t slot = HomeOf(hashes_[i]);
-        while (true) {
-          Slot& s = slots_[slot];
-          if (s.id == kEmpty) {
-            s.tag = tag;
-            s.id = static_cast<uint32_t>(num_groups_++);
-            group_keys_.insert(group_keys_.end(), key, key + W);
-            new_rows.push_back(i);
-            out[i] = s.id;
-            break;
-          }
-          if (s.tag == tag && Same(GroupKey(s.id), key)) {
-            out[i] = s.id;
-            break;
-          }
-          slot = (slot + 1) & mask_;
-        }
+        out[i] = s.id;
       }
       ARROW_RETURN_NOT_OK(uniques_.Append(keys, begin, new_rows));
     }
@@ -137,21 +124,11 @@ class WordKeyGrouper final : public KeyGrouper {
       Load(keys, begin, n);
       int32_t* out = group_ids->data() + begin;
       for (int64_t i = 0; i < n; ++i) {
-        if (i + kPrefetchDistance < n) {
-          __builtin_prefetch(&slots_[HomeOf(hashes_[i + kPrefetchDistance])]);
-        }
+        PrefetchAhead(i, n);
         out[i] = -1;
-        const uint64_t* key = KeyOf(i);
-        if (!null_matches && (key[W - 1] & layout_.column_flags) != 0) continue;
-        const uint32_t tag = TagOf(hashes_[i]);
-        uint64_t slot = HomeOf(hashes_[i]);
-        while (slots_[slot].id != kEmpty) {
-          if (slots_[slot].tag == tag && Same(GroupKey(slots_[slot].id), key)) {
-            out[i] = static_cast<int32_t>(slots_[slot].id);
-            break;
-          }
-          slot = (slot + 1) & mask_;
-        }
+        if (!null_matches && (KeyOf(i)[W - 1] & layout_.column_flags) != 0) continue;
+        const Slot& s = slots_[SlotOf(i)];
+        if (s.id != kEmpty) out[i] = static_cast<int32_t>(s.id);
       }
     }
     return arrow::Status::OK();
@@ -174,6 +151,25 @@ class WordKeyGrouper final : public KeyGrouper {
   uint64_t HomeOf(uint64_t hash) const { return hash >> shift_; }
   const uint64_t* KeyOf(int64_t i) const { return words_.data() + i * W; }
   const uint64_t* GroupKey(uint32_t id) const { return group_keys_.data() + uint64_t{id} * W; }
+
+  // Prefetches the home slot of the row kPrefetchDistance ahead of row i of the slice's n.
+  void PrefetchAhead(int64_t i, int64_t n) const {
+    if (i + kPrefetchDistance < n) {
+      __builtin_prefetch(&slots_[HomeOf(hashes_[i + kPrefetchDistance])]);
+    }
+  }
+
+  // The slot of row i's key: its group's, or the empty slot where the group would go.
+  uint64_t SlotOf(int64_t i) const {
+    const uint64_t* key = KeyOf(i);
+    const uint32_t tag = TagOf(hashes_[i]);
+    uint64_t slot = HomeOf(hashes_[i]);
+    while (slots_[slot].id != kEmpty &&
+           !(slots_[slot].tag == tag && Same(GroupKey(slots_[slot].id), key))) {
+      slot = (slot + 1) & mask_;
+    }
+    return slot;
+  }
 
   static bool Same(const uint64_t* a, const uint64_t* b) {
     bool same = true;
