@@ -307,6 +307,71 @@ TEST_F(AggregateStateTest, KeyGrouperTellsKeysApartByEveryByteAtEveryLength) {
 }
 
 
+// Reserve sizes a grouper's table before its groups come, and again once some have (a table
+// that grows with groups in it): groups and their ids are the same as without it, for each of
+// the groupers (an integral column, a string column, a struct and an id in words, an encoded
+// key).
+TEST_F(AggregateStateTest, KeyGrouperReservedGroupsAsWithoutReserving) {
+  const int64_t rows = 150'000;
+  arrow::Int64Builder ids_builder;
+  arrow::StringBuilder names;
+  arrow::DoubleBuilder reals;
+  for (int64_t i = 0; i < rows; ++i) {
+    const int64_t key = (i * 7919) % 40'000;
+    ASSERT_TRUE(i % 101 == 0 ? ids_builder.AppendNull().ok() : ids_builder.Append(key).ok());
+    ASSERT_TRUE(names.Append("k" + std::to_string(key)).ok());
+    ASSERT_TRUE(reals.Append(static_cast<double>(key % 977)).ok());
+  }
+  auto ids = ids_builder.Finish().ValueOrDie();
+  auto strings = names.Finish().ValueOrDie();
+  auto doubles = reals.Finish().ValueOrDie();
+  auto pair_type = arrow::struct_({arrow::field("start", arrow::int64()),
+                                   arrow::field("bucket", arrow::int32())});
+  auto buckets = arrow::MakeArrayFromScalar(arrow::Int32Scalar(3), rows).ValueOrDie();
+  auto pairs = std::make_shared<arrow::StructArray>(pair_type, rows,
+                                                    arrow::ArrayVector{ids, buckets});
+  const std::vector<arrow::ArrayVector> keys_of = {
+      {ids}, {strings}, {pairs, ids}, {doubles, strings}};
+  for (const auto& keys : keys_of) {
+    std::vector<std::shared_ptr<arrow::DataType>> types;
+    for (const auto& key : keys) types.push_back(key->type());
+    SCOPED_TRACE(keys.size() == 1 ? types[0]->ToString() : types[0]->ToString() + ", ...");
+    const int64_t half = rows / 2;
+    auto group = [&](int64_t reserve_first, int64_t reserve_later) {
+      auto grouper = KeyGrouper::Make(types).ValueOrDie();
+      grouper->Reserve(reserve_first);
+      std::vector<uint32_t> first, second;
+      arrow::ArrayVector head, tail;
+      for (const auto& key : keys) {
+        head.push_back(key->Slice(0, half));
+        tail.push_back(key->Slice(half));
+      }
+      EXPECT_TRUE(grouper->Consume(head, half, &first).ok());
+      grouper->Reserve(reserve_later);
+      EXPECT_TRUE(grouper->Consume(tail, rows - half, &second).ok());
+      first.insert(first.end(), second.begin(), second.end());
+      std::vector<int32_t> found;
+      EXPECT_TRUE(grouper->Lookup(keys, rows, true, &found).ok());
+      for (int64_t i = 0; i < rows; ++i) {
+        EXPECT_EQ(found[static_cast<size_t>(i)], static_cast<int32_t>(first[static_cast<size_t>(i)]))
+            << "row " << i;
+      }
+      return std::make_pair(first, grouper->num_groups());
+    };
+    const auto plain = group(0, 0);
+    const bool has_ids = keys.back() == ids;  // null ids: a group of their own
+    EXPECT_EQ(plain.second, has_ids ? 40'001 : 40'000);
+    for (auto [reserve_first, reserve_later] :
+         {std::pair<int64_t, int64_t>{40'001, 0}, {1'000'000, 0}, {10, 300'000}}) {
+      SCOPED_TRACE("reserving " + std::to_string(reserve_first) + " then " +
+                   std::to_string(reserve_later));
+      const auto reserved = group(reserve_first, reserve_later);
+      EXPECT_EQ(reserved.second, plain.second);
+      EXPECT_EQ(reserved.first, plain.first);
+    }
+  }
+}
+
 // A single string or binary column is grouped where its values lie, not encoded: null is a
 // group of its own, and a sliced array is read from its offset, over several of the
 // grouper's slices, for each of the four string and binary types.

@@ -32,6 +32,8 @@ class IntegralGrouper final : public KeyGrouper {
     Rehash(1 << 10);
   }
 
+  void Reserve(int64_t groups) override { EnsureCapacity(groups); }
+
   arrow::Status Consume(const arrow::ArrayVector& keys, int64_t num_rows,
                         std::vector<uint32_t>* group_ids) override {
     group_ids->resize(num_rows);
@@ -235,6 +237,11 @@ class BytesGrouper final : public KeyGrouper {
       : slice_(std::move(slice)), uniques_(std::move(types), pool) {
     key_offsets_.push_back(0);
     Rehash(1 << 10);
+  }
+
+  void Reserve(int64_t groups) override {
+    EnsureCapacity(groups);
+    key_offsets_.reserve(static_cast<size_t>(groups) + 1);
   }
 
   arrow::Status Consume(const arrow::ArrayVector& keys, int64_t num_rows,

@@ -29,6 +29,11 @@ class KeyGrouper {
       std::vector<std::shared_ptr<arrow::DataType>> types,
       arrow::MemoryPool* pool = arrow::default_memory_pool());
 
+  /// Makes room for `groups` groups in all, so that a grouper that will hold about that many
+  /// does not grow its table on the way there: each growth moves the slots into fresh memory,
+  /// which the kernel must first zero, and copies the groups' keys.
+  virtual void Reserve(int64_t groups) = 0;
+
   /// Sets `group_ids[i]` to the group of row i of `keys` (arrays of `num_rows` values), adding
   /// new groups for keys not seen before. `group_ids` is resized to num_rows.
   virtual arrow::Status Consume(const arrow::ArrayVector& keys, int64_t num_rows,

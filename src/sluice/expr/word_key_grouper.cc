@@ -90,6 +90,11 @@ class WordKeyGrouper final : public KeyGrouper {
     Rehash(1 << 10);
   }
 
+  void Reserve(int64_t groups) override {
+    EnsureCapacity(groups);
+    group_keys_.reserve(static_cast<size_t>(groups) * W);
+  }
+
   arrow::Status Consume(const arrow::ArrayVector& keys, int64_t num_rows,
                         std::vector<uint32_t>* group_ids) override {
     group_ids->resize(num_rows);

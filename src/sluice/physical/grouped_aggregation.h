@@ -37,6 +37,11 @@ class GroupedAggregation {
   arrow::Status Consume(const arrow::RecordBatch& batch, const arrow::ArrayVector& keys,
                         const expr::EvalContext& eval);
 
+  /// Makes room for `groups` groups in all (KeyGrouper::Reserve).
+  void Reserve(int64_t groups) {
+    if (grouper_) grouper_->Reserve(groups);
+  }
+
   int64_t num_groups() const { return num_groups_; }
 
   /// The key values of every group in group id order; empty for a global aggregation.

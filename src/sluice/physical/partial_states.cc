@@ -4,6 +4,16 @@
 
 namespace sluice::physical {
 
+arrow::Result<std::unique_ptr<GroupedAggregation>> AggregateBatch(
+    const plan::Aggregate& aggregate, int64_t operator_id, BatchStream& input,
+    const StatefulContext& stateful, const expr::EvalContext& eval) {
+  ARROW_ASSIGN_OR_RAISE(auto aggregation, GroupedAggregation::Make(aggregate, eval.pool));
+  aggregation->Reserve(stateful.GroupsBefore(operator_id));
+  ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(input, eval));
+  stateful.RememberGroups(operator_id, aggregation->num_groups());
+  return aggregation;
+}
+
 arrow::Result<Accumulators> MakeAccumulators(const plan::Aggregate& aggregate,
                                              int64_t num_groups, arrow::MemoryPool* pool) {
   Accumulators accumulators;

@@ -11,6 +11,9 @@
 #include <arrow/status.h>
 
 #include "sluice/expr/aggregate_function.h"
+#include "sluice/physical/batch_stream.h"
+#include "sluice/physical/grouped_aggregation.h"
+#include "sluice/physical/stateful_context.h"
 #include "sluice/plan/aggregate.h"
 
 namespace sluice::physical {
@@ -25,6 +28,13 @@ struct BatchGroups {
   arrow::ArrayVector keys;
   arrow::ArrayVector states;
 };
+
+/// Every row of `input` (a micro-batch's rows for the stateful aggregation `operator_id`)
+/// folded per group. The hash table starts as large as the operator's last batch needed:
+/// batches of a stream tend to have about as many groups as the one before.
+arrow::Result<std::unique_ptr<GroupedAggregation>> AggregateBatch(
+    const plan::Aggregate& aggregate, int64_t operator_id, BatchStream& input,
+    const StatefulContext& stateful, const expr::EvalContext& eval);
 
 /// Fresh accumulators of every aggregate of `aggregate`, holding `num_groups` empty groups.
 arrow::Result<Accumulators> MakeAccumulators(const plan::Aggregate& aggregate,

@@ -74,6 +74,22 @@ struct StatefulContext {
   }
   std::map<int64_t, StateOperatorProgress>* reports = nullptr;
   std::mutex* report_mutex = nullptr;
+
+  /// The groups an aggregation's batch had (0 before its first batch, or without the
+  /// executor's memory of them): the next batch's hash table starts that large.
+  int64_t GroupsBefore(int64_t operator_id) const {
+    if (batch_groups == nullptr) return 0;
+    std::lock_guard<std::mutex> lock(*report_mutex);
+    auto found = batch_groups->find(operator_id);
+    return found == batch_groups->end() ? 0 : found->second;
+  }
+  void RememberGroups(int64_t operator_id, int64_t groups) const {
+    if (batch_groups == nullptr) return;
+    std::lock_guard<std::mutex> lock(*report_mutex);
+    (*batch_groups)[operator_id] = groups;
+  }
+  /// Kept by the executor from batch to batch, by operator id.
+  std::map<int64_t, int64_t>* batch_groups = nullptr;
 };
 
 }  // namespace sluice::physical

@@ -214,8 +214,8 @@ class StreamingAggregateStream final : public BatchStream {
       }
       return panes->Finish(context_.eval);
     }
-    ARROW_ASSIGN_OR_RAISE(auto aggregation, GroupedAggregation::Make(plan_, context_.eval.pool));
-    ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(*input_, eval_.get()));
+    ARROW_ASSIGN_OR_RAISE(auto aggregation,
+                          AggregateBatch(plan_, operator_id_, *input_, stateful_, eval_.get()));
     BatchGroups groups;
     groups.num_groups = aggregation->num_groups();
     ARROW_ASSIGN_OR_RAISE(groups.keys, aggregation->GroupKeys());

@@ -95,8 +95,8 @@ class StreamingSessionAggregateStream final : public BatchStream {
     const int64_t start_ms = SteadyMillis();
 
     // The batch's rows, aggregated per (key, own session).
-    ARROW_ASSIGN_OR_RAISE(auto aggregation, GroupedAggregation::Make(plan_, context_.eval.pool));
-    ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(*input_, context_.eval));
+    ARROW_ASSIGN_OR_RAISE(auto aggregation,
+                          AggregateBatch(plan_, operator_id_, *input_, stateful_, context_.eval));
     const int64_t num_groups = aggregation->num_groups();
     ARROW_ASSIGN_OR_RAISE(auto group_keys, aggregation->GroupKeys());
     ARROW_ASSIGN_OR_RAISE(auto batch_states, ExportStates(aggregation->accumulators()));
