@@ -254,6 +254,17 @@ TEST_F(AggregateStateTest, KeyGrouperGroupsIntegralKeysWhateverLiesUnderANull) {
   auto uniques = grouper->GetUniques().ValueOrDie();
   EXPECT_EQ(uniques[0]->null_count(), 1);
   EXPECT_EQ(uniques[1]->null_count(), 1);
+  // Each group's key is the key of its first row.
+  for (size_t c = 0; c < 2; ++c) {
+    ASSERT_TRUE(uniques[c]->ValidateFull().ok());
+    const auto& rows = c == 0 ? windows : ids;
+    for (int64_t row : {0, 2, 4, 6, 7, 8}) {
+      auto want = rows->GetScalar(row).ValueOrDie();
+      auto got = uniques[c]->GetScalar(groups[static_cast<size_t>(row)]).ValueOrDie();
+      EXPECT_TRUE(got->Equals(*want)) << "column " << c << ", row " << row << ": "
+                                      << got->ToString() << " against " << want->ToString();
+    }
+  }
 
   std::vector<int32_t> found;
   ASSERT_TRUE(grouper->Lookup({windows, ids}, 10, false, &found).ok());

@@ -86,7 +86,8 @@ class WordKeyGrouper final : public KeyGrouper {
       : layout_(std::move(layout)),
         node_data_(layout_.nodes.size()),
         node_shift_(layout_.nodes.size()),
-        uniques_(std::move(types), pool) {
+        types_(std::move(types)),
+        pool_(pool) {
     Rehash(1 << 10);
   }
 
@@ -98,12 +99,10 @@ class WordKeyGrouper final : public KeyGrouper {
   arrow::Status Consume(const arrow::ArrayVector& keys, int64_t num_rows,
                         std::vector<uint32_t>* group_ids) override {
     group_ids->resize(num_rows);
-    std::vector<int64_t> new_rows;
     for (int64_t begin = 0; begin < num_rows; begin += kSliceRows) {
       const int64_t n = std::min(kSliceRows, num_rows - begin);
       EnsureCapacity(num_groups_ + n);
       Load(keys, begin, n);
-      new_rows.clear();
       uint32_t* out = group_ids->data() + begin;
       for (int64_t i = 0; i < n; ++i) {
         PrefetchAhead(i, n);
@@ -112,11 +111,9 @@ class WordKeyGrouper final : public KeyGrouper {
           s.tag = TagOf(hashes_[i]);
           s.id = static_cast<uint32_t>(num_groups_++);
           group_keys_.insert(group_keys_.end(), KeyOf(i), KeyOf(i) + W);
-          new_rows.push_back(i);
         }
         out[i] = s.id;
       }
-      ARROW_RETURN_NOT_OK(uniques_.Append(keys, begin, new_rows));
     }
     return arrow::Status::OK();
   }
@@ -140,7 +137,19 @@ class WordKeyGrouper final : public KeyGrouper {
   }
 
   int64_t num_groups() const override { return num_groups_; }
-  arrow::Result<arrow::ArrayVector> GetUniques() const override { return uniques_.Get(); }
+  // Made from the groups' words rather than gathered from the rows that brought them: the
+  // words hold every value and null of a key, and are in group order already.
+  arrow::Result<arrow::ArrayVector> GetUniques() const override {
+    uint64_t null_somewhere = 0;  // the flags of nodes null in some group
+    for (uint32_t g = 0; g < num_groups_; ++g) null_somewhere |= GroupKey(g)[W - 1];
+    arrow::ArrayVector columns;
+    int node = 0;
+    for (const auto& type : types_) {
+      ARROW_ASSIGN_OR_RAISE(auto column, Column(type, null_somewhere, &node));
+      columns.push_back(arrow::MakeArray(std::move(column)));
+    }
+    return columns;
+  }
 
  private:
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
@@ -272,6 +281,65 @@ class WordKeyGrouper final : public KeyGrouper {
     }
   }
 
+  // The column of every group's value of the node `*node` (of type `type`), and of the nodes
+  // under it; *node moves past them.
+  arrow::Result<std::shared_ptr<arrow::ArrayData>> Column(
+      const std::shared_ptr<arrow::DataType>& type, uint64_t null_somewhere, int* node) const {
+    const int index = (*node)++;
+    const uint32_t groups = static_cast<uint32_t>(num_groups_);
+    std::shared_ptr<arrow::Buffer> validity;
+    int64_t nulls = 0;
+    if (null_somewhere >> index & 1) {
+      ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateBitmap(groups, pool_));
+      uint8_t* bits = validity->mutable_data();
+      for (uint32_t g = 0; g < groups; ++g) {
+        const bool null = GroupKey(g)[W - 1] >> index & 1;
+        arrow::bit_util::SetBitTo(bits, g, !null);
+        nulls += null;
+      }
+    }
+    if (type->id() == arrow::Type::STRUCT) {
+      std::vector<std::shared_ptr<arrow::ArrayData>> children;
+      for (const auto& field : type->fields()) {
+        ARROW_ASSIGN_OR_RAISE(auto child, Column(field->type(), null_somewhere, node));
+        children.push_back(std::move(child));
+      }
+      return arrow::ArrayData::Make(type, groups, {std::move(validity)}, std::move(children),
+                                    nulls);
+    }
+    const int word = layout_.nodes[static_cast<size_t>(index)].value_word;
+    std::shared_ptr<arrow::Buffer> values;
+    if (type->id() == arrow::Type::BOOL) {
+      ARROW_ASSIGN_OR_RAISE(values, arrow::AllocateBitmap(groups, pool_));
+      uint8_t* bits = values->mutable_data();
+      for (uint32_t g = 0; g < groups; ++g) arrow::bit_util::SetBitTo(bits, g, GroupKey(g)[word]);
+    } else {
+      ARROW_ASSIGN_OR_RAISE(values, NarrowedWords(word, type->byte_width()));
+    }
+    return arrow::ArrayData::Make(type, groups, {std::move(validity), std::move(values)}, nulls);
+  }
+
+  // Every group's word `word` as a value of `width` bytes (the words hold a value's integer,
+  // of which the low bytes are the value).
+  arrow::Result<std::shared_ptr<arrow::Buffer>> NarrowedWords(int word, int width) const {
+    const uint32_t groups = static_cast<uint32_t>(num_groups_);
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> values,
+                          arrow::AllocateBuffer(int64_t{groups} * width, pool_));
+    uint8_t* out = values->mutable_data();
+    auto narrow = [&]<typename T>(T*) {
+      for (uint32_t g = 0; g < groups; ++g) {
+        reinterpret_cast<T*>(out)[g] = static_cast<T>(GroupKey(g)[word]);
+      }
+    };
+    switch (width) {
+      case 1: narrow(static_cast<uint8_t*>(nullptr)); break;
+      case 2: narrow(static_cast<uint16_t*>(nullptr)); break;
+      case 4: narrow(static_cast<uint32_t*>(nullptr)); break;
+      default: narrow(static_cast<uint64_t*>(nullptr)); break;
+    }
+    return values;
+  }
+
   const KeyLayout layout_;
   // In huge pages: a probe of a table larger than the caches would otherwise miss the TLB
   // too, and a prefetch that misses it may not be served before the probe.
@@ -287,7 +355,8 @@ class WordKeyGrouper final : public KeyGrouper {
   mutable std::vector<uint64_t> words_;
   mutable std::vector<int64_t> values_;
   mutable std::vector<uint64_t> hashes_;
-  UniqueRows uniques_;
+  const std::vector<std::shared_ptr<arrow::DataType>> types_;
+  arrow::MemoryPool* const pool_;
 };
 
 template <int W>
