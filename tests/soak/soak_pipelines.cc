@@ -65,16 +65,21 @@ arrow::Status LandChunk(const fs::path& folder, int index, const std::string& li
   return arrow::Status::OK();
 }
 
-arrow::Result<std::shared_ptr<SparkSession>> Session(const char* provider) {
-  return SparkSession::builder()
-      .appName("soak")
-      .config("spark.sql.session.timeZone", "UTC")
-      .config("spark.sql.shuffle.partitions", "4")
-      .config("spark.sql.streaming.stateStore.providerClass", provider)
-      // Snapshots every other version, so that runs of a few batches write them too.
-      .config("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2")
-      .config("spark.sql.streaming.stateStore.maintenanceInterval", "0")
-      .getOrCreate();
+/// A session whose state stores are `provider`'s. RocksDB's working folders go under the run's
+/// folder: a killed run cannot remove its own, and the run's folder goes with the soak's.
+arrow::Result<std::shared_ptr<SparkSession>> Session(const char* provider,
+                                                     const SoakRun* run = nullptr) {
+  auto builder = SparkSession::builder()
+                     .appName("soak")
+                     .config("spark.sql.session.timeZone", "UTC")
+                     .config("spark.sql.shuffle.partitions", "4")
+                     .config("spark.sql.streaming.stateStore.providerClass", provider)
+                     // Snapshots every other version, so that runs of a few batches write them
+                     // too.
+                     .config("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2")
+                     .config("spark.sql.streaming.stateStore.maintenanceInterval", "0");
+  if (run != nullptr) builder.config("spark.local.dir", (run->folder / "local").string());
+  return builder.getOrCreate();
 }
 
 /// Starts `writer` (already given its sink) with the run's checkpoint and availableNow, and
@@ -241,7 +246,7 @@ class StreamJoin final : public SoakPipeline {
     return LandChunk(input.folder / "clicks", index, clicks);
   }
   arrow::Status Run(const SoakInput& input, const SoakRun& run) const override {
-    ARROW_ASSIGN_OR_RAISE(auto spark, Session(kRocksDbProvider));
+    ARROW_ASSIGN_OR_RAISE(auto spark, Session(kRocksDbProvider, &run));
     auto impressions = spark->readStream()
                            .schema("ad BIGINT, imp_ts TIMESTAMP")
                            .option("maxFilesPerTrigger", int64_t{1})
