@@ -1,5 +1,9 @@
 #include "sluice/physical/partial_states.h"
 
+#include "sluice/physical/batch_stream.h"
+#include "sluice/physical/grouped_aggregation.h"
+#include "sluice/physical/stateful_context.h"
+
 #include <numeric>
 
 namespace sluice::physical {

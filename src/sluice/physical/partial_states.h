@@ -11,12 +11,13 @@
 #include <arrow/status.h>
 
 #include "sluice/expr/aggregate_function.h"
-#include "sluice/physical/batch_stream.h"
-#include "sluice/physical/grouped_aggregation.h"
-#include "sluice/physical/stateful_context.h"
 #include "sluice/plan/aggregate.h"
 
 namespace sluice::physical {
+
+class BatchStream;
+class GroupedAggregation;
+struct StatefulContext;
 
 using Accumulators = std::vector<std::unique_ptr<expr::GroupedAccumulator>>;
 
