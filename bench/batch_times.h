@@ -47,7 +47,8 @@ inline double ProcessCpuSeconds() {
 }
 
 /// What each batch left behind when it finished: the wall clock, the process's CPU time, its
-/// input rows and the rows its stateful operators keep. Thread-safe.
+/// input rows, and the rows its stateful operators keep and the memory their stores use.
+/// Thread-safe.
 class BatchReadings final : public execution::StreamingQueryListener {
  public:
   struct Reading {
@@ -55,12 +56,16 @@ class BatchReadings final : public execution::StreamingQueryListener {
     double cpu_seconds;
     int64_t input_rows;
     int64_t state_rows;
+    int64_t state_memory_bytes;
   };
 
   void onQueryProgress(const execution::QueryProgressEvent& event) override {
     Reading reading{std::chrono::steady_clock::now(), ProcessCpuSeconds(),
-                    event.progress.num_input_rows(), 0};
-    for (const auto& op : event.progress.state_operators) reading.state_rows += op.num_rows_total;
+                    event.progress.num_input_rows(), 0, 0};
+    for (const auto& op : event.progress.state_operators) {
+      reading.state_rows += op.num_rows_total;
+      reading.state_memory_bytes += op.memory_used_bytes;
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     readings_.push_back(reading);
   }
@@ -77,13 +82,15 @@ class BatchReadings final : public execution::StreamingQueryListener {
 /// Runs `df` to a noop sink, with a fresh checkpoint in the working folder (removed after),
 /// until `batches` batches finished or the query stopped; the readings of each batch.
 inline std::vector<BatchReadings::Reading> RunToNoopSink(
-    const std::shared_ptr<SparkSession>& spark, const DataFrame& df, size_t batches) {
+    const std::shared_ptr<SparkSession>& spark, const DataFrame& df, size_t batches,
+    const std::string& output_mode = "append") {
   namespace fs = std::filesystem;
   fs::path checkpoint = fs::current_path() / ("bench-checkpoint-" + formats::RandomUuid());
   auto readings = std::make_shared<BatchReadings>();
   spark->streams()->addListener(readings);
   auto query = df.writeStream()
                    .format("noop")
+                   .outputMode(output_mode)
                    .option("checkpointLocation", checkpoint.string())
                    .start()
                    .ValueOrDie();

@@ -1,0 +1,87 @@
+// Issue 4's RocksDB figure end to end, where rocksdb_state_store_bench drives the store alone: a
+// streaming count and sum per key whose state grows to 50M keys in the RocksDB provider, with
+// RocksDB's memory bounded to 512 MB (boundedMemoryUsage), one shuffle partition, update mode,
+// the noop sink and a durable checkpoint (a changelog) per batch. rate-micro-batch gives 10M
+// events per batch and the key is the value modulo 50M, so every event of a batch has a key of
+// its own: batches 0 to 4 bring 10M new keys each (every lookup misses), batch 5 updates the
+// first 10M of the 50M keys (every lookup finds its key, at a random place of the database).
+// Reports events per CPU-second of the whole process (RocksDB's background compactions
+// included) over batches 1 to 5, and apart for the batches of new keys (1 to 4) and for the
+// batch of held keys (5); events/s by the wall clock; the state's rows; the most memory the
+// store reported using (RocksDB's and the batch's write buffer); and the process's peak
+// resident memory, which also holds the batch's own arrays and hash tables for 10M rows.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include <benchmark/benchmark.h>
+
+#include "batch_times.h"
+
+#include "sluice/api/data_stream_reader.h"
+#include "sluice/api/functions.h"
+#include "sluice/api/grouped_data.h"
+#include "sluice/api/session.h"
+
+namespace {
+
+namespace F = sluice::functions;
+
+constexpr int64_t kEventsPerBatch = 10'000'000;
+constexpr int64_t kKeys = 50'000'000;
+constexpr size_t kBatches = 6;
+constexpr size_t kFirstHeldKeysBatch = kKeys / kEventsPerBatch;
+
+double PeakResidentMegabytes() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+void AggregationOfFiftyMillionKeysInRocksDb(benchmark::State& state) {
+  auto spark = sluice::SparkSession::builder().getOrCreate().ValueOrDie();
+  auto conf = spark->conf();
+  (void)conf.set("spark.sql.shuffle.partitions", "1");
+  (void)conf.set("spark.sql.streaming.stateStore.providerClass",
+                 "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider");
+  (void)conf.set("spark.sql.streaming.stateStore.rocksdb.boundedMemoryUsage", "true");
+  (void)conf.set("spark.sql.streaming.stateStore.rocksdb.maxMemoryUsageMB", "512");
+  auto df = spark->readStream()
+                .format("rate-micro-batch")
+                .option("rowsPerBatch", kEventsPerBatch)
+                .load()
+                .groupBy({(F::col("value") % F::lit(kKeys)).alias("key")})
+                .agg({F::count(F::lit(1)).alias("events"), F::sum(F::col("value")).alias("total")});
+  for (auto _ : state) {
+    auto seen = sluice::bench::RunToNoopSink(spark, df, kBatches, "update");
+    if (seen.size() < kBatches) {
+      state.SkipWithError("the query stopped early");
+      break;
+    }
+    // Events per CPU-second of batches (first, last].
+    auto per_cpu_second = [&](size_t first, size_t last) {
+      return static_cast<double>((last - first) * kEventsPerBatch) /
+             (seen[last].cpu_seconds - seen[first].cpu_seconds);
+    };
+    const size_t last = kBatches - 1;
+    const double seconds = std::chrono::duration<double>(seen[last].wall - seen[0].wall).count();
+    state.counters["events_per_second"] = static_cast<double>(last * kEventsPerBatch) / seconds;
+    state.counters["events_per_cpu_second"] = per_cpu_second(0, last);
+    state.counters["new_keys_events_per_cpu_second"] = per_cpu_second(0, kFirstHeldKeysBatch - 1);
+    state.counters["held_keys_events_per_cpu_second"] =
+        per_cpu_second(kFirstHeldKeysBatch - 1, kFirstHeldKeysBatch);
+    state.counters["state_rows"] = static_cast<double>(seen[last].state_rows);
+    int64_t store_memory = 0;
+    for (const auto& reading : seen) store_memory = std::max(store_memory, reading.state_memory_bytes);
+    state.counters["store_MB"] = static_cast<double>(store_memory) / 1e6;
+    state.counters["max_rss_MB"] = PeakResidentMegabytes();
+  }
+}
+
+}  // namespace
+
+BENCHMARK(AggregationOfFiftyMillionKeysInRocksDb)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
