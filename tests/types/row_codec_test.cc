@@ -453,6 +453,32 @@ TEST(RowCodecTest, DecoderStartsOverAfterFinish) {
   EXPECT_TRUE(batch[1]->Equals(*Json(types[1], "[[2, 3]]")));
 }
 
+// Reserve makes room only: whatever it is told, short of the rows, past them or in between two
+// uses of the decoder, the arrays are those of a decoder never told.
+TEST(RowCodecTest, ReservingDecodesTheSameArrays) {
+  RandomArrays random(20261204);
+  const TypeVector types = EveryType();
+  arrow::ArrayVector columns;
+  for (const auto& type : types) columns.push_back(random.Make(type, 300));
+  const auto rows = EncodeEach(*Encoder(types, false), columns);
+  auto expected = *Decode(types, rows);
+  for (int64_t reserved : {0, 1, 150, 300, 5000}) {
+    SCOPED_TRACE("reserved " + std::to_string(reserved));
+    auto decoder = *RowDecoder::Make(types);
+    for (int use = 0; use < 2; ++use) {
+      ASSERT_TRUE(decoder->Reserve(reserved).ok());
+      for (const auto& row : rows) ASSERT_TRUE(decoder->Append(row).ok());
+      auto decoded = *decoder->Finish();
+      for (size_t c = 0; c < types.size(); ++c) {
+        SCOPED_TRACE(types[c]->ToString());
+        ASSERT_TRUE(decoded[c]->ValidateFull().ok()) << decoded[c]->ValidateFull().ToString();
+        auto options = arrow::EqualOptions().nans_equal(true).signed_zeros_equal(false);
+        EXPECT_TRUE(decoded[c]->Equals(*expected[c], options));
+      }
+    }
+  }
+}
+
 arrow::Status DecodeOne(const TypeVector& types, std::string_view row) {
   ARROW_ASSIGN_OR_RAISE(auto decoder, RowDecoder::Make(types));
   return decoder->Append(row);

@@ -107,6 +107,9 @@ class StreamingAggregateStream final : public BatchStream {
     ARROW_ASSIGN_OR_RAISE(auto merged,
                           MakeAccumulators(plan_, num_groups, context_.eval.pool));
     std::vector<uint32_t> found_ids;
+    int64_t found = 0;
+    for (const auto& rows : found_values) found += rows.size();
+    ARROW_RETURN_NOT_OK(value_decoder_->Reserve(found));
     for (const auto& rows : found_values) {
       for (int64_t i = 0; i < rows.size(); ++i) {
         ARROW_RETURN_NOT_OK(value_decoder_->Append(rows.row(i)));
@@ -272,8 +275,10 @@ class StreamingAggregateStream final : public BatchStream {
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> OutputOf(
       const std::vector<PartitionOutput>& outputs) {
     int64_t rows = 0;
+    for (const auto& output : outputs) rows += output.keys.size();
+    if (!plan_.grouping().empty()) ARROW_RETURN_NOT_OK(key_decoder_->Reserve(rows));
+    ARROW_RETURN_NOT_OK(value_decoder_->Reserve(rows));
     for (const auto& output : outputs) {
-      rows += output.keys.size();
       for (int64_t i = 0; i < output.keys.size(); ++i) {
         if (!plan_.grouping().empty()) {
           ARROW_RETURN_NOT_OK(key_decoder_->Append(output.keys.row(i)));

@@ -255,6 +255,7 @@ class StreamingJoinStream final : public BufferedStream {
   arrow::Result<arrow::ArrayVector> Decode(int side, const EncodedRows& rows) const {
     ARROW_ASSIGN_OR_RAISE(auto decoder,
                           types::RowDecoder::Make(sides_[side].types, context_.eval.pool));
+    ARROW_RETURN_NOT_OK(decoder->Reserve(rows.size()));
     for (int64_t i = 0; i < rows.size(); ++i) ARROW_RETURN_NOT_OK(decoder->Append(rows.row(i)));
     return decoder->Finish();
   }

@@ -393,8 +393,10 @@ class StreamingSessionAggregateStream final : public BatchStream {
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> OutputOf(
       const std::vector<EncodedRows>& keys, const std::vector<EncodedRows>& rows) {
     int64_t count = 0;
+    for (const auto& partition_keys : keys) count += partition_keys.size();
+    if (key_decoder_) ARROW_RETURN_NOT_OK(key_decoder_->Reserve(count));
+    ARROW_RETURN_NOT_OK(value_decoder_->Reserve(count));
     for (size_t p = 0; p < keys.size(); ++p) {
-      count += keys[p].size();
       for (int64_t i = 0; i < keys[p].size(); ++i) {
         if (key_decoder_) ARROW_RETURN_NOT_OK(key_decoder_->Append(keys[p].row(i)));
         ARROW_RETURN_NOT_OK(value_decoder_->Append(rows[p].row(i)));

@@ -98,6 +98,11 @@ class RowDecoder {
   /// fails with CapacityError.
   virtual arrow::Status Append(std::string_view row) = 0;
 
+  /// Makes room for `rows` more rows, where the space they take follows from their types
+  /// (fixed-width values, booleans, offsets, the fields of structs): a caller that knows how
+  /// many rows it will append spares the arrays' growth, each step a copy into fresh memory.
+  virtual arrow::Status Reserve(int64_t rows) = 0;
+
   /// Rows appended so far.
   virtual int64_t num_rows() const = 0;
 

@@ -351,6 +351,29 @@ arrow::Result<std::unique_ptr<DecodeNode>> MakeDecodeNode(
   return node;
 }
 
+// Room for `rows` more values of the node and of the children whose lengths follow from it;
+// the bytes of binaries and the elements of lists are known only as they are read.
+arrow::Status ReserveNode(DecodeNode& node, int64_t rows) {
+  switch (node.shape) {
+    case Shape::kBoolean:
+      return node.bits.Reserve(rows);
+    case Shape::kFixedWidth:
+      return node.values.Reserve(rows * node.byte_width);
+    case Shape::kBinary: case Shape::kList: case Shape::kMap:
+      return node.offsets.Reserve(rows * static_cast<int64_t>(sizeof(int32_t)));
+    case Shape::kLargeBinary: case Shape::kLargeList:
+      return node.offsets.Reserve(rows * static_cast<int64_t>(sizeof(int64_t)));
+    case Shape::kFixedSizeList:
+      return ReserveNode(*node.children[0], rows * node.list_size);
+    case Shape::kStruct:
+      for (auto& child : node.children) ARROW_RETURN_NOT_OK(ReserveNode(*child, rows));
+      return arrow::Status::OK();
+    case Shape::kNull:
+      return arrow::Status::OK();
+  }
+  return arrow::Status::OK();
+}
+
 // The node's rows as an array; the node starts over empty.
 arrow::Result<std::shared_ptr<arrow::ArrayData>> FinishNode(DecodeNode& node) {
   std::shared_ptr<arrow::Buffer> validity;
@@ -421,6 +444,12 @@ class RowDecoderImpl final : public RowDecoder {
       return status_;
     }
     ++num_rows_;
+    return arrow::Status::OK();
+  }
+
+  arrow::Status Reserve(int64_t rows) override {
+    ARROW_RETURN_NOT_OK(status_);
+    for (auto& column : columns_) ARROW_RETURN_NOT_OK(ReserveNode(*column, rows));
     return arrow::Status::OK();
   }
 
