@@ -330,9 +330,7 @@ TEST_F(AggregateStateTest, KeyGrouperReservedGroupsAsWithoutReserving) {
   for (int64_t i = 0; i < rows; ++i) {
     const int64_t key = (i * 7919) % 40'000;
     ASSERT_TRUE(i % 101 == 0 ? ids_builder.AppendNull().ok() : ids_builder.Append(key).ok());
-    // Appended in two parts: GCC 12 warns wrongly of an oversized copy in "k" + string.
-    ASSERT_TRUE(names.Append("k").ok());
-    ASSERT_TRUE(names.ExtendCurrent(std::to_string(key)).ok());
+    ASSERT_TRUE(names.Append("k" + std::to_string(key)).ok());
     ASSERT_TRUE(reals.Append(static_cast<double>(key % 977)).ok());
   }
   auto ids = ids_builder.Finish().ValueOrDie();

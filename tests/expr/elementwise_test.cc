@@ -70,7 +70,9 @@ void ExpectRowByRow(const arrow::Datum& left, const arrow::Datum& right, int64_t
     const bool valid = a && b && Remainder(*a, *b, &expected) == RowOutcome::kValue;
     nulls += !valid;
     ASSERT_EQ(out->IsValid(i), valid) << "row " << i;
-    if (valid) EXPECT_EQ(out->Value(i), expected) << "row " << i;
+    if (valid) {
+      EXPECT_EQ(out->Value(i), expected) << "row " << i;
+    }
   }
   EXPECT_EQ(out->null_count(), nulls);
 }
