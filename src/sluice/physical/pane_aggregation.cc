@@ -6,11 +6,11 @@
 #include <vector>
 
 #include <arrow/array/util.h>
-#include <arrow/buffer.h>
 #include <arrow/compute/api_scalar.h>
 #include <arrow/compute/api_vector.h>
 
 #include "sluice/expr/key_grouper.h"
+#include "sluice/physical/int64_arrays.h"
 #include "sluice/plan/generate.h"
 
 namespace sluice::physical {
@@ -35,14 +35,6 @@ bool FoldsTheSameInAnySplit(const expr::AggregateFunction& function) {
   const std::string& name = function.name();
   return !function.distinct() &&
          (name == "count" || name == "count_if" || name == "min" || name == "max");
-}
-
-// An array of `type` (int64 or a timestamp) over `values`.
-std::shared_ptr<arrow::Array> Int64Array(const std::shared_ptr<arrow::DataType>& type,
-                                        std::vector<int64_t> values) {
-  const auto length = static_cast<int64_t>(values.size());
-  return arrow::MakeArray(arrow::ArrayData::Make(
-      type, length, {nullptr, arrow::Buffer::FromVector(std::move(values))}, 0));
 }
 
 }  // namespace
@@ -127,7 +119,7 @@ arrow::Status PaneAggregation::Consume(const std::shared_ptr<arrow::RecordBatch>
   const auto& grouping = aggregate_.grouping();
   for (size_t k = 0; k < grouping.size(); ++k) {
     if (k == shape_.window_key) {
-      keys.push_back(Int64Array(times->type(), std::move(pane_starts)));
+      keys.push_back(Int64ArrayOf(std::move(pane_starts), times->type()));
       continue;
     }
     ARROW_ASSIGN_OR_RAISE(auto key, expr::EvaluateToArray(*grouping[k].expr, *rows, eval));
@@ -159,12 +151,12 @@ arrow::Result<BatchGroups> PaneAggregation::Finish(const expr::EvalContext& eval
     });
   }
   const auto num_rows = static_cast<int64_t>(pane_of.size());
-  auto indices = Int64Array(arrow::int64(), std::move(pane_of));
+  auto indices = Int64ArrayOf(std::move(pane_of));
   const auto& time_type = shape_.window_type->field(0)->type();
   auto windows = arrow::MakeArray(arrow::ArrayData::Make(
       shape_.window_type, num_rows, {nullptr},
-      {Int64Array(time_type, std::move(starts))->data(),
-       Int64Array(time_type, std::move(ends))->data()},
+      {Int64ArrayOf(std::move(starts), time_type)->data(),
+       Int64ArrayOf(std::move(ends), time_type)->data()},
       0));
 
   arrow::ArrayVector keys;

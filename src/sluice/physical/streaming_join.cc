@@ -4,11 +4,11 @@
 #include <map>
 
 #include <arrow/array.h>
-#include <arrow/builder.h>
 #include <arrow/compute/api_vector.h>
 #include <arrow/table.h>
 #include <arrow/util/parallel.h>
 
+#include "sluice/physical/int64_arrays.h"
 #include "sluice/physical/join_row_removal.h"
 #include "sluice/physical/state_key_encoding.h"
 #include "sluice/physical/state_row_bytes.h"
@@ -100,12 +100,6 @@ arrow::Result<std::vector<uint8_t>> AllTrue(const std::vector<expr::BoundExprPtr
     }
   }
   return pass;
-}
-
-arrow::Result<std::shared_ptr<arrow::Array>> Indices(const std::vector<int64_t>& rows) {
-  arrow::Int64Builder builder;
-  ARROW_RETURN_NOT_OK(builder.AppendValues(rows));
-  return builder.Finish();
 }
 
 class StreamingJoinStream final : public BufferedStream {
@@ -274,7 +268,7 @@ class StreamingJoinStream final : public BufferedStream {
 
   static arrow::Result<arrow::ArrayVector> TakeRows(const arrow::RecordBatch& batch,
                                                     const std::vector<int64_t>& rows) {
-    ARROW_ASSIGN_OR_RAISE(auto indices, Indices(rows));
+    const auto indices = Int64ArrayOf(rows);
     arrow::ArrayVector columns;
     for (const auto& column : batch.columns()) {
       ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(*column, *indices));
@@ -444,8 +438,8 @@ class StreamingJoinStream final : public BufferedStream {
       // Every pair matched (an equi-join has no other condition): no copy of the columns.
       Output(arrow::RecordBatch::Make(schema_, pairs->num_rows(), pairs->columns()));
     } else if (!matching_pairs.empty()) {
-      ARROW_ASSIGN_OR_RAISE(auto indices, Indices(matching_pairs));
-      ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(pairs, indices));
+      ARROW_ASSIGN_OR_RAISE(auto taken,
+                            arrow::compute::Take(pairs, Int64ArrayOf(matching_pairs)));
       auto batch = taken.record_batch();
       Output(arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns()));
     }

@@ -9,6 +9,7 @@
 
 #include "sluice/physical/grouped_aggregation.h"
 #include "sluice/physical/hash_aggregate.h"
+#include "sluice/physical/int64_arrays.h"
 #include "sluice/physical/session_window_merge.h"
 #include "sluice/physical/partial_states.h"
 #include "sluice/physical/state_key_encoding.h"
@@ -377,9 +378,7 @@ class StreamingSessionAggregateStream final : public BatchStream {
     for (int bound = 0; bound < 2; ++bound) {
       std::vector<int64_t> times;
       for (const auto& span : sessions) times.push_back(bound == 0 ? span.start : span.end);
-      auto buffer = arrow::Buffer::FromVector(std::move(times));
-      columns.push_back(arrow::MakeArray(arrow::ArrayData::Make(
-          time_type, static_cast<int64_t>(sessions.size()), {nullptr, std::move(buffer)}, 0)));
+      columns.push_back(Int64ArrayOf(std::move(times), time_type));
     }
     ARROW_ASSIGN_OR_RAISE(auto states, ExportStates(accumulators));
     columns.insert(columns.end(), states.begin(), states.end());
