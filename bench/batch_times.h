@@ -1,8 +1,6 @@
 // Query listeners that remember when each batch of a benchmarked stream finished.
 #pragma once
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -16,6 +14,8 @@
 #include "sluice/formats/partitioned_writer.h"
 
 #include "sluice/execution/query_listener.h"
+
+#include "process_usage.h"
 
 namespace sluice::bench {
 
@@ -35,16 +35,6 @@ class BatchTimes final : public execution::StreamingQueryListener {
   std::mutex mutex_;
   std::vector<std::chrono::steady_clock::time_point> times_;
 };
-
-/// CPU seconds the process has used so far, user and system, over all its threads.
-inline double ProcessCpuSeconds() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& time) {
-    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 /// What each batch left behind when it finished: the wall clock, the process's CPU time, its
 /// input rows, and the rows its stateful operators keep and the memory their stores use.

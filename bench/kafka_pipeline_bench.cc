@@ -23,8 +23,6 @@
 //
 // Needs a broker: SLUICE_KAFKA_BOOTSTRAP=host:port (e.g. the address scripts/kafka/broker.sh
 // start <dir> writes to <dir>/bootstrap); the topics are created with random names.
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -40,6 +38,8 @@
 
 #include <benchmark/benchmark.h>
 #include <librdkafka/rdkafka.h>
+
+#include "process_usage.h"
 
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/data_stream_writer.h"
@@ -210,13 +210,6 @@ int64_t SteadyNanos() {
       .count();
 }
 
-double CpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& time) { return time.tv_sec + time.tv_usec / 1e6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
 /// The input topic of the throughput benchmark, filled once per process.
 struct ThroughputInput {
   std::string topic;
@@ -343,13 +336,13 @@ void BM_KafkaPipelineThroughput(benchmark::State& state, Output output) {
         fs::temp_directory_path() / ("kafka-pipeline-bench-" + sluice::formats::RandomUuid());
     state.ResumeTiming();
 
-    const double cpu_start = CpuSeconds();
+    const double cpu_start = sluice::bench::ProcessCpuSeconds();
     const auto wall_start = SteadyClock::now();
     auto started = StartExactlyOnce(query, output_topic, checkpoint,
                                     sluice::Trigger::AvailableNow(), output);
     arrow::Status status = started.ok() ? (*started)->awaitTermination() : started.status();
     wall_seconds += std::chrono::duration<double>(SteadyClock::now() - wall_start).count();
-    cpu_seconds += CpuSeconds() - cpu_start;
+    cpu_seconds += sluice::bench::ProcessCpuSeconds() - cpu_start;
 
     state.PauseTiming();
     if (!status.ok()) {

@@ -2,14 +2,14 @@
 // read one at a time, batch by batch. Writes SLUICE_BENCH_JSON_GB gigabytes (default 10) of
 // JSON Lines, streams them with availableNow through a filter and projections to the noop
 // sink, and reports the peak resident memory and the throughput (issue: under 1 GB for 10 GB).
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include <benchmark/benchmark.h>
+
+#include "process_usage.h"
 
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/data_stream_writer.h"
@@ -79,11 +79,9 @@ void LargeJsonStream(benchmark::State& state) {
     if (!status.ok()) state.SkipWithError(status.ToString().c_str());
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
     state.counters["input_gb"] = static_cast<double>(total) / (1LL << 30);
     state.counters["mb_per_second"] = total / seconds / (1 << 20);
-    state.counters["peak_rss_mb"] = usage.ru_maxrss / 1024.0;
+    state.counters["peak_rss_mb"] = sluice::bench::PeakResidentMegabytes();
   }
   fs::remove_all(work);
 }

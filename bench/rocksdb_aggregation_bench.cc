@@ -10,8 +10,6 @@
 // batch of held keys (5); events/s by the wall clock; the state's rows; the most memory the
 // store reported using (RocksDB's and the batch's write buffer); and the process's peak
 // resident memory, which also holds the batch's own arrays and hash tables for 10M rows.
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 
@@ -32,12 +30,6 @@ constexpr int64_t kEventsPerBatch = 10'000'000;
 constexpr int64_t kKeys = 50'000'000;
 constexpr size_t kBatches = 6;
 constexpr size_t kFirstHeldKeysBatch = kKeys / kEventsPerBatch;
-
-double PeakResidentMegabytes() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
 
 void AggregationOfFiftyMillionKeysInRocksDb(benchmark::State& state) {
   auto spark = sluice::SparkSession::builder().getOrCreate().ValueOrDie();
@@ -75,7 +67,7 @@ void AggregationOfFiftyMillionKeysInRocksDb(benchmark::State& state) {
     int64_t store_memory = 0;
     for (const auto& reading : seen) store_memory = std::max(store_memory, reading.state_memory_bytes);
     state.counters["store_MB"] = static_cast<double>(store_memory) / 1e6;
-    state.counters["max_rss_MB"] = PeakResidentMegabytes();
+    state.counters["max_rss_MB"] = sluice::bench::PeakResidentMegabytes();
   }
 }
 

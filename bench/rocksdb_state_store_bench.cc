@@ -12,8 +12,6 @@
 // the database), the process's peak resident memory (ru_maxrss) and how far it rose during
 // the workload (run one benchmark alone, --benchmark_filter=<name>, to see that workload's
 // store alone). The rise includes the bench's own arrays for a chunk of 1M keys (60 MB).
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -23,6 +21,8 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+
+#include "process_usage.h"
 
 #include "sluice/checkpoint/checkpoint_paths.h"
 #include "sluice/formats/partitioned_writer.h"
@@ -37,20 +37,8 @@ constexpr int64_t kBatches = 10;
 constexpr int64_t kMemoryBoundMb = 512;
 constexpr int64_t kChunk = 1'000'000;
 
-double PeakResidentMegabytes() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
-
-double CpuSeconds() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& time) {
-    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
+using sluice::bench::PeakResidentMegabytes;
+using sluice::bench::ProcessCpuSeconds;
 
 /// Key `position` of batch `batch` out of kKeys / kBatches, as a long: new keys count up from
 /// `keys_before` (the keys of the earlier batches); when `half_seen` and batch > 0, every
@@ -85,7 +73,7 @@ void RunAggregation(benchmark::State& state, bool half_seen) {
   int64_t keys = 0;
   const double rss_at_start = PeakResidentMegabytes();
   for (auto _ : state) {
-    double cpu_start = CpuSeconds();
+    double cpu_start = ProcessCpuSeconds();
     auto provider =
         sluice::state::RocksDbStateStoreProvider::Make(folder, id, conf, shared).ValueOrDie();
     int64_t keys_before = 0;
@@ -130,7 +118,7 @@ void RunAggregation(benchmark::State& state, bool half_seen) {
     // it: a configuration that defers compaction would otherwise look cheaper than it is.
     cache_usage = shared->usage_bytes();
     provider.reset();
-    cpu_seconds += CpuSeconds() - cpu_start;
+    cpu_seconds += ProcessCpuSeconds() - cpu_start;
   }
   fs::remove_all(root);
   double puts = static_cast<double>(kKeys) * static_cast<double>(state.iterations());

@@ -4,13 +4,13 @@
 // Reports puts/s including the commits, the store's own memory, the process's peak
 // resident memory (ru_maxrss: run with --benchmark_filter=StateStore to see the store alone),
 // and the size of the delta of a batch touching 1% of the keys over the snapshot's.
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 
 #include <benchmark/benchmark.h>
+
+#include "process_usage.h"
 
 #include "sluice/checkpoint/checkpoint_paths.h"
 #include "sluice/formats/partitioned_writer.h"
@@ -23,11 +23,7 @@ namespace fs = std::filesystem;
 constexpr int64_t kKeys = 10'000'000;
 constexpr int64_t kBatches = 10;
 
-double PeakResidentMegabytes() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
+using sluice::bench::PeakResidentMegabytes;
 
 void BM_StateStoreTenMillionLongKeys(benchmark::State& state) {
   fs::path root =
