@@ -65,7 +65,9 @@ void AggregationOfFiftyMillionKeysInRocksDb(benchmark::State& state) {
         per_cpu_second(kFirstHeldKeysBatch - 1, kFirstHeldKeysBatch);
     state.counters["state_rows"] = static_cast<double>(seen[last].state_rows);
     int64_t store_memory = 0;
-    for (const auto& reading : seen) store_memory = std::max(store_memory, reading.state_memory_bytes);
+    for (const auto& reading : seen) {
+      store_memory = std::max(store_memory, reading.state_memory_bytes);
+    }
     state.counters["store_MB"] = static_cast<double>(store_memory) / 1e6;
     state.counters["max_rss_MB"] = sluice::bench::PeakResidentMegabytes();
   }
