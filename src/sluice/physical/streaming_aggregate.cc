@@ -21,8 +21,11 @@ namespace {
 /// What one partition's task gathers for the output: the keys and state values of the rows
 /// to emit.
 struct PartitionOutput {
-  EncodedRows keys;
-  EncodedRows values;
+  /// In update mode: the rows the partition wrote, views of the batch's keys and new states.
+  std::vector<std::string_view> written_keys, written_values;
+  /// In append and complete modes: the rows a scan of the store gave, copied (the scan's
+  /// views end with it).
+  EncodedRows keys, values;
 };
 
 /// The grouping keys in the order they are encoded: the event-time key first, where
@@ -150,10 +153,8 @@ class StreamingAggregateStream final : public BatchStream {
       ARROW_RETURN_NOT_OK(store.PutMany(put_keys, put_values));
       updated[p] = static_cast<int64_t>(put_keys.size());
       if (stateful_.output_mode == plan::OutputMode::kUpdate) {
-        for (size_t i = 0; i < put_keys.size(); ++i) {
-          output.keys.Append(put_keys[i]);
-          output.values.Append(put_values[i]);
-        }
+        output.written_keys = std::move(put_keys);
+        output.written_values = std::move(put_values);
       }
       int64_t removal_start = SteadyMillis();
       update_ms[p] = removal_start - start;
@@ -275,15 +276,21 @@ class StreamingAggregateStream final : public BatchStream {
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> OutputOf(
       const std::vector<PartitionOutput>& outputs) {
     int64_t rows = 0;
-    for (const auto& output : outputs) rows += output.keys.size();
+    for (const auto& output : outputs) {
+      rows += static_cast<int64_t>(output.written_keys.size()) + output.keys.size();
+    }
     if (!plan_.grouping().empty()) ARROW_RETURN_NOT_OK(key_decoder_->Reserve(rows));
     ARROW_RETURN_NOT_OK(value_decoder_->Reserve(rows));
+    auto append = [&](std::string_view key, std::string_view value) {
+      if (!plan_.grouping().empty()) ARROW_RETURN_NOT_OK(key_decoder_->Append(key));
+      return value_decoder_->Append(value);
+    };
     for (const auto& output : outputs) {
+      for (size_t i = 0; i < output.written_keys.size(); ++i) {
+        ARROW_RETURN_NOT_OK(append(output.written_keys[i], output.written_values[i]));
+      }
       for (int64_t i = 0; i < output.keys.size(); ++i) {
-        if (!plan_.grouping().empty()) {
-          ARROW_RETURN_NOT_OK(key_decoder_->Append(output.keys.row(i)));
-        }
-        ARROW_RETURN_NOT_OK(value_decoder_->Append(output.values.row(i)));
+        ARROW_RETURN_NOT_OK(append(output.keys.row(i), output.values.row(i)));
       }
     }
     arrow::ArrayVector keys;
