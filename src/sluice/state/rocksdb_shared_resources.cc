@@ -119,6 +119,14 @@ void RocksDbSharedResources::Add(Charge& charge, int64_t delta) {
   }
 }
 
+int64_t RocksDbSharedResources::MaxWriteBufferBytes(const RocksDbStateStoreConf& conf) const {
+  if (bounded()) return static_cast<int64_t>(write_buffer_manager_->buffer_size());
+  constexpr int64_t kRocksDbWriteBufferMb = 64;
+  const int64_t mb = conf.write_buffer_size_mb > 0 ? conf.write_buffer_size_mb
+                                                   : kRocksDbWriteBufferMb;
+  return mb * kMebibyte;
+}
+
 bool RocksDbSharedResources::WriteBuffersOverBudget() const {
   if (!bounded()) return false;
   std::lock_guard<std::mutex> lock(charges_mutex_);

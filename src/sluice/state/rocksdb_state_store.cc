@@ -29,12 +29,10 @@ namespace sluice::state {
 
 namespace {
 
-/// Pending changes of a store are applied once they hold this many bytes of keys and values,
-/// so a version that changes more keys than fit in memory still can.
-constexpr int64_t kMaxPendingBytes = 64 << 20;
-/// With bounded memory they are also applied once the write buffers of all stores pass their
-/// budget, if they hold at least this many bytes: smaller buffers would make table files too
-/// small to be worth ingesting.
+/// Pending changes of a store are applied once they fill its write buffer (the provider's
+/// max_pending_bytes_) and, with bounded memory, once the write buffers of all stores pass
+/// their budget, if they hold at least this many bytes: smaller buffers would make table
+/// files too small to be worth ingesting.
 constexpr int64_t kMinPendingBytesToApply = 1 << 20;
 /// The store's buffers are charged to the shared memory budget once they grew or shrank by
 /// this many bytes since the last charge, or are cleared: a lock per put would cost more.
@@ -546,7 +544,7 @@ class RocksDbStateStore final : public StateStore {
 
   arrow::Status ApplyPendingIfFull() {
     UpdateCharge();
-    if (pending_.record_bytes() >= kMaxPendingBytes ||
+    if (pending_.record_bytes() >= provider_->max_pending_bytes_ ||
         (pending_.record_bytes() >= kMinPendingBytesToApply &&
          provider_->shared_->WriteBuffersOverBudget())) {
       // A version that filled the buffer once is likely to fill it again: its index starts

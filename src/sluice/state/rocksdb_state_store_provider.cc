@@ -36,7 +36,8 @@ RocksDbStateStoreProvider::RocksDbStateStoreProvider(
       maintenance_(conf_.maintenance_interval_ms),
       shared_(std::move(shared)),
       options_(std::make_unique<rocksdb::Options>(std::move(options))),
-      key_filter_(kFirstFilterLayerKeys) {
+      key_filter_(kFirstFilterLayerKeys),
+      max_pending_bytes_(shared_->MaxWriteBufferBytes(conf_.rocksdb)) {
   fs::path root = conf_.rocksdb.local_dir.empty() ? fs::temp_directory_path()
                                                   : fs::path(conf_.rocksdb.local_dir);
   local_folder_ = (root / ("sluice-rocksdb-" + formats::RandomUuid())).string();

@@ -34,11 +34,12 @@ namespace sluice::state {
 /// next ForEach, which scans them all anyway, or else at commit), answers the lookups of keys
 /// the store never held without asking RocksDB.
 ///
-/// A store buffers its changes (up to 64 MiB of keys and values) and applies them in key
-/// order, to the version's changelog and then to the database as one sorted table file it
-/// ingests (no memtable, no write-ahead log), when the buffer fills and at Commit: memory does
-/// not grow with the number of changes. GetMany looks keys up with RocksDB's MultiGet and
-/// remembers which exist, so that the puts that follow (applies of the buffer amid them
+/// A store buffers its changes (see RocksDbSharedResources::MaxWriteBufferBytes) and applies
+/// them in key order, to the version's changelog and then to the database as one sorted table
+/// file it ingests (no memtable, no write-ahead log), when the buffer fills and at Commit:
+/// memory does not grow with the number of changes. GetMany reads the keys in the database's
+/// key order (by MultiGet, or by walking the database when they are many) and remembers which
+/// exist, so that the puts that follow (applies of the buffer amid them
 /// included) count new keys without a second lookup. Commit of version v completes
 /// <v>.changelog; when min_deltas_for_snapshot versions have been committed since the last
 /// snapshot it also writes <v>.snapshot, synchronously; when maintenance is due (see
@@ -50,7 +51,8 @@ namespace sluice::state {
 ///
 /// Memory: RocksDB's block cache, memtables and table readers, bounded per query through
 /// `shared` (see RocksDbSharedResources), which the key filter is charged to too (about 2 to
-/// 4 bytes per key); a store's write buffer, up to 64 MiB; what GetMany
+/// 4 bytes per key); a store's write buffer (within the bound too, when there is one); what
+/// GetMany
 /// remembers of the keys of its latest call; the changelog's 1 MiB buffer; a table file being
 /// written. Not thread-safe; one store open at a time.
 class RocksDbStateStoreProvider final : public StateStoreProvider {
@@ -136,6 +138,8 @@ class RocksDbStateStoreProvider final : public StateStoreProvider {
   KeyFilter key_filter_;
   /// The bytes of key_filter_ charged to the shared budget.
   int64_t charged_filter_bytes_ = 0;
+  /// The most bytes of changes a store buffers before applying them.
+  int64_t max_pending_bytes_;
 };
 
 }  // namespace sluice::state
