@@ -64,7 +64,7 @@ class PendingWrites {
   int64_t memory_used_bytes() const { return table_.memory_used_bytes(); }
 
   /// One change: the key and its new value, or nullopt for a removal. It stands for the
-  /// buffer's record of the change (16 bytes, whatever the sizes of the key and value), so
+  /// buffer's record of the change (8 bytes, whatever the sizes of the key and value), so
   /// it and its views are valid until the next Put, Remove or Clear.
   class Change {
    public:
@@ -77,10 +77,7 @@ class PendingWrites {
 
    private:
     friend class PendingWrites;
-    // As a big-endian integer, the 8 bytes of the key that follow those all the sorted keys
-    // share: what sorting compares first.
-    uint64_t prefix_;
-    const char* record_;
+    const char* record_ = nullptr;
   };
   /// Every change, sorted by key in bytewise order (RocksDB's default comparator).
   std::vector<Change> SortedChanges() const;

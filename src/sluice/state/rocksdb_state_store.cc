@@ -18,6 +18,7 @@
 #include <rocksdb/sst_file_writer.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/state/key_order.h"
 #include "sluice/state/lookup_memo.h"
 #include "sluice/state/pending_writes.h"
 #include "sluice/state/rocksdb_changelog.h"
@@ -37,29 +38,6 @@ constexpr int64_t kMinPendingBytesToApply = 1 << 20;
 /// The store's buffers are charged to the shared memory budget once they grew or shrank by
 /// this many bytes since the last charge, or are cleared: a lock per put would cost more.
 constexpr int64_t kChargeStep = 256 << 10;
-
-/// Sorts `indices` by keys[index], in the order of RocksDB's bytewise comparator: by the
-/// first 8 bytes as a big-endian number (zero-padded), then by the whole keys.
-void SortByKey(std::span<const std::string_view> keys, std::vector<uint32_t>* indices) {
-  struct Entry {
-    uint64_t prefix;
-    uint32_t index;
-  };
-  std::vector<Entry> entries(indices->size());
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const std::string_view key = keys[(*indices)[i]];
-    uint64_t prefix = 0;
-    for (size_t b = 0; b < 8; ++b) {
-      prefix = (prefix << 8) | (b < key.size() ? static_cast<uint8_t>(key[b]) : 0);
-    }
-    entries[i] = {prefix, (*indices)[i]};
-  }
-  std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
-    if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    return keys[a.index] < keys[b.index];
-  });
-  for (size_t i = 0; i < entries.size(); ++i) (*indices)[i] = entries[i].index;
-}
 
 }  // namespace
 
@@ -323,7 +301,7 @@ class RocksDbStateStore final : public StateStore {
         if (may_hold) lookups.push_back(unbuffered[j]);
       });
     }
-    SortByKey(keys, &lookups);
+    SortInKeyOrder(keys, &lookups);
     std::string bytes;                         // the values read, one after another
     std::vector<size_t> ends(lookups.size());  // where each lookup's value ends in bytes
     auto take = [&](size_t j, const rocksdb::Status& status, const rocksdb::Slice& value) {
@@ -354,6 +332,15 @@ class RocksDbStateStore final : public StateStore {
       const size_t begin = at == 0 ? 0 : ends[at - 1];
       found(offset + i, std::string_view(bytes).substr(begin, ends[at] - begin));
     }
+  }
+
+  /// Sorts `indices` by keys[index] in the database's key order.
+  static void SortInKeyOrder(std::span<const std::string_view> keys,
+                             std::vector<uint32_t>* indices) {
+    std::vector<KeyOrderEntry<uint32_t>> entries(indices->size());
+    for (size_t i = 0; i < entries.size(); ++i) entries[i].payload = (*indices)[i];
+    SortByKey(&entries, [&](uint32_t index) { return keys[index]; });
+    for (size_t i = 0; i < entries.size(); ++i) (*indices)[i] = entries[i].payload;
   }
 
   /// A GetRound may walk the database in key order (Walk) when it has at least one key to
