@@ -1,6 +1,7 @@
 #include "sluice/physical/hash_aggregate.h"
 
-#include <arrow/array/util.h>
+#include <arrow/array/array_base.h>
+#include <arrow/type.h>
 
 #include "sluice/expr/call_memos.h"
 #include "sluice/physical/grouped_aggregation.h"
@@ -49,6 +50,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatch>> AggregateOutput(
   const auto& layout = aggregate.intermediate();
   const auto& sources = aggregate.intermediate_sources();
   arrow::ArrayVector columns;
+  arrow::FieldVector fields = expr::ToSchema(layout)->fields();
   for (size_t c = 0; c < layout.size(); ++c) {
     const auto& source = sources[c];
     switch (source.kind) {
@@ -58,17 +60,18 @@ arrow::Result<std::shared_ptr<arrow::RecordBatch>> AggregateOutput(
       case plan::Aggregate::Source::Kind::kAggregate:
         columns.push_back(values[source.index]);
         break;
-      case plan::Aggregate::Source::Kind::kNull: {
-        ARROW_ASSIGN_OR_RAISE(auto nulls,
-                              arrow::MakeArrayOfNull(layout[c].type, num_groups,
-                                                     context.eval.pool));
-        columns.push_back(std::move(nulls));
+      case plan::Aggregate::Source::Kind::kNull:
+        // An input column that is not a grouping key: the analysis lets no result read it
+        // (MISSING_AGGREGATION), so it holds its place as a column of the null type, which
+        // needs no memory. Nulls of its own type took a zeroed buffer of a value per group:
+        // 4% of the time of a batch of 10M new groups, most of it the page faults.
+        fields[c] = fields[c]->WithType(arrow::null());
+        columns.push_back(std::make_shared<arrow::NullArray>(num_groups));
         break;
-      }
     }
   }
   auto intermediate =
-      arrow::RecordBatch::Make(expr::ToSchema(layout), num_groups, std::move(columns));
+      arrow::RecordBatch::Make(arrow::schema(std::move(fields)), num_groups, std::move(columns));
   arrow::ArrayVector outputs;
   for (const auto& result : aggregate.results()) {
     ARROW_ASSIGN_OR_RAISE(auto column,
