@@ -111,6 +111,38 @@ TEST_F(AggregateStateTest, KeyGrouperGroupsNullsNaNAndZeros) {
   EXPECT_EQ(uniques[0]->ToString(), "[\n  5,\n  7,\n  null\n]");
 }
 
+// A group's key is output in the one form Spark's grouping outputs (NormalizeFloatingNumbers),
+// whatever form its first row had: 0.0 for -0.0 and the quiet NaN for any NaN, at any depth.
+TEST_F(AggregateStateTest, KeyGrouperOutputsFloatingPointKeysInOneForm) {
+  auto bits_of = [](double value) {
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof(bits));
+    return bits;
+  };
+  const double negative_nan = -std::nan("7");
+  const uint64_t quiet_nan = 0x7ff8000000000000ull;
+  arrow::DoubleBuilder doubles;
+  ASSERT_TRUE(doubles.AppendValues({-0.0, 0.0, negative_nan, 2.5}).ok());
+  auto keys = doubles.Finish().ValueOrDie();
+  auto nested_type = arrow::struct_({arrow::field("d", arrow::float64())});
+  auto nested =
+      arrow::StructArray::Make({keys}, {arrow::field("d", arrow::float64())}).ValueOrDie();
+  auto grouper = KeyGrouper::Make({arrow::float64(), nested_type}).ValueOrDie();
+  std::vector<uint32_t> ids;
+  ASSERT_TRUE(grouper->Consume({keys, nested}, keys->length(), &ids).ok());
+  EXPECT_EQ(ids, (std::vector<uint32_t>{0, 0, 1, 2}));
+  auto uniques = grouper->GetUniques().ValueOrDie();
+  auto top = std::static_pointer_cast<arrow::DoubleArray>(uniques[0]);
+  auto inner = std::static_pointer_cast<arrow::DoubleArray>(
+      std::static_pointer_cast<arrow::StructArray>(uniques[1])->field(0));
+  for (const auto& column : {top, inner}) {
+    ASSERT_EQ(column->length(), 3);
+    EXPECT_EQ(bits_of(column->Value(0)), 0u);
+    EXPECT_EQ(bits_of(column->Value(1)), quiet_nan);
+    EXPECT_EQ(column->Value(2), 2.5);
+  }
+}
+
 // Keys of integral values (here a window-like struct with nulls at both levels, longs,
 // bytes, booleans and unsigned ints, in sliced arrays over several of the grouper's slices)
 // group exactly as their canonical row encoding does.

@@ -47,7 +47,8 @@ class KeyGrouper {
   /// The number of groups so far.
   virtual int64_t num_groups() const = 0;
 
-  /// The key columns of every group, in group id order (the first row seen of each group).
+  /// The key columns of every group, in group id order (the first row seen of each group,
+  /// floating-point values in the one form Spark outputs: 0.0 for -0.0, one NaN).
   virtual arrow::Result<arrow::ArrayVector> GetUniques() const = 0;
 };
 

@@ -8,6 +8,8 @@
 #include <arrow/compute/api_vector.h>
 #include <arrow/type.h>
 
+#include "sluice/types/canonical_floats.h"
+
 namespace sluice::expr::key_grouper_internal {
 
 bool IsIntegralKey(const arrow::DataType& type) {
@@ -72,6 +74,8 @@ arrow::Status UniqueRows::Append(const arrow::ArrayVector& keys, int64_t begin,
   ARROW_ASSIGN_OR_RAISE(auto indices, builder.Finish());
   for (size_t c = 0; c < keys.size(); ++c) {
     ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(*keys[c], *indices));
+    // A group's key is output in the one form grouping keeps, not its first row's (-0.0).
+    ARROW_ASSIGN_OR_RAISE(taken, types::WithCanonicalFloats(taken, pool_));
     chunks_[c].push_back(std::move(taken));
   }
   return arrow::Status::OK();

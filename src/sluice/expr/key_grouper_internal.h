@@ -27,7 +27,9 @@ bool IsIntegralKey(const arrow::DataType& type);
 /// Reads rows [begin, begin + n) of an integral column as int64 values (garbage where null).
 void ReadIntegral(const arrow::ArrayData& data, int64_t begin, int64_t n, int64_t* out);
 
-/// Keeps the first row of every group as Arrow arrays, appended one slice at a time.
+/// Keeps the first row of every group as Arrow arrays, appended one slice at a time, with its
+/// floating-point values in the one form grouping keeps (canonical_floats.h), as Spark outputs
+/// them.
 class UniqueRows {
  public:
   UniqueRows(std::vector<std::shared_ptr<arrow::DataType>> types, arrow::MemoryPool* pool)

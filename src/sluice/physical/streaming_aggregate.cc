@@ -1,6 +1,5 @@
 #include "sluice/physical/streaming_aggregate.h"
 
-#include <algorithm>
 #include <numeric>
 
 #include <arrow/util/parallel.h>
@@ -25,16 +24,6 @@ namespace {
 struct PartitionOutput {
   EncodedRows keys, values;
 };
-
-/// Whether a value of `type` may have several forms that group together (-0.0 and 0.0, NaNs),
-/// at any depth: its encoded key then decodes to the one form Spark's grouping outputs.
-bool HasFloatingPoint(const arrow::DataType& type) {
-  if (arrow::is_floating(type.id())) return true;
-  for (const auto& field : type.fields()) {
-    if (HasFloatingPoint(*field->type())) return true;
-  }
-  return false;
-}
 
 /// The grouping keys in the order they are encoded: the event-time key first, where
 /// eviction reads it without decoding the rest.
@@ -208,7 +197,7 @@ class StreamingAggregateStream final : public BatchStream {
     }
     stateful_.Report(operator_id_, std::move(progress));
     if (stateful_.output_mode == plan::OutputMode::kUpdate) {
-      return UpdateOutput(batch_groups.keys, keys, new_states, groups_of);
+      return UpdateOutput(batch_groups.keys, new_states, num_groups, groups_of);
     }
     return OutputOf(outputs);
   }
@@ -247,8 +236,6 @@ class StreamingAggregateStream final : public BatchStream {
     }
     std::vector<std::shared_ptr<arrow::DataType>> key_types;
     for (int k : key_order_) key_types.push_back(grouping[k].expr->type());
-    keys_need_decoding_ = std::any_of(key_types.begin(), key_types.end(),
-                                      [](const auto& type) { return HasFloatingPoint(*type); });
     ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));
     ARROW_ASSIGN_OR_RAISE(key_decoder_, types::RowDecoder::Make(key_types, context_.eval.pool));
     partitioner_.emplace(key_types, num_partitions_, stateful_.partitioning, key_order_);
@@ -296,26 +283,29 @@ class StreamingAggregateStream final : public BatchStream {
         ARROW_RETURN_NOT_OK(value_decoder_->Append(output.values.row(i)));
       }
     }
-    ARROW_ASSIGN_OR_RAISE(auto keys, DecodedKeys());
+    arrow::ArrayVector keys;
+    if (!plan_.grouping().empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto ordered, key_decoder_->Finish());
+      keys.resize(ordered.size());
+      for (size_t i = 0; i < key_order_.size(); ++i) keys[key_order_[i]] = ordered[i];
+    }
     ARROW_ASSIGN_OR_RAISE(auto states, value_decoder_->Finish());
     ARROW_ASSIGN_OR_RAISE(auto values, FinalizeStates(plan_, states, rows, context_.eval));
     return AggregateOutput(plan_, keys, values, rows, context_);
   }
 
   /// The output rows of update mode: every key the partitions wrote, in their order, with its
-  /// new state, taken from the batch's arrays (`group_keys`, `new_states`, by group; `keys`,
-  /// the groups' encoded keys). Decoding the rows just encoded would give the same values but
-  /// build every column anew: a tenth of the time of a batch of 10M new keys, most of it the
-  /// page faults of the new buffers. Only keys with floating-point values are decoded, for
-  /// the one form of them grouping outputs (0.0 for -0.0, one NaN).
+  /// new state, taken from the batch's arrays (`group_keys` and `new_states`, by group of
+  /// `num_groups`; grouping gives floating-point keys in the form Spark outputs). Decoding the
+  /// rows just encoded would give the same values but build every column anew: a tenth of the
+  /// time of a batch of 10M new keys, most of it the page faults of the new buffers.
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> UpdateOutput(
-      const arrow::ArrayVector& group_keys, const EncodedRows& keys,
-      const arrow::ArrayVector& new_states,
-      const std::vector<std::vector<uint32_t>>& groups_of) {
+      const arrow::ArrayVector& group_keys, const arrow::ArrayVector& new_states,
+      int64_t num_groups, const std::vector<std::vector<uint32_t>>& groups_of) {
     std::vector<int64_t> rows;
     for (const auto& groups : groups_of) rows.insert(rows.end(), groups.begin(), groups.end());
     const auto num_rows = static_cast<int64_t>(rows.size());
-    bool every_group = num_rows == keys.size();
+    bool every_group = num_rows == num_groups;
     for (int64_t i = 0; every_group && i < num_rows; ++i) every_group = rows[i] == i;
     auto take = [&](const arrow::ArrayVector& columns) -> arrow::Result<arrow::ArrayVector> {
       if (every_group) return columns;
@@ -326,27 +316,10 @@ class StreamingAggregateStream final : public BatchStream {
       }
       return taken;
     };
-    arrow::ArrayVector out_keys;
-    if (keys_need_decoding_) {
-      ARROW_RETURN_NOT_OK(key_decoder_->Reserve(num_rows));
-      for (int64_t g : rows) ARROW_RETURN_NOT_OK(key_decoder_->Append(keys.row(g)));
-      ARROW_ASSIGN_OR_RAISE(out_keys, DecodedKeys());
-    } else {
-      ARROW_ASSIGN_OR_RAISE(out_keys, take(group_keys));
-    }
+    ARROW_ASSIGN_OR_RAISE(auto keys, take(group_keys));
     ARROW_ASSIGN_OR_RAISE(auto states, take(new_states));
     ARROW_ASSIGN_OR_RAISE(auto values, FinalizeStates(plan_, states, num_rows, context_.eval));
-    return AggregateOutput(plan_, out_keys, values, num_rows, context_);
-  }
-
-  /// The keys appended to the key decoder, by grouping key (none for a global aggregation).
-  arrow::Result<arrow::ArrayVector> DecodedKeys() {
-    arrow::ArrayVector keys;
-    if (plan_.grouping().empty()) return keys;
-    ARROW_ASSIGN_OR_RAISE(auto ordered, key_decoder_->Finish());
-    keys.resize(ordered.size());
-    for (size_t i = 0; i < key_order_.size(); ++i) keys[key_order_[i]] = ordered[i];
-    return keys;
+    return AggregateOutput(plan_, keys, values, num_rows, context_);
   }
 
   const plan::Aggregate& plan_;
@@ -369,8 +342,6 @@ class StreamingAggregateStream final : public BatchStream {
   std::optional<StatePartitioner> partitioner_;
   std::shared_ptr<const types::RowEncoder> key_encoder_;
   std::unique_ptr<types::RowDecoder> key_decoder_;
-  /// Whether update mode outputs its keys decoded (HasFloatingPoint), not as grouped.
-  bool keys_need_decoding_ = false;
   std::shared_ptr<const types::RowEncoder> value_encoder_;
   std::unique_ptr<types::RowDecoder> value_decoder_;
 };

@@ -13,6 +13,7 @@
 #include <arrow/util/bit_util.h>
 #include <arrow/util/logging.h>
 
+#include "sluice/types/canonical_floats.h"
 #include "sluice/types/row_codec_shape.h"
 
 namespace sluice::types {
@@ -27,22 +28,6 @@ using row_codec_internal::ShapeOf;
 // Payloads are the values' in-memory bytes; the format says little-endian.
 static_assert(std::endian::native == std::endian::little);
 
-// Spark's NormalizeFloatingNumbers: every NaN becomes the quiet NaN Java's Float.NaN /
-// Double.NaN, -0.0 becomes 0.0. Working on the bits keeps it branch-light and exact.
-template <FloatKind F, typename Bits>
-inline Bits Canonical(Bits bits) {
-  if constexpr (F == FloatKind::kHalf) {
-    if ((bits & 0x7c00u) == 0x7c00u && (bits & 0x03ffu) != 0) return 0x7e00u;
-    return bits == 0x8000u ? 0 : bits;
-  } else if constexpr (F == FloatKind::kFloat) {
-    if ((bits & 0x7fffffffu) > 0x7f800000u) return 0x7fc00000u;
-    return bits == 0x80000000u ? 0 : bits;
-  } else {
-    if ((bits & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return 0x7ff8000000000000ull;
-    return bits == 0x8000000000000000ull ? 0 : bits;
-  }
-}
-
 template <int W, FloatKind F>
 inline void CopyValue(const uint8_t* source, uint8_t* target) {
   if constexpr (F == FloatKind::kNone) {
@@ -53,7 +38,7 @@ inline void CopyValue(const uint8_t* source, uint8_t* target) {
     static_assert(sizeof(Bits) == W);
     Bits bits;
     std::memcpy(&bits, source, W);
-    bits = Canonical<F>(bits);
+    bits = CanonicalFloatBits(bits);  // Spark's NormalizeFloatingNumbers
     std::memcpy(target, &bits, W);
   }
 }
