@@ -4,8 +4,8 @@
 // the noop sink and a durable checkpoint (a changelog) per batch. rate-micro-batch gives 10M
 // events per batch and the key is the value modulo 50M, so every event of a batch has a key of
 // its own: batches 0 to 4 bring 10M new keys each (every lookup misses), and each batch after
-// updates the next 10M of the 50M keys (every lookup finds its key, at a random place of the
-// database).
+// updates the next 10M of the 50M keys, going round them (every lookup finds its key, at a
+// random place of the database).
 // RocksDB's background compaction merges the store's sorted runs; its CPU time counts in
 // whichever batch is running, and none of a merge still running after the last batch counts.
 // The batches of new keys add the runs that batches 5 and 6 merge (a full merge of 50M keys
