@@ -492,7 +492,9 @@ void MicroBatchExecution::Close(bool clean_stop) {
   state_providers_.reset();
   std::string root = checkpoint_->paths().root();
   checkpoint_.reset();
-  if (clean_stop && spec_.temporary_checkpoint) {
+  // As Spark: the temporary checkpoint of a failed query stays, to look into, unless the
+  // session says to delete it anyway.
+  if (spec_.temporary_checkpoint && (clean_stop || settings_.force_delete_temp_checkpoint)) {
     std::error_code error;
     std::filesystem::remove_all(root, error);
   }

@@ -76,6 +76,9 @@ arrow::Result<StreamingSettings> StreamingSettings::FromConfig(const SessionConf
   settings.file_source_compact_interval = static_cast<int32_t>(source_interval);
   settings.checkpoint_root = config.Get(prefix + "checkpointLocation").value_or("");
   ARROW_ASSIGN_OR_RAISE(
+      settings.force_delete_temp_checkpoint,
+      BoolConfigValue(config, prefix + "forceDeleteTempCheckpointLocation", false));
+  ARROW_ASSIGN_OR_RAISE(
       settings.check_stateful_correctness,
       BoolConfigValue(config, prefix + "statefulOperator.checkCorrectness.enabled", true));
   ARROW_ASSIGN_OR_RAISE(int64_t partitions,

@@ -54,6 +54,10 @@ struct StreamingSettings {
   int32_t state_partitioning_version = 3;
   /// spark.sql.streaming.checkpointLocation: the parent of per-query checkpoints; empty: none.
   std::string checkpoint_root;
+  /// spark.sql.streaming.forceDeleteTempCheckpointLocation: a temporary checkpoint (of a sink
+  /// that needs none, given none) is deleted when its query stops even after a failure; by
+  /// default it is kept then, to look into.
+  bool force_delete_temp_checkpoint = false;
 
   /// Reads the settings; an invalid value fails naming its key.
   static arrow::Result<StreamingSettings> FromConfig(const SessionConfig& config);
