@@ -48,22 +48,27 @@ class TemporaryCheckpointTest : public StreamTest {
     return folders;
   }
 
-  /// Runs one batch of one row into foreachBatch with no checkpoint location; the batch
-  /// fails when `fail`. Returns what awaitTermination (after a stop, when it did not fail)
-  /// returned.
-  arrow::Status RunOneBatch(bool fail) {
+  /// How RunOneBatch's batch ends.
+  enum class Ending { kStop, kFailure, kKill };
+
+  /// Runs one batch of one row into foreachBatch with no checkpoint location: the query is
+  /// then stopped, or the batch fails, or the query is killed after the sink took it.
+  /// Returns what awaitTermination returned.
+  arrow::Status RunOneBatch(Ending ending) {
     auto input = MemoryStream("a INT");
     EXPECT_TRUE(input->AddData(Table("a INT", {"[1]"})).ok());
-    auto query = spark_->readStream()
-                     .load(input)
-                     .writeStream()
-                     .foreachBatch([fail](const DataFrame&, int64_t) -> arrow::Status {
-                       if (fail) return arrow::Status::IOError("the target database is down");
-                       return arrow::Status::OK();
-                     })
-                     .start();
+    const bool fail = ending == Ending::kFailure;
+    auto writer = spark_->readStream().load(input).writeStream().foreachBatch(
+        [fail](const DataFrame&, int64_t) -> arrow::Status {
+          if (fail) return arrow::Status::IOError("the target database is down");
+          return arrow::Status::OK();
+        });
+    if (ending == Ending::kKill) {
+      writer.crashHook(KillOnceAt(execution::CrashPoint::kAfterAddBatch, 0));
+    }
+    auto query = writer.start();
     if (!query.ok()) return query.status();
-    if (!fail) {
+    if (ending == Ending::kStop) {
       EXPECT_TRUE((*query)->processAllAvailable().ok());
       // While the query runs, its checkpoint is a temporary folder holding the batch's offsets.
       const std::vector<fs::path> running = TemporaryCheckpoints();
@@ -81,12 +86,12 @@ class TemporaryCheckpointTest : public StreamTest {
 };
 
 TEST_F(TemporaryCheckpointTest, AQueryThatStopsDeletesItsTemporaryCheckpoint) {
-  EXPECT_TRUE(RunOneBatch(/*fail=*/false).ok());
+  EXPECT_TRUE(RunOneBatch(Ending::kStop).ok());
   EXPECT_TRUE(TemporaryCheckpoints().empty());
 }
 
 TEST_F(TemporaryCheckpointTest, AFailedQueryKeepsItsTemporaryCheckpoint) {
-  EXPECT_TRUE(HasErrorClass(RunOneBatch(/*fail=*/true), "STREAM_FAILED"));
+  EXPECT_TRUE(HasErrorClass(RunOneBatch(Ending::kFailure), "STREAM_FAILED"));
   const std::vector<fs::path> kept = TemporaryCheckpoints();
   ASSERT_EQ(kept.size(), 1u);
   EXPECT_TRUE(fs::exists(kept[0] / "offsets" / "0"));
@@ -95,14 +100,25 @@ TEST_F(TemporaryCheckpointTest, AFailedQueryKeepsItsTemporaryCheckpoint) {
 TEST_F(TemporaryCheckpointTest, ForceDeleteTempCheckpointLocationDeletesItAfterAFailureToo) {
   ASSERT_TRUE(
       spark_->conf().set("spark.sql.streaming.forceDeleteTempCheckpointLocation", "true").ok());
-  EXPECT_TRUE(HasErrorClass(RunOneBatch(/*fail=*/true), "STREAM_FAILED"));
+  EXPECT_TRUE(HasErrorClass(RunOneBatch(Ending::kFailure), "STREAM_FAILED"));
   EXPECT_TRUE(TemporaryCheckpoints().empty());
+}
+
+TEST_F(TemporaryCheckpointTest, AKilledQueryLeavesItsTemporaryCheckpointEvenWhenForcedToDelete) {
+  // A kill stands for the death of the process, which deletes nothing.
+  ASSERT_TRUE(
+      spark_->conf().set("spark.sql.streaming.forceDeleteTempCheckpointLocation", "true").ok());
+  EXPECT_FALSE(RunOneBatch(Ending::kKill).ok());
+  const std::vector<fs::path> kept = TemporaryCheckpoints();
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_TRUE(fs::exists(kept[0] / "offsets" / "0"));
+  EXPECT_FALSE(fs::exists(kept[0] / "commits" / "0"));
 }
 
 TEST_F(TemporaryCheckpointTest, AForceDeleteSettingThatIsNoBooleanIsRefusedNamingIt) {
   ASSERT_TRUE(
       spark_->conf().set("spark.sql.streaming.forceDeleteTempCheckpointLocation", "yes").ok());
-  const arrow::Status status = RunOneBatch(/*fail=*/false);
+  const arrow::Status status = RunOneBatch(Ending::kStop);
   EXPECT_TRUE(HasErrorClass(status, "INVALID_CONF_VALUE.TYPE_MISMATCH"));
   EXPECT_NE(status.message().find("spark.sql.streaming.forceDeleteTempCheckpointLocation"),
             std::string::npos);

@@ -493,8 +493,9 @@ void MicroBatchExecution::Close(bool clean_stop) {
   std::string root = checkpoint_->paths().root();
   checkpoint_.reset();
   // As Spark: the temporary checkpoint of a failed query stays, to look into, unless the
-  // session says to delete it anyway.
-  if (spec_.temporary_checkpoint && (clean_stop || settings_.force_delete_temp_checkpoint)) {
+  // session says to delete it anyway. A kill leaves it, as a dead process would.
+  const bool force_delete = settings_.force_delete_temp_checkpoint && !crashed_;
+  if (spec_.temporary_checkpoint && (clean_stop || force_delete)) {
     std::error_code error;
     std::filesystem::remove_all(root, error);
   }
