@@ -1,4 +1,7 @@
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -484,3 +487,27 @@ def test_transform_with_state_in_pandas_takes_an_initial_state(spark, tmp_path):
     query.awaitTermination()
     assert sorted(tuple(r) for r in spark.sql("SELECT * FROM seeded").collect()) == \
         [("a", 11), ("c", 1)]
+
+
+def test_a_failed_querys_temporary_checkpoint_goes_when_the_process_exits(tmp_path):
+    # As Spark's: kept after the failure, to look into, and deleted at exit.
+    script = """
+import os
+from sluice.errors import StreamingQueryException
+from sluice.sql import SparkSession
+spark = SparkSession.builder.getOrCreate()
+query = (spark.readStream.format("rate-micro-batch").option("rowsPerBatch", 1).load()
+         .writeStream.foreachBatch(lambda df, i: 1 / 0).start())
+try:
+    query.awaitTermination()
+except StreamingQueryException:
+    print(sorted(name for name in os.listdir(os.environ["TMPDIR"])
+                 if name.startswith("temporary-")))
+"""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=120, env=dict(os.environ, TMPDIR=str(temp)))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("['temporary-"), result.stdout + result.stderr
+    assert not [p for p in temp.iterdir() if p.name.startswith("temporary-")]

@@ -1,6 +1,7 @@
 // The temporary checkpoint of a query whose sink needs none and is given none (foreachBatch,
 // memory, console, noop): deleted when the query stops, kept after a failure as Spark keeps
 // it, unless spark.sql.streaming.forceDeleteTempCheckpointLocation says to delete it anyway.
+// Kept ones go when the process exits (python/tests/test_streaming.py shows it).
 #include <cstdlib>
 #include <filesystem>
 #include <optional>

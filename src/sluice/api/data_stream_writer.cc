@@ -7,6 +7,7 @@
 #include "sluice/api/session_state.h"
 #include "sluice/api/table_identifier.h"
 #include "sluice/common/ascii.h"
+#include "sluice/common/delete_at_exit.h"
 #include "sluice/common/errors.h"
 #include "sluice/execution/streaming_settings.h"
 #include "sluice/formats/partition_discovery.h"
@@ -139,6 +140,9 @@ arrow::Result<std::shared_ptr<StreamingQuery>> DataStreamWriter::start() const {
     spec.checkpoint_root =
         (fs::temp_directory_path() / ("temporary-" + formats::RandomUuid())).string();
     spec.temporary_checkpoint = true;
+    // As Spark's temporary folders: gone when the process exits, even the checkpoint of a
+    // failed query, kept until then to look into.
+    DeleteAtExit(spec.checkpoint_root);
   } else {
     return SparkError("_LEGACY_ERROR_TEMP_1298",
                       "checkpointLocation must be specified either through "

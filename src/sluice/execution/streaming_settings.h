@@ -56,7 +56,7 @@ struct StreamingSettings {
   std::string checkpoint_root;
   /// spark.sql.streaming.forceDeleteTempCheckpointLocation: a temporary checkpoint (of a sink
   /// that needs none, given none) is deleted when its query stops even after a failure; by
-  /// default it is kept then, to look into.
+  /// default it is then kept, to look into, until the process exits.
   bool force_delete_temp_checkpoint = false;
 
   /// Reads the settings; an invalid value fails naming its key.
