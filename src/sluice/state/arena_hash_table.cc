@@ -1,9 +1,11 @@
 #include "sluice/state/arena_hash_table.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <iterator>
+#include <numeric>
 
 #include <arrow/util/hashing.h>
 #include <arrow/util/logging.h>
@@ -16,7 +18,7 @@ static_assert(sizeof(void*) == 8, "slots pack 48-bit addresses");
 
 constexpr size_t kInitialSlots = 16;
 // Blocks start small so the many tiny stores of a query (operators x partitions) stay tiny,
-// and double up to a size where one allocation per block is negligible.
+// and grow with the table up to a size where one allocation per block is negligible.
 constexpr size_t kFirstBlockBytes = 64 * 1024;
 constexpr size_t kLargestBlockBytes = 8 * 1024 * 1024;
 
@@ -73,9 +75,11 @@ void ArenaHashTable::UnmarkAll() {
 
 char* ArenaHashTable::Allocate(size_t bytes) {
   if (blocks_.empty() || blocks_.back().capacity - blocks_.back().used < bytes) {
-    size_t next = blocks_.empty() ? kFirstBlockBytes
-                                  : std::min(blocks_.back().capacity * 2, kLargestBlockBytes);
-    size_t capacity = std::max(next, bytes);
+    // About half the live bytes: the blocks grow with the table, so there are few of them, and
+    // shrink with it after a compaction, so a small table's garbage is soon reclaimed.
+    const size_t next = std::clamp(std::bit_ceil(static_cast<size_t>(record_bytes_) / 2),
+                                   kFirstBlockBytes, kLargestBlockBytes);
+    const size_t capacity = std::max(next, bytes);
     // A large block in huge pages: the records of a large table are read in no order.
     blocks_.push_back(Block{std::unique_ptr<char[], LargeDeleter>(
                                 static_cast<char*>(AllocateLarge(capacity)), {capacity}),
@@ -255,26 +259,51 @@ void ArenaHashTable::FreeEmptyBlocks() {
 }
 
 void ArenaHashTable::CompactIfWasteful() {
-  // Copying costs about the live bytes, so compact only once garbage outweighs them: the
-  // amortized cost per change stays constant and memory at most doubles.
+  // Copying costs about the live bytes copied, so compact only once garbage outweighs the
+  // live bytes, and then copy out of the sparsest blocks only, until a quarter of the arena at
+  // most is garbage: the amortized cost per change stays constant and memory at most doubles.
+  // Where entries leave in about the order they came, the old blocks are nearly empty and the
+  // recent ones full; copying only the former moves a fraction of the entries.
   if (garbage_bytes_ < static_cast<int64_t>(kFirstBlockBytes) ||
       garbage_bytes_ * 2 < block_bytes_) {
     return;
   }
-  std::vector<Block> old = std::move(blocks_);
-  blocks_.clear();
-  blocks_by_address_.clear();
-  has_empty_blocks_ = false;
-  block_bytes_ = 0;
-  garbage_bytes_ = 0;
-  record_bytes_ = 0;
-  for (uint64_t& slot : slots_) {
-    if (slot == kEmpty) continue;
+  // Every block but the last, which copies are appended to: the sparsest first.
+  std::vector<size_t> by_density(blocks_.size() - 1);
+  std::iota(by_density.begin(), by_density.end(), size_t{0});
+  std::sort(by_density.begin(), by_density.end(), [&](size_t a, size_t b) {
+    return blocks_[a].live * blocks_[b].used < blocks_[b].live * blocks_[a].used;
+  });
+  std::vector<bool> evacuated(blocks_.size(), false);
+  int64_t garbage_after = garbage_bytes_;
+  int64_t block_bytes_after = block_bytes_;
+  for (size_t index : by_density) {
+    if (garbage_after * 4 <= block_bytes_after) break;
+    const Block& block = blocks_[index];
+    evacuated[index] = true;
+    garbage_after -= static_cast<int64_t>(block.used - block.live);
+    block_bytes_after -= static_cast<int64_t>(block.capacity - block.live);
+  }
+  // The slots whose records move, found first so that each record is fetched ahead of its
+  // copy: they lie in no order.
+  std::vector<size_t> moving;
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i] != kEmpty && evacuated[BlockOf(RecordOf(slots_[i]))]) moving.push_back(i);
+  }
+  constexpr size_t kRecordsAhead = 8;
+  for (size_t m = 0; m < moving.size(); ++m) {
+    if (m + kRecordsAhead < moving.size()) {
+      __builtin_prefetch(RecordOf(slots_[moving[m + kRecordsAhead]]));
+    }
+    uint64_t& slot = slots_[moving[m]];
     const char* record = RecordOf(slot);
-    uint64_t tag = slot & ~kAddressMask;  // the hash bits and the mark
+    const uint64_t tag = slot & ~kAddressMask;  // the hash bits and the mark
     char* copy = AppendRecord(KeyOf(record), ValueOf(record));
+    Discard(record);
     slot = tag | static_cast<uint64_t>(reinterpret_cast<uintptr_t>(copy));
   }
+  // The evacuated blocks hold no live record now.
+  FreeEmptyBlocks();
 }
 
 void ArenaHashTable::Reserve(int64_t entries) {

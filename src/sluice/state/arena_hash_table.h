@@ -20,8 +20,9 @@ namespace sluice::state {
 /// slots, each holding the record's address, 15 bits of its key's hash so most probes never
 /// touch a record, and the entry's mark. Space of overwritten and removed records is reclaimed
 /// in two ways: a block left with no live record is freed at once, which costs no copy when
-/// entries leave in about the order they came (state evicted by event time); and the arena is
-/// compacted once it holds more garbage than live bytes.
+/// entries leave in about the order they came (state evicted by event time); and once the arena
+/// holds more garbage than live bytes, the live records of its sparsest blocks are copied to
+/// its end and those blocks freed.
 /// The mark is a flag an entry keeps until it is cleared (MarkingUpsertHashed sets it;
 /// UnmarkHashed and UnmarkAll clear it): a store changed in place marks the entries a version
 /// changed, so that it records each one's old value once.
@@ -267,6 +268,8 @@ class ArenaHashTable {
   /// bytes; does nothing while garbage is held.
   void Reclaim();
   void FreeEmptyBlocks();
+  /// Copies the live records out of the sparsest blocks and frees them once garbage outweighs
+  /// the live bytes.
   void CompactIfWasteful();
   /// The index in blocks_ of the block holding `record`.
   size_t BlockOf(const char* record) const;
