@@ -354,7 +354,7 @@ arrow::Status MicroBatchExecution::RunBatch(Timings& timings) {
   stateful.operator_ids = &operator_ids_;
   stateful.reports = &timings.state_operators;
   stateful.report_mutex = &report_mutex;
-  stateful.batch_groups = &batch_groups_;
+  stateful.carry_over = &carry_over_;
 
   physical::ExecContext context;
   context.stateful = &stateful;

@@ -110,8 +110,8 @@ class MicroBatchExecution {
   std::map<const plan::LogicalPlan*, int64_t> operator_ids_;
   /// The state store providers, kept across batches so state stays loaded.
   std::unique_ptr<state::StateProviderCache> state_providers_;
-  /// The groups each aggregation's last batch had (StatefulContext::GroupsBefore).
-  std::map<int64_t, int64_t> batch_groups_;
+  /// What the stateful operators keep from batch to batch besides their state.
+  physical::OperatorCarryOver carry_over_;
   int64_t last_trigger_start_ms_ = -1;
   /// When the last batch ended or the last idle event was due (Spark's
   /// lastNoExecutionProgressEventTime); nullopt before either happened in this run.

@@ -5,7 +5,7 @@
 namespace sluice::physical {
 
 const KeyRowRemoval& KeyRowRemover::Remove(int64_t count,
-                                           const std::vector<int64_t>& expired_indexes) {
+                                           std::span<const int64_t> expired_indexes) {
   removal_.moves.clear();
   removal_.removed_indexes.clear();
   removal_.removed_rows.clear();

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace sluice::physical {
@@ -30,7 +31,7 @@ class KeyRowRemover {
   /// Takes the rows at `expired_indexes` (distinct, each below `count`) out of a key's
   /// `count` kept rows as Spark does: each hole takes the key's last row, which is checked in
   /// turn, so the rows left sit at the indexes Spark's would. Valid until the next call.
-  const KeyRowRemoval& Remove(int64_t count, const std::vector<int64_t>& expired_indexes);
+  const KeyRowRemoval& Remove(int64_t count, std::span<const int64_t> expired_indexes);
 
  private:
   KeyRowRemoval removal_;

@@ -8,13 +8,24 @@
 
 namespace sluice::physical {
 
+namespace {
+
+/// How many groups an aggregation's last batch had: the next batch's hash table starts that
+/// large instead of growing step by step.
+struct LastBatchGroups {
+  int64_t groups = 0;
+};
+
+}  // namespace
+
 arrow::Result<std::unique_ptr<GroupedAggregation>> AggregateBatch(
     const plan::Aggregate& aggregate, int64_t operator_id, BatchStream& input,
     const StatefulContext& stateful, const expr::EvalContext& eval) {
   ARROW_ASSIGN_OR_RAISE(auto aggregation, GroupedAggregation::Make(aggregate, eval.pool));
-  aggregation->Reserve(stateful.GroupsBefore(operator_id));
+  auto last = stateful.CarriedOver<LastBatchGroups>(operator_id);
+  aggregation->Reserve(last->groups);
   ARROW_RETURN_NOT_OK(aggregation->ConsumeAll(input, eval));
-  stateful.RememberGroups(operator_id, aggregation->num_groups());
+  last->groups = aggregation->num_groups();
   return aggregation;
 }
 

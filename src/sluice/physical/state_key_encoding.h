@@ -26,6 +26,20 @@ struct EncodedRows {
     bytes.append(row);
     offsets.push_back(static_cast<uint32_t>(bytes.size()));
   }
+  /// Removes every row and keeps the memory, so that buffers refilled batch after batch touch
+  /// their pages once: made afresh, a batch's buffers are new pages every time, and a page's
+  /// first touch costs more than the bytes copied into it (microseconds per 4 KiB in a VM).
+  /// The memory goes when the rows filled less than a quarter of it, so one large batch does
+  /// not hold it for good.
+  void Clear() {
+    if (bytes.size() < bytes.capacity() / 4) {
+      std::string().swap(bytes);
+    } else {
+      bytes.clear();
+    }
+    if (offsets.size() < offsets.capacity() / 4) std::vector<uint32_t>().swap(offsets);
+    offsets.assign(1, 0);
+  }
   /// Room for `rows` more rows of `row_bytes` bytes in all, so that appending them copies each
   /// byte once instead of again at every doubling.
   void Reserve(size_t rows, size_t row_bytes) {

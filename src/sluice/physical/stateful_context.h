@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "sluice/physical/operator_carry_over.h"
 #include "sluice/physical/state_key_encoding.h"
 #include "sluice/plan/output_mode.h"
 #include "sluice/state/state_provider_cache.h"
@@ -75,21 +76,14 @@ struct StatefulContext {
   std::map<int64_t, StateOperatorProgress>* reports = nullptr;
   std::mutex* report_mutex = nullptr;
 
-  /// The groups an aggregation's batch had (0 before its first batch, or without the
-  /// executor's memory of them): the next batch's hash table starts that large.
-  int64_t GroupsBefore(int64_t operator_id) const {
-    if (batch_groups == nullptr) return 0;
-    std::lock_guard<std::mutex> lock(*report_mutex);
-    auto found = batch_groups->find(operator_id);
-    return found == batch_groups->end() ? 0 : found->second;
+  /// The operator's T from its last batch: made on first use, and afresh each batch when the
+  /// executor keeps none (OperatorCarryOver).
+  template <typename T>
+  std::shared_ptr<T> CarriedOver(int64_t operator_id) const {
+    return carry_over != nullptr ? carry_over->Of<T>(operator_id) : std::make_shared<T>();
   }
-  void RememberGroups(int64_t operator_id, int64_t groups) const {
-    if (batch_groups == nullptr) return;
-    std::lock_guard<std::mutex> lock(*report_mutex);
-    (*batch_groups)[operator_id] = groups;
-  }
-  /// Kept by the executor from batch to batch, by operator id.
-  std::map<int64_t, int64_t>* batch_groups = nullptr;
+  /// Kept by the executor from batch to batch.
+  OperatorCarryOver* carry_over = nullptr;
 };
 
 }  // namespace sluice::physical

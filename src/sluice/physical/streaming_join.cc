@@ -2,6 +2,7 @@
 #include "sluice/physical/streaming_join.h"
 
 #include <map>
+#include <span>
 
 #include <arrow/array.h>
 #include <arrow/compute/api_vector.h>
@@ -57,6 +58,35 @@ struct SideStores {
   std::unique_ptr<state::StateStore> counts;
   std::unique_ptr<state::StateStore> values;
 };
+
+/// The buffers a join fills anew in every slice of every batch, kept from batch to batch
+/// (OperatorCarryOver) so that their memory is touched once: per side, as the sides' batches
+/// differ in size, and per store partition, as partitions run in parallel.
+struct JoinBuffers {
+  struct Partition {
+    EncodedRows lookups;     // the indexed keys of the other side's rows new rows may match
+    EncodedRows candidates;  // and those rows' values
+    EncodedRows kept_keys;   // the indexed keys of the new rows kept
+    EncodedRows kept_values;
+    EncodedRows expired_keys;  // eviction: the key of each expired row
+    EncodedRows removed_keys;  // the indexed keys given up
+    EncodedRows moved_to;      // the indexed keys of the holes rows move into
+    EncodedRows moved_from;    // and of the rows that move
+    EncodedRows moved_values;
+  };
+  struct Side {
+    EncodedRows keys;  // the new rows' keys
+    EncodedRows rows;  // and the rows as the state keeps them
+    std::vector<Partition> partitions;
+  };
+  Side sides[2];
+};
+
+/// Empties `rows` for another fill, keeping its memory.
+EncodedRows& Refill(EncodedRows& rows) {
+  rows.Clear();
+  return rows;
+}
 
 /// A row the other side keeps that a new row may match: where it is kept and its bytes.
 struct Candidate {
@@ -143,6 +173,8 @@ class StreamingJoinStream final : public BufferedStream {
   arrow::Status Prepare() {
     operator_id_ = stateful_.operator_ids->at(&join_);
     num_partitions_ = stateful_.num_partitions;
+    buffers_ = stateful_.CarriedOver<JoinBuffers>(operator_id_);
+    for (auto& side : buffers_->sides) side.partitions.resize(num_partitions_);
     num_left_ = static_cast<int>(join_.children()[0]->output().size());
     std::vector<expr::BoundExprPtr> conjuncts;
     if (join_.residual()) SplitConjuncts(join_.residual(), &conjuncts);
@@ -246,11 +278,12 @@ class StreamingJoinStream final : public BufferedStream {
     return columns;
   }
 
-  arrow::Result<arrow::ArrayVector> Decode(int side, const EncodedRows& rows) const {
+  arrow::Result<arrow::ArrayVector> Decode(int side,
+                                           const std::vector<std::string_view>& rows) const {
     ARROW_ASSIGN_OR_RAISE(auto decoder,
                           types::RowDecoder::Make(sides_[side].types, context_.eval.pool));
-    ARROW_RETURN_NOT_OK(decoder->Reserve(rows.size()));
-    for (int64_t i = 0; i < rows.size(); ++i) ARROW_RETURN_NOT_OK(decoder->Append(rows.row(i)));
+    ARROW_RETURN_NOT_OK(decoder->Reserve(static_cast<int64_t>(rows.size())));
+    for (std::string_view row : rows) ARROW_RETURN_NOT_OK(decoder->Append(row));
     return decoder->Finish();
   }
 
@@ -328,7 +361,9 @@ class StreamingJoinStream final : public BufferedStream {
       ARROW_RETURN_NOT_OK(EmitOuter(this_side, columns, static_cast<int64_t>(outer_now.size())));
     }
 
-    EncodedRows encoded_keys, encoded_rows;
+    JoinBuffers::Side& buffers = buffers_->sides[this_side];
+    EncodedRows& encoded_keys = Refill(buffers.keys);
+    EncodedRows& encoded_rows = Refill(buffers.rows);
     key_encoder_->EncodeRows(keys, 0, n, &encoded_keys.bytes, &encoded_keys.offsets);
     ARROW_ASSIGN_OR_RAISE(auto stored_columns, StoredColumns(this_side, *rows));
     spec.row_encoder->EncodeRows(stored_columns, 0, n, &encoded_rows.bytes,
@@ -343,9 +378,10 @@ class StreamingJoinStream final : public BufferedStream {
 
     // The other side's kept rows under each new row's key.
     std::vector<std::vector<Candidate>> candidates(num_partitions_);
-    std::vector<EncodedRows> candidate_values(num_partitions_);
     ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
       const SideStores& other = stores_[other_side][p];
+      EncodedRows& indexed = Refill(buffers.partitions[p].lookups);
+      EncodedRows& values = Refill(buffers.partitions[p].candidates);
       // How many rows the other side keeps under each key, then those rows, each looked up
       // in one pipelined pass.
       std::vector<int64_t> looked_up;
@@ -359,7 +395,6 @@ class StreamingJoinStream final : public BufferedStream {
       other.counts->GetMany(keys, [&](size_t k, std::string_view count) {
         counts[k] = ReadLong(count);
       });
-      EncodedRows indexed;
       std::vector<Candidate> wanted;
       for (size_t k = 0; k < keys.size(); ++k) {
         for (int64_t index = 0; index < counts[k]; ++index) {
@@ -369,22 +404,22 @@ class StreamingJoinStream final : public BufferedStream {
       }
       other.values->GetMany(Views(indexed), [&](size_t c, std::string_view value) {
         candidates[p].push_back(wanted[c]);
-        candidate_values[p].Append(value);
+        values.Append(value);
       });
       return arrow::Status::OK();
     }));
 
     // The pairs that satisfy the rest of the condition.
     std::vector<int64_t> this_rows;
-    EncodedRows other_rows;
+    std::vector<std::string_view> other_rows;
     std::vector<const Candidate*> all;
     std::vector<std::string_view> all_values;
     for (int p = 0; p < num_partitions_; ++p) {
       for (size_t c = 0; c < candidates[p].size(); ++c) {
         all.push_back(&candidates[p][c]);
-        all_values.push_back(candidate_values[p].row(static_cast<int64_t>(c)));
+        all_values.push_back(buffers.partitions[p].candidates.row(static_cast<int64_t>(c)));
         this_rows.push_back(candidates[p][c].row);
-        other_rows.Append(RowOf(all_values.back()));
+        other_rows.push_back(RowOf(all_values.back()));
       }
     }
     std::shared_ptr<arrow::RecordBatch> pairs;
@@ -449,7 +484,7 @@ class StreamingJoinStream final : public BufferedStream {
           schema_, static_cast<int64_t>(semi_left_rows.size()), std::move(columns)));
     }
     if (semi_kept_rows.size() > 0) {
-      ARROW_ASSIGN_OR_RAISE(auto columns, Decode(kLeft, semi_kept_rows));
+      ARROW_ASSIGN_OR_RAISE(auto columns, Decode(kLeft, Views(semi_kept_rows)));
       Output(
           arrow::RecordBatch::Make(schema_, semi_kept_rows.size(), std::move(columns)));
     }
@@ -498,7 +533,9 @@ class StreamingJoinStream final : public BufferedStream {
       });
       // As Spark appends a row: its value at the key's next index, then the key's count, one
       // put per row (the stores' change feeds list every put).
-      EncodedRows indexed, values, counts;
+      EncodedRows& indexed = Refill(buffers.partitions[p].kept_keys);
+      EncodedRows& values = Refill(buffers.partitions[p].kept_values);
+      EncodedRows counts;
       size_t row_bytes = 0;  // the values' bytes, most of what is appended
       for (int64_t i : kept) row_bytes += encoded_rows.row(i).size() + kFlagBytes;
       values.Reserve(kept.size(), row_bytes);
@@ -531,10 +568,11 @@ class StreamingJoinStream final : public BufferedStream {
     std::vector<int64_t> removed(num_partitions_, 0);
     ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
       SideStores& stores = stores_[side][p];
+      JoinBuffers::Partition& buffers = buffers_->sides[side].partitions[p];
       if (spec.eviction.kind == JoinStateEviction::Kind::kByKey) {
-        return EvictKeys(spec, watermark_micros, stores, &unmatched[p], &removed[p]);
+        return EvictKeys(spec, watermark_micros, stores, buffers, &unmatched[p], &removed[p]);
       }
-      return EvictRows(spec, watermark_micros, stores, &unmatched[p], &removed[p]);
+      return EvictRows(spec, watermark_micros, stores, buffers, &unmatched[p], &removed[p]);
     }));
     // Spark counts the rows an outer join evicts from a preserved side as output, not as
     // removed state.
@@ -543,7 +581,7 @@ class StreamingJoinStream final : public BufferedStream {
     }
     for (int p = 0; p < num_partitions_; ++p) {
       if (unmatched[p].size() == 0) continue;
-      ARROW_ASSIGN_OR_RAISE(auto columns, Decode(side, unmatched[p]));
+      ARROW_ASSIGN_OR_RAISE(auto columns, Decode(side, Views(unmatched[p])));
       ARROW_RETURN_NOT_OK(EmitOuter(side, columns, unmatched[p].size()));
     }
     return arrow::Status::OK();
@@ -553,9 +591,10 @@ class StreamingJoinStream final : public BufferedStream {
   /// are read only to pad the unmatched ones of a preserved side. Each key's time is read in
   /// place.
   arrow::Status EvictKeys(const SideSpec& spec, int64_t watermark_micros, SideStores& stores,
-                          EncodedRows* unmatched, int64_t* removed) const {
-    EncodedRows expired;
-    EncodedRows indexed;
+                          JoinBuffers::Partition& buffers, EncodedRows* unmatched,
+                          int64_t* removed) const {
+    EncodedRows& expired = Refill(buffers.expired_keys);
+    EncodedRows& indexed = Refill(buffers.removed_keys);
     bool malformed = false;
     const types::EncodedColumnSeeker seeker(key_types_, spec.eviction.key_index);
     stores.counts->ForEach([&](std::string_view key, std::string_view count) {
@@ -596,10 +635,11 @@ class StreamingJoinStream final : public BufferedStream {
   /// keys' counts and which of their indexes expired, so the only rows read again are those
   /// that move.
   arrow::Status EvictRows(const SideSpec& spec, int64_t watermark_micros, SideStores& stores,
-                          EncodedRows* unmatched, int64_t* removed) const {
+                          JoinBuffers::Partition& buffers, EncodedRows* unmatched,
+                          int64_t* removed) const {
     constexpr size_t kIndexBytes = 1 + sizeof(int64_t);
     bool malformed = false;
-    EncodedRows expired_keys;            // the key of each expired row
+    EncodedRows& expired_keys = Refill(buffers.expired_keys);  // the key of each expired row
     std::vector<int64_t> expired_index;  // and its index
     std::vector<int64_t> unmatched_of;   // its row in `unmatched_rows`, or -1
     EncodedRows unmatched_rows;          // expired rows a preserved side emits null-padded
@@ -624,39 +664,53 @@ class StreamingJoinStream final : public BufferedStream {
                                     " state of the join does not hold its event time where "
                                     "the query's schema places it");
     }
-    if (expired_keys.size() == 0) return arrow::Status::OK();
-    // Per affected key, its expired rows: their indexes, and their rows in `unmatched_rows`.
-    KeyIndex affected(static_cast<size_t>(expired_keys.size()));
-    std::vector<std::vector<int64_t>> indexes_of_key, unmatched_of_key;
-    for (int64_t r = 0; r < expired_keys.size(); ++r) {
-      const auto id = static_cast<size_t>(affected.Insert(expired_keys.row(r)));
-      if (id == indexes_of_key.size()) {
-        indexes_of_key.emplace_back();
-        unmatched_of_key.emplace_back();
-      }
-      indexes_of_key[id].push_back(expired_index[static_cast<size_t>(r)]);
-      unmatched_of_key[id].push_back(unmatched_of[static_cast<size_t>(r)]);
+    const auto num_expired = static_cast<size_t>(expired_keys.size());
+    if (num_expired == 0) return arrow::Status::OK();
+    // The expired rows grouped by key, in the order of the scan within a key: a counting sort
+    // of the keys' numbers, the rows of key k at positions starts[k] to starts[k + 1].
+    KeyIndex affected(num_expired);
+    std::vector<int32_t> key_of(num_expired);
+    for (size_t r = 0; r < num_expired; ++r) {
+      key_of[r] = affected.Insert(expired_keys.row(static_cast<int64_t>(r)));
     }
-    std::vector<int64_t> count_of(affected.keys().size(), 0);
+    const size_t num_keys = affected.keys().size();
+    std::vector<size_t> starts(num_keys + 1, 0);
+    for (int32_t key : key_of) ++starts[static_cast<size_t>(key) + 1];
+    for (size_t k = 0; k < num_keys; ++k) starts[k + 1] += starts[k];
+    std::vector<int64_t> grouped_index(num_expired), grouped_unmatched(num_expired);
+    {
+      std::vector<size_t> next(starts.begin(), starts.end() - 1);
+      for (size_t r = 0; r < num_expired; ++r) {
+        const size_t at = next[static_cast<size_t>(key_of[r])]++;
+        grouped_index[at] = expired_index[r];
+        grouped_unmatched[at] = unmatched_of[r];
+      }
+    }
+    std::vector<int64_t> count_of(num_keys, 0);
     stores.counts->GetMany(affected.keys(), [&](size_t id, std::string_view count) {
       count_of[id] = ReadLong(count);
     });
-    EncodedRows moved_keys, moved_from, removed_keys, new_counts;
+    EncodedRows& moved_keys = Refill(buffers.moved_to);
+    EncodedRows& moved_from = Refill(buffers.moved_from);
+    EncodedRows& removed_keys = Refill(buffers.removed_keys);
+    EncodedRows new_counts;
     std::vector<std::string_view> emptied_keys, counted_keys;
     KeyRowRemover remover;
-    for (size_t id = 0; id < count_of.size(); ++id) {
+    for (size_t id = 0; id < num_keys; ++id) {
       const std::string_view key = affected.keys()[id];
-      for (int64_t index : indexes_of_key[id]) {
+      const std::span<const int64_t> indexes(grouped_index.data() + starts[id],
+                                             starts[id + 1] - starts[id]);
+      for (int64_t index : indexes) {
         if (index < 0 || index >= count_of[id]) {
           return arrow::Status::Invalid("The ", StoreName(spec.side, true),
                                         " state of the join keeps a row at index ", index,
                                         " of a key whose count is ", count_of[id]);
         }
       }
-      const KeyRowRemoval& removal = remover.Remove(count_of[id], indexes_of_key[id]);
+      const KeyRowRemoval& removal = remover.Remove(count_of[id], indexes);
       for (size_t row : removal.removed_rows) {
         ++*removed;
-        const int64_t unmatched_row = unmatched_of_key[id][row];
+        const int64_t unmatched_row = grouped_unmatched[starts[id] + row];
         if (unmatched_row >= 0) unmatched->Append(unmatched_rows.row(unmatched_row));
       }
       for (const auto& move : removal.moves) {
@@ -672,7 +726,7 @@ class StreamingJoinStream final : public BufferedStream {
       }
     }
     // The moving rows, read where they were kept before anything changes.
-    EncodedRows moved_values;
+    EncodedRows& moved_values = Refill(buffers.moved_values);
     stores.values->GetMany(Views(moved_from), [&](size_t, std::string_view value) {
       moved_values.Append(value);
     });
@@ -742,6 +796,7 @@ class StreamingJoinStream final : public BufferedStream {
   SideSpec sides_[2];
   std::vector<expr::BoundExprPtr> pair_filters_;
   std::vector<SideStores> stores_[2];
+  std::shared_ptr<JoinBuffers> buffers_;
 
   int64_t dropped_late_ = 0;
   int64_t updated_ = 0;
