@@ -39,12 +39,12 @@ TEST(OperatorCarryOverTest, WithoutTheExecutorsCarryOverEachBatchStartsAfresh) {
   EXPECT_EQ(context.CarriedOver<Groups>(7)->count, 0);
 }
 
-TEST(OperatorCarryOverTest, AnotherTypeUnderTheSameIdReplacesTheObject) {
+TEST(OperatorCarryOverTest, AnOperatorKeepsOneObjectOfEachType) {
   OperatorCarryOver carry_over;
   carry_over.Of<Groups>(1)->count = 3;
   carry_over.Of<Buffers>(1)->rows.Append("row");
   EXPECT_EQ(carry_over.Of<Buffers>(1)->rows.size(), 1);
-  EXPECT_EQ(carry_over.Of<Groups>(1)->count, 0);
+  EXPECT_EQ(carry_over.Of<Groups>(1)->count, 3);
 }
 
 TEST(EncodedRowsTest, ClearKeepsTheMemoryOfRowsThatFilledIt) {

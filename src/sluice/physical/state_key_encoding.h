@@ -48,6 +48,12 @@ struct EncodedRows {
   }
 };
 
+/// Empties `rows` for another fill, keeping its memory (EncodedRows::Clear).
+inline EncodedRows& Refill(EncodedRows& rows) {
+  rows.Clear();
+  return rows;
+}
+
 /// How a checkpoint spreads state keys over its store partitions; pinned in the offset log
 /// (sluice.sql.streaming.statePartitioningVersion), as a key must land in the same partition
 /// in every run of every build.

@@ -25,6 +25,17 @@ struct PartitionOutput {
   EncodedRows keys, values;
 };
 
+/// The buffers an aggregation fills anew in every batch, kept from batch to batch
+/// (OperatorCarryOver) so that their memory is touched once; per store partition where
+/// partitions run in parallel.
+struct AggregateBuffers {
+  EncodedRows keys;    // the batch's keys
+  EncodedRows values;  // and their new states
+  std::vector<EncodedRows> found_values;  // per partition, the kept states of its keys
+  std::vector<EncodedRows> final_keys;    // the keys the watermark made final (update mode)
+  std::vector<PartitionOutput> outputs;
+};
+
 /// The grouping keys in the order they are encoded: the event-time key first, where
 /// eviction reads it without decoding the rest.
 std::vector<int> KeyOrder(const plan::Aggregate& aggregate) {
@@ -64,7 +75,11 @@ class StreamingAggregateStream final : public BatchStream {
 
     ARROW_ASSIGN_OR_RAISE(auto batch_groups, AggregateInput());
     const int64_t num_groups = batch_groups.num_groups;
-    EncodedRows keys;
+    auto buffers = stateful_.CarriedOver<AggregateBuffers>(operator_id_);
+    buffers->found_values.resize(num_partitions_);
+    buffers->final_keys.resize(num_partitions_);
+    buffers->outputs.resize(num_partitions_);
+    EncodedRows& keys = Refill(buffers->keys);
     ARROW_RETURN_NOT_OK(EncodeKeys(batch_groups.keys, num_groups, &keys));
 
     // Late keys are dropped; the others go to their partition.
@@ -85,8 +100,9 @@ class StreamingAggregateStream final : public BatchStream {
     // Each partition's store: the kept states of the batch's keys.
     std::vector<std::unique_ptr<state::StateStore>> stores(num_partitions_);
     std::vector<std::vector<uint32_t>> found_groups(num_partitions_);
-    std::vector<EncodedRows> found_values(num_partitions_);
+    std::vector<EncodedRows>& found_values = buffers->found_values;
     ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
+      Refill(found_values[p]);
       state::StateStoreId id;
       id.operator_id = operator_id_;
       id.partition_id = p;
@@ -123,19 +139,21 @@ class StreamingAggregateStream final : public BatchStream {
     ARROW_RETURN_NOT_OK(
         MergeStates(plan_, all_ids, batch_groups.states, &merged, context_.eval));
     ARROW_ASSIGN_OR_RAISE(auto new_states, ExportStates(merged));
-    EncodedRows values;
+    EncodedRows& values = Refill(buffers->values);
     if (num_groups > 0) {
       value_encoder_->EncodeRows(new_states, 0, num_groups, &values.bytes, &values.offsets);
     }
     int64_t merge_ms = SteadyMillis() - updates_start;
 
     // Each partition writes its keys, evicts, gathers its output and commits.
-    std::vector<PartitionOutput> outputs(num_partitions_);
+    std::vector<PartitionOutput>& outputs = buffers->outputs;
     std::vector<int64_t> updated(num_partitions_, 0), removed(num_partitions_, 0),
         update_ms(num_partitions_, 0), removal_ms(num_partitions_, 0);
     ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
       state::StateStore& store = *stores[p];
       PartitionOutput& output = outputs[p];
+      Refill(output.keys);
+      Refill(output.values);
       int64_t start = SteadyMillis();
       std::vector<std::string_view> put_keys, put_values;
       put_keys.reserve(groups_of[p].size());
@@ -155,8 +173,7 @@ class StreamingAggregateStream final : public BatchStream {
         // In append mode the output is the final keys (and nothing else): they are gathered
         // once, there.
         const bool append = stateful_.output_mode == plan::OutputMode::kAppend;
-        EncodedRows final_keys_of_update;
-        EncodedRows& final_keys = append ? output.keys : final_keys_of_update;
+        EncodedRows& final_keys = append ? output.keys : Refill(buffers->final_keys[p]);
         store.ForEach([&](std::string_view key, std::string_view value) {
           if (!IsFinal(key)) return;
           final_keys.Append(key);

@@ -82,12 +82,6 @@ struct JoinBuffers {
   Side sides[2];
 };
 
-/// Empties `rows` for another fill, keeping its memory.
-EncodedRows& Refill(EncodedRows& rows) {
-  rows.Clear();
-  return rows;
-}
-
 /// A row the other side keeps that a new row may match: where it is kept and its bytes.
 struct Candidate {
   int64_t row;        // the new row
