@@ -13,6 +13,7 @@
 #include <arrow/io/interfaces.h>
 #include <arrow/util/thread_pool.h>
 #include <arrow/util/crc32.h>
+#include <arrow/util/io_util.h>
 
 #include "sluice/checkpoint/durable_io.h"
 #include "sluice/common/fault_points.h"
@@ -31,6 +32,10 @@ namespace {
 
 /// Records are written to the file in chunks of about this size.
 constexpr size_t kBufferBytes = 1 << 20;
+/// The alignment of direct writes, in memory and in the file: the page size, which covers the
+/// logical block size of nearly every device. Where it does not, a write fails with EINVAL and
+/// the file goes on through the page cache.
+constexpr size_t kDirectAlignment = 4096;
 
 template <typename T>
 void Append(std::string& out, T value) {
@@ -125,8 +130,8 @@ arrow::Status ReadRecords(ChunkedReader& reader, uint64_t stop_at, uint64_t* rec
 
 }  // namespace
 
-ChangelogWriter::ChangelogWriter(std::string path, std::string temp_path, int fd)
-    : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd) {}
+ChangelogWriter::ChangelogWriter(std::string path, std::string temp_path, int fd, bool direct)
+    : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd), direct_(direct) {}
 
 arrow::Result<std::unique_ptr<ChangelogWriter>> ChangelogWriter::Open(std::string path,
                                                                       StateFileKind kind,
@@ -142,9 +147,15 @@ arrow::Result<std::unique_ptr<ChangelogWriter>> ChangelogWriter::Open(std::strin
   std::string temp = (target.parent_path() / ("." + target.filename().string() + "." +
                                               formats::RandomUuid() + ".tmp"))
                          .string();
-  int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // Direct where the file system allows (tmpfs, for one, refuses O_DIRECT with EINVAL).
+  bool direct = true;
+  int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_DIRECT, 0644);
+  if (fd < 0 && errno == EINVAL) {
+    direct = false;
+    fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  }
   if (fd < 0) return Errno("Cannot create", temp);
-  std::unique_ptr<ChangelogWriter> writer(new ChangelogWriter(path, temp, fd));
+  std::unique_ptr<ChangelogWriter> writer(new ChangelogWriter(path, temp, fd, direct));
   writer->buffer_.append(kStateFileMagic, sizeof(kStateFileMagic));
   Append<uint16_t>(writer->buffer_, kStateFileFormatVersion);
   Append<uint8_t>(writer->buffer_, static_cast<uint8_t>(kind));
@@ -180,8 +191,67 @@ arrow::Status ChangelogWriter::Remove(std::string_view key) {
 
 arrow::Status ChangelogWriter::Write(std::string_view bytes) {
   crc_ = arrow::internal::crc32(crc_, bytes.data(), bytes.size());
-  ARROW_RETURN_NOT_OK(checkpoint::WriteAll(fd_, bytes, path_));
   bytes_ += static_cast<int64_t>(bytes.size());
+  if (!direct_) return checkpoint::WriteAll(fd_, bytes, path_);
+  if (staged_bytes_ + bytes.size() > staged_capacity_) {
+    // Room for a buffer more than asked, so that the next one fits without another copy.
+    const size_t capacity = (staged_bytes_ + bytes.size() + kBufferBytes + kDirectAlignment) /
+                            kDirectAlignment * kDirectAlignment;
+    std::unique_ptr<char, void (*)(void*)> grown(
+        static_cast<char*>(std::aligned_alloc(kDirectAlignment, capacity)), std::free);
+    if (grown == nullptr) return arrow::Status::OutOfMemory("Cannot stage ", path_);
+    if (staged_bytes_ > 0) std::memcpy(grown.get(), staged_.get(), staged_bytes_);
+    staged_ = std::move(grown);
+    staged_capacity_ = capacity;
+  }
+  std::memcpy(staged_.get() + staged_bytes_, bytes.data(), bytes.size());
+  staged_bytes_ += bytes.size();
+  return WriteStaged(/*all=*/false);
+}
+
+arrow::Status ChangelogWriter::WriteStaged(bool all) {
+  const size_t blocks = staged_bytes_ / kDirectAlignment * kDirectAlignment;
+  size_t written = 0;
+  if (direct_ && blocks > 0) {
+    arrow::Status status =
+        checkpoint::WriteAll(fd_, std::string_view(staged_.get(), blocks), path_);
+    if (status.ok()) {
+      written = blocks;
+    } else if (arrow::internal::ErrnoFromStatus(status) == EINVAL) {
+      // The device wants another alignment: the file goes on through the page cache, from
+      // where it ends (whole blocks only were written directly).
+      const off_t end = ::lseek(fd_, 0, SEEK_END);
+      if (end < 0) return Errno("Cannot seek", temp_path_);
+      written = static_cast<size_t>(end) - (static_cast<size_t>(bytes_) - staged_bytes_);
+      ARROW_RETURN_NOT_OK(StopDirect());
+      all = true;
+    } else {
+      return status;
+    }
+  }
+  if (all || !direct_) {
+    // Less than a block is left at the end of the file, or the file is written through the
+    // page cache from here on.
+    ARROW_RETURN_NOT_OK(StopDirect());
+    if (written < staged_bytes_) {
+      ARROW_RETURN_NOT_OK(checkpoint::WriteAll(
+          fd_, std::string_view(staged_.get() + written, staged_bytes_ - written), path_));
+    }
+    written = staged_bytes_;
+  }
+  if (written == 0) return arrow::Status::OK();
+  std::memmove(staged_.get(), staged_.get() + written, staged_bytes_ - written);
+  staged_bytes_ -= written;
+  return arrow::Status::OK();
+}
+
+arrow::Status ChangelogWriter::StopDirect() {
+  if (!direct_) return arrow::Status::OK();
+  const int flags = ::fcntl(fd_, F_GETFL);
+  if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_DIRECT) != 0) {
+    return Errno("Cannot change how it writes", temp_path_);
+  }
+  direct_ = false;
   return arrow::Status::OK();
 }
 
@@ -202,7 +272,9 @@ arrow::Status ChangelogWriter::Drain() {
   ARROW_RETURN_NOT_OK(flushed_.status());
   ARROW_RETURN_NOT_OK(Write(buffer_));
   buffer_.clear();
-  return arrow::Status::OK();
+  // The last partial block too, and what follows goes through the page cache: the file then
+  // ends where its records do, whatever its length.
+  return WriteStaged(/*all=*/true);
 }
 
 arrow::Status ChangelogWriter::ReadBack(const ChangelogVisitor& visit) {
