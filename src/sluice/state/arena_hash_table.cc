@@ -80,10 +80,16 @@ char* ArenaHashTable::Allocate(size_t bytes) {
     const size_t next = std::clamp(std::bit_ceil(static_cast<size_t>(record_bytes_) / 2),
                                    kFirstBlockBytes, kLargestBlockBytes);
     const size_t capacity = std::max(next, bytes);
-    // A large block in huge pages: the records of a large table are read in no order.
-    blocks_.push_back(Block{std::unique_ptr<char[], LargeDeleter>(
-                                static_cast<char*>(AllocateLarge(capacity)), {capacity}),
-                            capacity, 0, 0});
+    std::unique_ptr<char[], LargeDeleter> data;
+    if (capacity == kLargestBlockBytes && !spare_blocks_.empty()) {
+      data = std::move(spare_blocks_.back());
+      spare_blocks_.pop_back();
+    } else {
+      // A large block in huge pages: the records of a large table are read in no order.
+      data.reset(static_cast<char*>(AllocateLarge(capacity)));
+      data.get_deleter().bytes = capacity;
+    }
+    blocks_.push_back(Block{std::move(data), capacity, 0, 0});
     block_bytes_ += static_cast<int64_t>(capacity);
     const char* start = blocks_.back().data.get();
     auto at = std::lower_bound(blocks_by_address_.begin(), blocks_by_address_.end(),
@@ -253,9 +259,21 @@ void ArenaHashTable::FreeEmptyBlocks() {
       continue;
     }
     block_bytes_ -= static_cast<int64_t>(block.capacity);
+    KeepSpare(std::move(block));
   }
   blocks_ = std::move(kept);
   IndexBlocks();
+}
+
+void ArenaHashTable::KeepSpare(Block block) {
+  // Up to half the live bytes: where entries leave about as fast as others come, a batch's
+  // new records land in memory the last batch's old ones left.
+  const auto limit = static_cast<size_t>(record_bytes_ / 2);
+  if (block.capacity != kLargestBlockBytes ||
+      (spare_blocks_.size() + 1) * kLargestBlockBytes > limit) {
+    return;  // freed with `block`
+  }
+  spare_blocks_.push_back(std::move(block.data));
 }
 
 void ArenaHashTable::CompactIfWasteful() {
@@ -324,6 +342,7 @@ void ArenaHashTable::Clear() {
   size_ = 0;
   blocks_.clear();
   blocks_by_address_.clear();
+  spare_blocks_.clear();
   has_empty_blocks_ = false;
   block_bytes_ = 0;
   garbage_bytes_ = 0;
@@ -332,6 +351,7 @@ void ArenaHashTable::Clear() {
 
 int64_t ArenaHashTable::memory_used_bytes() const {
   return static_cast<int64_t>(slots_.size() * sizeof(uint64_t)) + block_bytes_ +
+         static_cast<int64_t>(spare_blocks_.size() * kLargestBlockBytes) +
          static_cast<int64_t>(blocks_.capacity() * sizeof(Block) +
                               blocks_by_address_.capacity() * sizeof(blocks_by_address_[0]));
 }

@@ -212,7 +212,8 @@ class ArenaHashTable {
     return {record + kRecordHeader + key_length, value_length};
   }
 
-  /// Bytes held: the slot array and the arena blocks (live records and garbage).
+  /// Bytes held: the slot array and the arena blocks (live records, garbage and the blocks kept
+  /// for reuse).
   int64_t memory_used_bytes() const;
 
   /// Bytes of the live records: 8 bytes of lengths plus the key and value of each entry.
@@ -281,6 +282,9 @@ class ArenaHashTable {
     size_t used = 0;
     size_t live = 0;  // bytes of the records slots refer to
   };
+  /// Keeps a freed block of the largest size for the next one needed, within a bound, or
+  /// frees it: fresh memory costs a page fault per page on first touch.
+  void KeepSpare(Block block);
 
   // Probes land anywhere in a large index: huge pages spare them most TLB misses.
   HugePageVector<uint64_t> slots_;
@@ -288,6 +292,8 @@ class ArenaHashTable {
   int64_t size_ = 0;
   /// Records are appended to the last block.
   std::vector<Block> blocks_;
+  /// Freed blocks of the largest size, kept for reuse (KeepSpare).
+  std::vector<std::unique_ptr<char[], LargeDeleter>> spare_blocks_;
   /// The start address of each block with its index in blocks_, sorted by address.
   std::vector<std::pair<const char*, size_t>> blocks_by_address_;
   bool has_empty_blocks_ = false;
