@@ -275,7 +275,8 @@ TEST(ArenaHashTableTest, CompactionCopiesOnlyTheSparseBlocks) {
   // (it takes the copies) may have moved: at most the 8 MiB of the largest block.
   int64_t moved_bytes = 0;
   for (int key = kKeys * 4 / 5; key < kKeys; ++key) {
-    if (table.Find(std::to_string(key))->data() != newest[static_cast<size_t>(key - kKeys * 4 / 5)]) {
+    const size_t at = static_cast<size_t>(key - kKeys * 4 / 5);
+    if (table.Find(std::to_string(key))->data() != newest[at]) {
       moved_bytes += ArenaHashTable::RecordBytes(std::to_string(key), value);
     }
   }
@@ -289,7 +290,9 @@ TEST(ArenaHashTableTest, CompactionCopiesOnlyTheSparseBlocks) {
 TEST(ArenaHashTableTest, BlocksEmptiedByEvictionTakeNewEntries) {
   ArenaHashTable table;
   constexpr int kWindow = 100000;
-  auto value_of = [](int key) { return std::string(150 + key % 50, static_cast<char>('a' + key % 26)); };
+  auto value_of = [](int key) {
+    return std::string(150 + key % 50, static_cast<char>('a' + key % 26));
+  };
   for (int key = 0; key < 6 * kWindow; ++key) {
     table.Upsert(std::to_string(key), value_of(key));
     if (key >= kWindow) ASSERT_TRUE(table.Erase(std::to_string(key - kWindow)));
