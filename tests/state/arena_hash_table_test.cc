@@ -1,5 +1,6 @@
 // The in-memory store's hash table against std::map under random inserts, overwrites of every
 // size and removals (which exercise backward-shift removal, growth and arena compaction).
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <random>
@@ -54,6 +55,26 @@ TEST(ArenaHashTableTest, MatchesAMapUnderRandomChanges) {
   int64_t record_bytes = 0;
   for (const auto& [key, value] : expected) record_bytes += 8 + key.size() + value.size();
   EXPECT_EQ(table.record_bytes(), record_bytes);
+}
+
+// A full index has long clusters: entries far enough from home that their slot cannot say
+// how far (removal then works it out from the key) besides the many that can. Removals in
+// random order leave every other entry where a lookup finds it.
+TEST(ArenaHashTableTest, RemovalsKeepEveryEntryReachableInAFullIndex) {
+  ArenaHashTable table;
+  // Just under three quarters of 2^20 slots: the index is as full as it gets.
+  constexpr int kKeys = 786000;
+  for (int key = 0; key < kKeys; ++key) table.Upsert("k" + std::to_string(key), "v");
+  ASSERT_EQ(table.slot_count(), size_t{1} << 20);
+  std::vector<int> order(kKeys);
+  for (int key = 0; key < kKeys; ++key) order[key] = key;
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(7));
+  for (int i = 0; i < kKeys / 2; ++i) ASSERT_TRUE(table.Erase("k" + std::to_string(order[i])));
+  for (int i = 0; i < kKeys; ++i) {
+    const bool kept = i >= kKeys / 2;
+    ASSERT_EQ(table.Find("k" + std::to_string(order[i])).has_value(), kept) << order[i];
+  }
+  EXPECT_EQ(table.size(), kKeys - kKeys / 2);
 }
 
 TEST(ArenaHashTableTest, EmptyKeysAndValuesAreEntries) {

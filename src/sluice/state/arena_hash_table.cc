@@ -137,12 +137,14 @@ const char* ArenaHashTable::UpsertAt(size_t index, uint64_t hash, std::string_vi
       return record;
     }
     Discard(record);
-    slots_[index] = MakeSlot(hash, AppendRecord(key, value)) | (slot & kMarkBit) | mark_bit;
+    // The same slot: its distance from home and its mark stay.
+    slots_[index] = MakeSlot(hash, AppendRecord(key, value)) |
+                    (slot & (kDistanceMask | kMarkBit)) | mark_bit;
     Reclaim();  // a compaction moves the record, and leaves the slot where it was
     return RecordOf(slots_[index]);
   }
   const char* record = AppendRecord(key, value);
-  slots_[index] = MakeSlot(hash, record) | mark_bit;
+  slots_[index] = AtIndex(MakeSlot(hash, record), index, hash & mask_) | mark_bit;
   ++size_;
   // Linear probing stays short below three quarters full.
   if (static_cast<size_t>(size_) * 4 > slots_.size() * 3) Grow();
@@ -159,10 +161,10 @@ void ArenaHashTable::EraseAt(size_t hole) {
     current = (current + 1) & mask_;
     uint64_t slot = slots_[current];
     if (slot == kEmpty) break;
-    size_t home = Hash(KeyOf(RecordOf(slot))) & mask_;
+    const size_t home = HomeOf(slot, current);
     bool home_in_between = ((current - home) & mask_) < ((current - hole) & mask_);
     if (!home_in_between) {
-      slots_[hole] = slot;
+      slots_[hole] = AtIndex(slot, hole, home);
       hole = current;
     }
   }
@@ -174,9 +176,10 @@ void ArenaHashTable::Grow() {
   auto old = std::move(slots_);
   slots_.assign(old.size() * 2, kEmpty);
   mask_ = slots_.size() - 1;
-  auto place = [this](uint64_t slot, size_t index) {
+  auto place = [this](uint64_t slot, size_t home) {
+    size_t index = home;
     while (slots_[index] != kEmpty) index = (index + 1) & mask_;
-    slots_[index] = slot;
+    slots_[index] = AtIndex(slot, index, home);
   };
   // A pipeline, as Pipelined runs probes: each record is prefetched well before its key is
   // hashed, and each new home slot a few entries before it is filled. Entry by entry, every
@@ -315,7 +318,7 @@ void ArenaHashTable::CompactIfWasteful() {
     }
     uint64_t& slot = slots_[moving[m]];
     const char* record = RecordOf(slot);
-    const uint64_t tag = slot & ~kAddressMask;  // the hash bits and the mark
+    const uint64_t tag = slot & ~kAddressMask;  // the distance, the hash bits and the mark
     char* copy = AppendRecord(KeyOf(record), ValueOf(record));
     Discard(record);
     slot = tag | static_cast<uint64_t>(reinterpret_cast<uintptr_t>(copy));

@@ -2,6 +2,7 @@
 // object per entry: the in-memory state store's storage.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -17,12 +18,13 @@ namespace sluice::state {
 /// Maps byte-string keys to byte-string values. Each entry is one record (key length, value
 /// length, key, value) bump-allocated in an arena of large blocks; the index is an
 /// open-addressing table (linear probing, backward-shift removal, no tombstones) of 8-byte
-/// slots, each holding the record's address, 15 bits of its key's hash so most probes never
-/// touch a record, and the entry's mark. Space of overwritten and removed records is reclaimed
-/// in two ways: a block left with no live record is freed at once, which costs no copy when
-/// entries leave in about the order they came (state evicted by event time); and once the arena
-/// holds more garbage than live bytes, the live records of its sparsest blocks are copied to
-/// its end and those blocks freed.
+/// slots, each holding the record's address, 10 bits of its key's hash so most probes never
+/// touch a record, how far the entry sits from its home slot so a removal shifts the entries
+/// after it without reading their records, and the entry's mark. Space of overwritten and
+/// removed records is reclaimed in two ways: a block left with no live record is freed at
+/// once, which costs no copy when entries leave in about the order they came (state evicted
+/// by event time); and once the arena holds more garbage than live bytes, the live records of
+/// its sparsest blocks are copied to its end and those blocks freed.
 /// The mark is a flag an entry keeps until it is cleared (MarkingUpsertHashed sets it;
 /// UnmarkHashed and UnmarkAll clear it): a store changed in place marks the entries a version
 /// changed, so that it records each one's old value once.
@@ -229,12 +231,17 @@ class ArenaHashTable {
 
  private:
   // A slot packs a record's address (low 48 bits: user-space addresses on x86-64 and AArch64
-  // fit) with 15 bits of its key's hash (bits 48 to 62), so a probe compares them before
+  // fit) with the entry's distance from its home slot (bits 48 to 52; kFarFromHome when it
+  // is that far or farther, and then worked out from the key: rare below three quarters
+  // full), 10 bits of its key's hash (bits 53 to 62), so a probe compares them before
   // touching memory, and the entry's mark (bit 63).
   static constexpr uint64_t kEmpty = 0;
   static constexpr uint64_t kAddressMask = (uint64_t{1} << 48) - 1;
+  static constexpr int kDistanceShift = 48;
+  static constexpr uint64_t kFarFromHome = 31;
+  static constexpr uint64_t kDistanceMask = kFarFromHome << kDistanceShift;
   static constexpr uint64_t kMarkBit = uint64_t{1} << 63;
-  static constexpr uint64_t kTagMask = ~kAddressMask & ~kMarkBit;
+  static constexpr uint64_t kTagMask = ~kAddressMask & ~kDistanceMask & ~kMarkBit;
   static constexpr size_t kRecordHeader = 2 * sizeof(uint32_t);
   // How many slots ahead a walk over the index prefetches the records: records lie in no
   // particular order in the arena, so each is a cache miss the walk would otherwise wait on.
@@ -244,6 +251,17 @@ class ArenaHashTable {
     return reinterpret_cast<const char*>(static_cast<uintptr_t>(slot & kAddressMask));
   }
   static uint64_t MakeSlot(uint64_t hash, const char* record);
+  /// `slot` with its distance from home set for sitting at `index`, its home being `home`.
+  uint64_t AtIndex(uint64_t slot, size_t index, size_t home) const {
+    const uint64_t distance = std::min<uint64_t>((index - home) & mask_, kFarFromHome);
+    return (slot & ~kDistanceMask) | (distance << kDistanceShift);
+  }
+  /// The home slot of the entry in slot `index`.
+  size_t HomeOf(uint64_t slot, size_t index) const {
+    const uint64_t distance = (slot & kDistanceMask) >> kDistanceShift;
+    if (distance == kFarFromHome) return Hash(KeyOf(RecordOf(slot))) & mask_;
+    return (index - distance) & mask_;
+  }
   static Entry EntryOf(uint64_t slot) {
     const char* record = RecordOf(slot);
     return Entry{KeyOf(record), ValueOf(record), (slot & kMarkBit) != 0};
