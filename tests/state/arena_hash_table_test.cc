@@ -236,6 +236,15 @@ TEST(ArenaHashTableTest, MarksFollowTheirEntries) {
   EXPECT_TRUE(marked_now().empty());
 }
 
+/// Where the values of the keys `from` to `to` - 1 (as decimal strings) are kept.
+std::vector<const char*> ValueAddresses(const ArenaHashTable& table, int from, int to) {
+  std::vector<const char*> addresses;
+  for (int key = from; key < to; ++key) {
+    addresses.push_back(table.Find(std::to_string(key))->data());
+  }
+  return addresses;
+}
+
 // Entries that leave in the order they came (state evicted by event time) empty whole blocks,
 // which are freed as they empty: memory follows the live entries, and the survivors are not
 // copied (a compaction would move them).
@@ -245,10 +254,7 @@ TEST(ArenaHashTableTest, BlocksLeftWithoutLiveRecordsAreFreedWithoutMovingTheRes
   const std::string value(100, 'v');
   for (int key = 0; key < kKeys; ++key) table.Upsert(std::to_string(key), value);
   const int64_t full = table.memory_used_bytes();
-  std::vector<const char*> survivors;
-  for (int key = kKeys * 9 / 10; key < kKeys; ++key) {
-    survivors.push_back(table.Find(std::to_string(key))->data());
-  }
+  const std::vector<const char*> survivors = ValueAddresses(table, kKeys * 9 / 10, kKeys);
   for (int key = 0; key < kKeys * 9 / 10; ++key) ASSERT_TRUE(table.Erase(std::to_string(key)));
   // The blocks before the last (the one survivors are in) are gone; the index stays as large.
   EXPECT_LT(table.memory_used_bytes(), full * 6 / 10);
@@ -275,10 +281,7 @@ TEST(ArenaHashTableTest, CompactionCopiesOnlyTheSparseBlocks) {
   for (int key = 0; key < kKeys; ++key) table.Upsert(std::to_string(key), value);
   const int64_t full = table.memory_used_bytes();
   // The newest fifth stays; of the rest, one entry in fifty.
-  std::vector<const char*> newest;
-  for (int key = kKeys * 4 / 5; key < kKeys; ++key) {
-    newest.push_back(table.Find(std::to_string(key))->data());
-  }
+  const std::vector<const char*> newest = ValueAddresses(table, kKeys * 4 / 5, kKeys);
   for (int key = 0; key < kKeys * 4 / 5; ++key) {
     if (key % 50 != 0) ASSERT_TRUE(table.Erase(std::to_string(key)));
   }

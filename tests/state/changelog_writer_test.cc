@@ -50,6 +50,14 @@ ChangelogVisitor CollectInto(std::vector<Record>* read) {
   };
 }
 
+/// The records of the committed changelog of `version` at `path`, in file order.
+std::vector<Record> ReadCommitted(const std::string& path, int64_t version) {
+  std::vector<Record> committed;
+  auto status = ReadChangelog(path, "the test's store", version, CollectInto(&committed));
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  return committed;
+}
+
 TEST(ChangelogWriterTest, RecordsOfManyBuffersAreReadBackAndCommittedInOrder) {
   testing::ScratchDir dir;
   const std::string path = dir / "state/0/0/3.changelog";
@@ -69,10 +77,7 @@ TEST(ChangelogWriterTest, RecordsOfManyBuffersAreReadBackAndCommittedInOrder) {
   EXPECT_EQ(*bytes, static_cast<int64_t>(std::filesystem::file_size(path)));
   EXPECT_GT(*bytes, 4 << 20);
 
-  std::vector<Record> committed;
-  auto status = ReadChangelog(path, "the test's store", 3, CollectInto(&committed));
-  ASSERT_TRUE(status.ok()) << status.ToString();
-  EXPECT_EQ(committed, records);
+  EXPECT_EQ(ReadCommitted(path, 3), records);
 }
 
 TEST(ChangelogWriterTest, AFailedBackgroundWriteFailsTheVersion) {
@@ -136,10 +141,7 @@ TEST(ChangelogWriterTest, ALargeVersionIsWrittenAroundThePageCache) {
   auto bytes = writer->Commit();
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   EXPECT_LE(PagesInPageCache(path), 2u) << "of " << *bytes / 4096 << " pages";
-  std::vector<Record> committed;
-  auto status = ReadChangelog(path, "the test's store", 5, CollectInto(&committed));
-  ASSERT_TRUE(status.ok()) << status.ToString();
-  EXPECT_EQ(committed, records);
+  EXPECT_EQ(ReadCommitted(path, 5), records);
 }
 
 // Records that end exactly on a block boundary leave nothing staged: the checksum after them
@@ -155,10 +157,7 @@ TEST(ChangelogWriterTest, RecordsEndingOnABlockBoundaryAreCompleted) {
   auto bytes = writer->Commit();
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   EXPECT_EQ(*bytes, (3 << 20) + 4);
-  std::vector<Record> committed;
-  auto status = ReadChangelog(path, "the test's store", 6, CollectInto(&committed));
-  ASSERT_TRUE(status.ok()) << status.ToString();
-  EXPECT_EQ(committed, std::vector<Record>{record});
+  EXPECT_EQ(ReadCommitted(path, 6), std::vector<Record>{record});
 }
 
 }  // namespace
