@@ -64,15 +64,15 @@ TEST(ArenaHashTableTest, RemovalsKeepEveryEntryReachableInAFullIndex) {
   ArenaHashTable table;
   // Just under three quarters of 2^20 slots: the index is as full as it gets.
   constexpr int kKeys = 786000;
-  for (int key = 0; key < kKeys; ++key) table.Upsert("k" + std::to_string(key), "v");
+  for (int key = 0; key < kKeys; ++key) table.Upsert(std::to_string(key), "v");
   ASSERT_EQ(table.slot_count(), size_t{1} << 20);
   std::vector<int> order(kKeys);
   for (int key = 0; key < kKeys; ++key) order[key] = key;
   std::shuffle(order.begin(), order.end(), std::mt19937_64(7));
-  for (int i = 0; i < kKeys / 2; ++i) ASSERT_TRUE(table.Erase("k" + std::to_string(order[i])));
+  for (int i = 0; i < kKeys / 2; ++i) ASSERT_TRUE(table.Erase(std::to_string(order[i])));
   for (int i = 0; i < kKeys; ++i) {
     const bool kept = i >= kKeys / 2;
-    ASSERT_EQ(table.Find("k" + std::to_string(order[i])).has_value(), kept) << order[i];
+    ASSERT_EQ(table.Find(std::to_string(order[i])).has_value(), kept) << order[i];
   }
   EXPECT_EQ(table.size(), kKeys - kKeys / 2);
 }
@@ -283,7 +283,9 @@ TEST(ArenaHashTableTest, CompactionCopiesOnlyTheSparseBlocks) {
   // The newest fifth stays; of the rest, one entry in fifty.
   const std::vector<const char*> newest = ValueAddresses(table, kKeys * 4 / 5, kKeys);
   for (int key = 0; key < kKeys * 4 / 5; ++key) {
-    if (key % 50 != 0) ASSERT_TRUE(table.Erase(std::to_string(key)));
+    if (key % 50 != 0) {
+      ASSERT_TRUE(table.Erase(std::to_string(key)));
+    }
   }
   // A fifth of the entries are left, and the memory follows (with the freed blocks kept
   // for reuse, up to half the live bytes).
@@ -319,7 +321,9 @@ TEST(ArenaHashTableTest, BlocksEmptiedByEvictionTakeNewEntries) {
   };
   for (int key = 0; key < 6 * kWindow; ++key) {
     table.Upsert(std::to_string(key), value_of(key));
-    if (key >= kWindow) ASSERT_TRUE(table.Erase(std::to_string(key - kWindow)));
+    if (key >= kWindow) {
+      ASSERT_TRUE(table.Erase(std::to_string(key - kWindow)));
+    }
   }
   EXPECT_EQ(table.size(), kWindow);
   for (int key = 5 * kWindow; key < 6 * kWindow; ++key) {
