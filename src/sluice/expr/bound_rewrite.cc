@@ -55,4 +55,12 @@ std::vector<int> ColumnsRead(const BoundExpr& e) {
   return columns;
 }
 
+void SplitConjuncts(const BoundExprPtr& e, std::vector<BoundExprPtr>* out) {
+  if (e->kind() == BoundKind::kAnd) {
+    for (const auto& child : e->children()) SplitConjuncts(child, out);
+    return;
+  }
+  out->push_back(e);
+}
+
 }  // namespace sluice::expr

@@ -21,4 +21,8 @@ BoundExprPtr WithChildren(const BoundExprPtr& e, std::vector<BoundExprPtr> child
 /// The columns `e` reads, by index, each once in order of first reading.
 std::vector<int> ColumnsRead(const BoundExpr& e);
 
+/// Appends the conjuncts of `e` to `out`, left to right: its operands while it is an AND,
+/// theirs while they are, else `e` itself.
+void SplitConjuncts(const BoundExprPtr& e, std::vector<BoundExprPtr>* out);
+
 }  // namespace sluice::expr

@@ -9,6 +9,7 @@
 #include <arrow/table.h>
 #include <arrow/util/parallel.h>
 
+#include "sluice/expr/bound_rewrite.h"
 #include "sluice/physical/int64_arrays.h"
 #include "sluice/physical/join_row_removal.h"
 #include "sluice/physical/state_key_encoding.h"
@@ -89,25 +90,13 @@ struct Candidate {
   int64_t index;      // of the kept row under its key
 };
 
-void SplitConjuncts(const expr::BoundExprPtr& e, std::vector<expr::BoundExprPtr>* out) {
-  if (e->kind() == expr::BoundKind::kAnd) {
-    for (const auto& child : e->children()) SplitConjuncts(child, out);
-    return;
-  }
-  out->push_back(e);
-}
-
 // Which side a bound expression of the condition reads: -1 none, kLeft, kRight, 2 both.
 int SideRead(const expr::BoundExpr& e, int num_left) {
   int side = -1;
-  std::function<void(const expr::BoundExpr&)> visit = [&](const expr::BoundExpr& node) {
-    if (node.kind() == expr::BoundKind::kColumn) {
-      const int s = static_cast<const expr::BoundColumn&>(node).index() < num_left ? kLeft : kRight;
-      side = side == -1 || side == s ? s : 2;
-    }
-    for (const auto& child : node.children()) visit(*child);
-  };
-  visit(e);
+  for (int column : expr::ColumnsRead(e)) {
+    const int s = column < num_left ? kLeft : kRight;
+    side = side == -1 || side == s ? s : 2;
+  }
   return side;
 }
 
@@ -171,7 +160,7 @@ class StreamingJoinStream final : public BufferedStream {
     for (auto& side : buffers_->sides) side.partitions.resize(num_partitions_);
     num_left_ = static_cast<int>(join_.children()[0]->output().size());
     std::vector<expr::BoundExprPtr> conjuncts;
-    if (join_.residual()) SplitConjuncts(join_.residual(), &conjuncts);
+    if (join_.residual()) expr::SplitConjuncts(join_.residual(), &conjuncts);
     std::vector<std::shared_ptr<arrow::DataType>> key_types;
     for (const auto& key : join_.left_keys()) key_types.push_back(key->type());
     ARROW_ASSIGN_OR_RAISE(key_encoder_, types::RowEncoder::Make(key_types, /*for_keys=*/true));

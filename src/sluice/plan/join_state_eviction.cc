@@ -7,6 +7,7 @@
 
 #include <arrow/scalar.h>
 
+#include "sluice/expr/bound_rewrite.h"
 #include "sluice/types/interval_types.h"
 
 namespace sluice::plan {
@@ -56,14 +57,6 @@ bool ReadsWatermarkedColumn(const BoundExpr& e, const expr::AttributeList& input
     if (ReadsWatermarkedColumn(*child, input)) return true;
   }
   return false;
-}
-
-void SplitConjuncts(const expr::BoundExprPtr& e, std::vector<const BoundExpr*>* out) {
-  if (e->kind() == BoundKind::kAnd) {
-    for (const auto& child : e->children()) SplitConjuncts(child, out);
-    return;
-  }
-  out->push_back(e.get());
 }
 
 void CollectColumns(const BoundExpr& e, std::set<int>* out) {
@@ -188,8 +181,8 @@ std::optional<double> SolveLessThan(const Join& join, JoinSide side, const Bound
 std::vector<JoinStateEviction::Bound> TimeRangeBounds(const Join& join, JoinSide side) {
   std::vector<JoinStateEviction::Bound> bounds;
   if (!join.residual() || !WatermarkColumn(join, Other(side))) return bounds;
-  std::vector<const BoundExpr*> conjuncts;
-  SplitConjuncts(join.residual(), &conjuncts);
+  std::vector<expr::BoundExprPtr> conjuncts;
+  expr::SplitConjuncts(join.residual(), &conjuncts);
   // Each comparison of the conjuncts; `a BETWEEN lo AND hi` is `a >= lo` and `a <= hi`.
   struct Comparison {
     std::string name;
@@ -197,7 +190,8 @@ std::vector<JoinStateEviction::Bound> TimeRangeBounds(const Join& join, JoinSide
     const BoundExpr* b;
   };
   std::vector<Comparison> comparisons;
-  for (const BoundExpr* conjunct : conjuncts) {
+  for (const auto& owned : conjuncts) {
+    const BoundExpr* conjunct = owned.get();
     if (conjunct->kind() != BoundKind::kCall) continue;
     const auto& name = static_cast<const expr::BoundCall*>(conjunct)->function_name();
     const auto& args = conjunct->children();

@@ -26,14 +26,6 @@ BoundExprPtr IsNotNull(const BoundExprPtr& e) {
                                            "(" + e->sql() + " IS NOT NULL)");
 }
 
-void SplitConjuncts(const BoundExprPtr& e, std::vector<BoundExprPtr>* out) {
-  if (e->kind() == BoundKind::kAnd) {
-    for (const auto& child : e->children()) SplitConjuncts(child, out);
-    return;
-  }
-  out->push_back(e);
-}
-
 /// `conditions` over a child whose column i is `columns[i]`; conditions reading a column
 /// with no such expression (null) are left out.
 /// `conditions` over a child whose column i is `columns[i]`: those that can move (`below`)
@@ -197,7 +189,7 @@ PushDown ThroughJoin(const Join& join, const Conditions& above) {
   Conditions on;
   if (join.residual()) {
     Conditions conjuncts;
-    SplitConjuncts(join.residual(), &conjuncts);
+    expr::SplitConjuncts(join.residual(), &conjuncts);
     for (const auto& conjunct : conjuncts) {
       on.push_back(conjunct);
       if (!NullIntolerant(*conjunct)) continue;
@@ -230,7 +222,7 @@ PushDown ThroughJoin(const Join& join, const Conditions& above) {
 PushDown PushThrough(const LogicalPlan& node, Conditions conditions) {
   switch (node.kind()) {
     case PlanKind::kFilter:
-      SplitConjuncts(static_cast<const Filter&>(node).condition(), &conditions);
+      expr::SplitConjuncts(static_cast<const Filter&>(node).condition(), &conditions);
       return PassOn(std::move(conditions));
     case PlanKind::kSubqueryAlias:
       return PassOn(std::move(conditions));
