@@ -1,0 +1,195 @@
+#include "sluice/physical/join_state_removal.h"
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "sluice/physical/join_row_removal.h"
+#include "sluice/physical/state_row_bytes.h"
+#include "sluice/types/row_codec.h"
+
+namespace sluice::physical {
+
+namespace {
+
+using plan::JoinStateEviction;
+
+/// Reads the event time that column `column` (a timestamp, or a window when `is_window`)
+/// of an encoded row of columns `types` holds, in place, skipping the columns before it
+/// without decoding them (`seeker` finds it): into `time`, nullopt when null. False when
+/// the bytes end before the time does.
+bool EventTimeInPlace(const types::EncodedColumnSeeker& seeker, bool is_window,
+                      std::string_view row, std::optional<int64_t>* time) {
+  auto value = seeker.Find(row);
+  if (!value) return false;
+  *time = EventTimeMicrosOfKey(*value, is_window);
+  return true;
+}
+
+/// Eviction by key: the keys whose time the watermark passed go with all their rows, which
+/// are read only to pad the unmatched ones of a preserved side. Each key's time is read in
+/// place.
+arrow::Status EvictKeys(const RemovedSide& side, int64_t watermark_micros, SideStores& stores,
+                        RemovalBuffers& buffers, EncodedRows* unmatched, int64_t* removed) {
+  EncodedRows& expired = Refill(buffers.expired_keys);
+  EncodedRows& indexed = Refill(buffers.removed_keys);
+  bool malformed = false;
+  const types::EncodedColumnSeeker seeker(*side.key_types, side.eviction.key_index);
+  stores.counts->ForEach([&](std::string_view key, std::string_view count) {
+    std::optional<int64_t> time;
+    if (!EventTimeInPlace(seeker, side.eviction.key_is_window, key, &time)) {
+      malformed = true;
+      return;
+    }
+    if (!time || *time > watermark_micros) return;
+    expired.Append(key);
+    const int64_t rows = ReadLong(count);
+    for (int64_t index = 0; index < rows; ++index) AppendIndexedKey(key, index, &indexed);
+  });
+  if (malformed) {
+    return arrow::Status::Invalid("A key kept in the ", side.counts_store,
+                                  " state of the join does not hold its event time where "
+                                  "the query's join keys place it");
+  }
+  if (expired.size() == 0) return arrow::Status::OK();
+  const std::vector<std::string_view> expired_keys = Views(expired);
+  const std::vector<std::string_view> indexed_keys = Views(indexed);
+  if (side.preserved) {
+    stores.values->GetMany(indexed_keys, [&](size_t, std::string_view value) {
+      if (!MatchedOf(value)) unmatched->Append(RowOf(value));
+    });
+  }
+  // Keys the scan of the counts just showed, and the indexes of the rows they count: the
+  // stores need not look them up.
+  ARROW_RETURN_NOT_OK(stores.values->RemoveHeld(indexed_keys));
+  ARROW_RETURN_NOT_OK(stores.counts->RemoveHeld(expired_keys));
+  *removed += indexed.size();
+  return arrow::Status::OK();
+}
+
+/// Eviction by value: every kept row's own time decides. A pass over the store reads each
+/// row's time in place and notes the expired rows (key and index). Each hole a removal
+/// leaves is filled with the key's last row, as Spark does; working that out needs only the
+/// keys' counts and which of their indexes expired, so the only rows read again are those
+/// that move.
+arrow::Status EvictRows(const RemovedSide& side, int64_t watermark_micros, SideStores& stores,
+                        RemovalBuffers& buffers, EncodedRows* unmatched, int64_t* removed) {
+  constexpr size_t kIndexBytes = 1 + sizeof(int64_t);
+  bool malformed = false;
+  EncodedRows& expired_keys = Refill(buffers.expired_keys);  // the key of each expired row
+  std::vector<int64_t> expired_index;  // and its index
+  std::vector<int64_t> unmatched_of;   // its row in `unmatched_rows`, or -1
+  EncodedRows unmatched_rows;          // expired rows a preserved side emits null-padded
+  const types::EncodedColumnSeeker seeker(*side.row_types, side.eviction.value_column);
+  stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
+    std::optional<int64_t> time;
+    if (!EventTimeInPlace(seeker, side.eviction.value_is_window, RowOf(value), &time)) {
+      malformed = true;
+    }
+    if (!time || *time > watermark_micros) return;
+    expired_keys.Append(indexed_key.substr(0, indexed_key.size() - kIndexBytes));
+    expired_index.push_back(ReadLong(indexed_key));
+    if (side.preserved && !MatchedOf(value)) {
+      unmatched_of.push_back(unmatched_rows.size());
+      unmatched_rows.Append(RowOf(value));
+    } else {
+      unmatched_of.push_back(-1);
+    }
+  });
+  if (malformed) {
+    return arrow::Status::Invalid("A row kept in the ", side.values_store,
+                                  " state of the join does not hold its event time where "
+                                  "the query's schema places it");
+  }
+  const auto num_expired = static_cast<size_t>(expired_keys.size());
+  if (num_expired == 0) return arrow::Status::OK();
+  // The expired rows grouped by key, in the order of the scan within a key: a counting sort
+  // of the keys' numbers, the rows of key k at positions starts[k] to starts[k + 1].
+  KeyIndex affected(num_expired);
+  std::vector<int32_t> key_of(num_expired);
+  for (size_t r = 0; r < num_expired; ++r) {
+    key_of[r] = affected.Insert(expired_keys.row(static_cast<int64_t>(r)));
+  }
+  const size_t num_keys = affected.keys().size();
+  std::vector<size_t> starts(num_keys + 1, 0);
+  for (int32_t key : key_of) ++starts[static_cast<size_t>(key) + 1];
+  for (size_t k = 0; k < num_keys; ++k) starts[k + 1] += starts[k];
+  std::vector<int64_t> grouped_index(num_expired), grouped_unmatched(num_expired);
+  {
+    std::vector<size_t> next(starts.begin(), starts.end() - 1);
+    for (size_t r = 0; r < num_expired; ++r) {
+      const size_t at = next[static_cast<size_t>(key_of[r])]++;
+      grouped_index[at] = expired_index[r];
+      grouped_unmatched[at] = unmatched_of[r];
+    }
+  }
+  std::vector<int64_t> count_of(num_keys, 0);
+  stores.counts->GetMany(affected.keys(), [&](size_t id, std::string_view count) {
+    count_of[id] = ReadLong(count);
+  });
+  EncodedRows& moved_keys = Refill(buffers.moved_to);
+  EncodedRows& moved_from = Refill(buffers.moved_from);
+  EncodedRows& removed_keys = Refill(buffers.removed_keys);
+  EncodedRows new_counts;
+  std::vector<std::string_view> emptied_keys, counted_keys;
+  KeyRowRemover remover;
+  for (size_t id = 0; id < num_keys; ++id) {
+    const std::string_view key = affected.keys()[id];
+    const std::span<const int64_t> indexes(grouped_index.data() + starts[id],
+                                           starts[id + 1] - starts[id]);
+    for (int64_t index : indexes) {
+      if (index < 0 || index >= count_of[id]) {
+        return arrow::Status::Invalid("The ", side.values_store,
+                                      " state of the join keeps a row at index ", index,
+                                      " of a key whose count is ", count_of[id]);
+      }
+    }
+    const KeyRowRemoval& removal = remover.Remove(count_of[id], indexes);
+    for (size_t row : removal.removed_rows) {
+      ++*removed;
+      const int64_t unmatched_row = grouped_unmatched[starts[id] + row];
+      if (unmatched_row >= 0) unmatched->Append(unmatched_rows.row(unmatched_row));
+    }
+    for (const auto& move : removal.moves) {
+      AppendIndexedKey(key, move.to, &moved_keys);
+      AppendIndexedKey(key, move.from, &moved_from);
+    }
+    for (int64_t index : removal.removed_indexes) AppendIndexedKey(key, index, &removed_keys);
+    if (removal.kept == 0) {
+      emptied_keys.push_back(key);
+    } else {
+      counted_keys.push_back(key);
+      new_counts.Append(EncodeLong(removal.kept));
+    }
+  }
+  // The moving rows, read where they were kept before anything changes.
+  EncodedRows& moved_values = Refill(buffers.moved_values);
+  stores.values->GetMany(Views(moved_from), [&](size_t, std::string_view value) {
+    moved_values.Append(value);
+  });
+  if (moved_values.size() != moved_keys.size()) {
+    return arrow::Status::Invalid("The ", side.values_store,
+                                  " state of the join lacks a row its counts promise");
+  }
+  // The moves first, then the removals: an index moved into and later removed ends up
+  // removed, as at the end of Spark's sequence.
+  ARROW_RETURN_NOT_OK(stores.values->PutMany(Views(moved_keys), Views(moved_values)));
+  // Indexes below their key's count, and keys whose count was just read: the stores hold
+  // them, and need not look them up.
+  ARROW_RETURN_NOT_OK(stores.values->RemoveHeld(Views(removed_keys)));
+  ARROW_RETURN_NOT_OK(stores.counts->RemoveHeld(emptied_keys));
+  return stores.counts->PutMany(counted_keys, Views(new_counts));
+}
+
+}  // namespace
+
+arrow::Status RemoveExpiredState(const RemovedSide& side, int64_t watermark_micros,
+                                 SideStores& stores, RemovalBuffers& buffers,
+                                 EncodedRows* unmatched, int64_t* removed) {
+  if (side.eviction.kind == JoinStateEviction::Kind::kByKey) {
+    return EvictKeys(side, watermark_micros, stores, buffers, unmatched, removed);
+  }
+  return EvictRows(side, watermark_micros, stores, buffers, unmatched, removed);
+}
+
+}  // namespace sluice::physical

@@ -1,0 +1,52 @@
+// How a stream-stream join takes the rows the state watermark has passed out of one side's
+// stores of one partition, as Spark's symmetric hash join does: by key or by each row's own
+// time, filling each hole a removal leaves with the key's last row.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <arrow/status.h>
+#include <arrow/type_fwd.h>
+
+#include "sluice/physical/state_key_encoding.h"
+#include "sluice/plan/join_state_eviction.h"
+#include "sluice/state/state_store.h"
+
+namespace sluice::physical {
+
+/// One side's two stores of one partition.
+struct SideStores {
+  std::unique_ptr<state::StateStore> counts;
+  std::unique_ptr<state::StateStore> values;
+};
+
+/// The buffers a removal fills, which its caller keeps from batch to batch.
+struct RemovalBuffers {
+  EncodedRows expired_keys;  // the key of each expired row (or each expired key)
+  EncodedRows removed_keys;  // the indexed keys given up
+  EncodedRows moved_to;      // the indexed keys of the holes rows move into
+  EncodedRows moved_from;    // and of the rows that move
+  EncodedRows moved_values;
+};
+
+/// What a removal needs to know of the side it removes from.
+struct RemovedSide {
+  std::string counts_store;  // the stores' names, for errors
+  std::string values_store;
+  const std::vector<std::shared_ptr<arrow::DataType>>* row_types;  // of the rows kept
+  const std::vector<std::shared_ptr<arrow::DataType>>* key_types;
+  plan::JoinStateEviction eviction;
+  bool preserved = false;  // its unmatched rows are emitted with nulls
+};
+
+/// Takes the rows at or below `watermark_micros` (the state watermark) out of `stores`, by
+/// key or by row as `side.eviction` says: the unmatched ones of a preserved side are appended
+/// to `unmatched`, and `removed` counts every row taken out.
+arrow::Status RemoveExpiredState(const RemovedSide& side, int64_t watermark_micros,
+                                 SideStores& stores, RemovalBuffers& buffers,
+                                 EncodedRows* unmatched, int64_t* removed);
+
+}  // namespace sluice::physical
