@@ -15,7 +15,7 @@ set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_DIR:-${repo_root}/build}"
 events="${1:-10000000}"
-queries="${2:-q0,q1,q2,q3,q5,q7,q8,q11,q14,q17,q20,q21,q22}"
+queries="${2:-q0,q1,q2,q3,q5,q7,q8,q11,q12,q14,q17,q20,q21,q22}"
 runner="${build_dir}/bench/nexmark_runner"
 folder="${build_dir}/nexmark-events-${events}"
 

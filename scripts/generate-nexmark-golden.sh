@@ -31,5 +31,7 @@ golden() {
 golden q0,q1,q14,q20,q21,q22 2000 500 10000
 golden q2,q3,q8,q17 50000 10000 10000
 golden q11 20000 4000 100
+# Windows over processing time: what is compared is each bidder's bids (generate.py).
+golden q12 20000 5000 10000
 # Windows of 10 seconds close with the watermark: 100 s of event time.
 golden q5,q7 100000 10000 1000

@@ -32,9 +32,6 @@ struct Query {
 ///   q4, q6, q9, q18, q19  an aggregation over an aggregation's updated results (q4) or a
 ///                         ROW_NUMBER / OVER window (top-N, "keep the last row"): Spark's
 ///                         streaming queries have neither, and Sluice refuses them as Spark does
-///   q12                   a window over processing time: Spark's form (a window over
-///                         current_timestamp() under a watermark) runs, but its rows depend on
-///                         the wall clock and cannot be compared with Spark's; not written yet
 ///   q15, q16              COUNT(DISTINCT ...) in a streaming aggregation, which Spark refuses
 const std::vector<Query>& Queries();
 

@@ -117,6 +117,13 @@ def q11(events):
                     F.col("session_window.end").alias("endtime")))
 
 
+def q12(events):
+    return (bid(events).groupBy("bidder", F.window(F.current_timestamp(), "10 seconds"))
+            .agg(F.count(F.lit(1)).alias("bid_count"))
+            .select("bidder", "bid_count", F.col("window.start").alias("starttime"),
+                    F.col("window.end").alias("endtime")))
+
+
 def q14(events):
     return (bid(events).where("0.908 * price > 1000000 AND 0.908 * price < 50000000")
             .select("auction", "bidder", F.expr("0.908 * price").alias("price"),
@@ -172,10 +179,10 @@ def q17(events):
 
 
 # The output mode of each query that does not run in append mode.
-OUTPUT_MODES = {"q17": "update"}
+OUTPUT_MODES = {"q12": "update", "q17": "update"}
 
-QUERIES = {"q0": q0, "q1": q1, "q2": q2, "q3": q3, "q5": q5, "q7": q7, "q8": q8, "q11": q11, "q14": q14,
-           "q17": q17, "q20": q20, "q21": q21, "q22": q22}
+QUERIES = {"q0": q0, "q1": q1, "q2": q2, "q3": q3, "q5": q5, "q7": q7, "q8": q8, "q11": q11,
+           "q12": q12, "q14": q14, "q17": q17, "q20": q20, "q21": q21, "q22": q22}
 
 
 def jvm_cpu_seconds(pid):
