@@ -10,6 +10,7 @@
 
 #include "sluice/common/errors.h"
 #include "sluice/common/fault_points.h"
+#include "sluice/common/recycling_memory_pool.h"
 #include "sluice/execution/iso_timestamp.h"
 #include "sluice/execution/query_listener.h"
 #include "sluice/execution/query_manager.h"
@@ -267,6 +268,8 @@ arrow::Result<bool> MicroBatchExecution::RunTrigger(int64_t trigger_start_ms,
     return false;
   }
   ARROW_RETURN_NOT_OK(RunBatch(timings));
+  // The next batch reuses this one's buffers; those this one did not reuse are let go.
+  BatchMemoryPool()->ReleaseIdle();
   timings.duration_ms["triggerExecution"] = SteadyMillis() - steady_start;
   ReportProgress(timings);
   // A batch restarts the idle count (Spark's finishTrigger).

@@ -4,6 +4,7 @@
 
 #include <arrow/memory_pool.h>
 
+#include "sluice/common/recycling_memory_pool.h"
 #include "sluice/common/session_config.h"
 
 namespace sluice::expr {
@@ -19,7 +20,8 @@ struct EvalContext {
   /// current_timestamp() for this query or micro-batch, in microseconds since the epoch: fixed for
   /// the whole batch so every row and every re-run of the batch sees the same value.
   int64_t batch_timestamp_us = 0;
-  arrow::MemoryPool* pool = arrow::default_memory_pool();
+  /// Where the arrays an evaluation makes are allocated.
+  arrow::MemoryPool* pool = BatchMemoryPool();
   /// Where costly calls keep their results per distinct input value (call_memos.h): set only
   /// in a context of one operator's own, which evaluates on one thread at a time.
   CallMemos* memos = nullptr;

@@ -9,6 +9,7 @@
 
 #include "sluice/checkpoint/file_uri.h"
 #include "sluice/common/errors.h"
+#include "sluice/common/recycling_memory_pool.h"
 #include "sluice/types/spark_types.h"
 
 namespace sluice::formats {
@@ -46,7 +47,7 @@ void CollectLeaves(const parquet::arrow::SchemaField& field, const arrow::DataTy
 arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquet(const std::string& path) {
   ARROW_ASSIGN_OR_RAISE(auto input,
                         arrow::io::MemoryMappedFile::Open(path, arrow::io::FileMode::READ));
-  auto result = parquet::arrow::OpenFile(input, arrow::default_memory_pool());
+  auto result = parquet::arrow::OpenFile(input, BatchMemoryPool());
   if (!result.ok()) {
     return SparkError("FAILED_READ_FILE.NO_HINT",
                       "Encountered error while reading file " + checkpoint::FileUri(path) + ". " +

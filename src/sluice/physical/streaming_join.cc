@@ -259,12 +259,15 @@ class StreamingJoinStream final : public BufferedStream {
     return decoder->Finish();
   }
 
-  static arrow::Result<arrow::ArrayVector> TakeRows(const arrow::RecordBatch& batch,
-                                                    const std::vector<int64_t>& rows) {
+  arrow::Result<arrow::ArrayVector> TakeRows(const arrow::RecordBatch& batch,
+                                             const std::vector<int64_t>& rows) const {
     const auto indices = Int64ArrayOf(rows);
+    arrow::compute::ExecContext exec(context_.eval.pool);
     arrow::ArrayVector columns;
     for (const auto& column : batch.columns()) {
-      ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(*column, *indices));
+      ARROW_ASSIGN_OR_RAISE(auto taken,
+                            arrow::compute::Take(*column, *indices,
+                                                 arrow::compute::TakeOptions::Defaults(), &exec));
       columns.push_back(std::move(taken));
     }
     return columns;

@@ -1,0 +1,153 @@
+#include "sluice/common/recycling_memory_pool.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace sluice {
+
+RecyclingMemoryPool::RecyclingMemoryPool(arrow::MemoryPool* backing, int64_t max_kept_bytes)
+    : backing_(backing), max_kept_bytes_(max_kept_bytes) {}
+
+RecyclingMemoryPool::~RecyclingMemoryPool() { ReleaseKept(false); }
+
+int RecyclingMemoryPool::ClassOf(int64_t size) {
+  // Size classes 2^k * (1 + i/4) for i in 0..3: the exponent of the highest bit and the two
+  // bits after it name the class; anything below them rounds up.
+  const auto value = static_cast<uint64_t>(size - 1);
+  const int exponent = std::bit_width(value) - 1;
+  const int sub = static_cast<int>((value >> (exponent - 2)) & 3);
+  return exponent * kClassesPerDoubling + sub + 1;
+}
+
+int64_t RecyclingMemoryPool::BytesOfClass(int size_class) {
+  const int exponent = size_class / kClassesPerDoubling;
+  const int sub = size_class % kClassesPerDoubling;
+  return (int64_t{kClassesPerDoubling} + sub) << (exponent - 2);
+}
+
+int64_t RecyclingMemoryPool::ClassBytes(int64_t size) { return BytesOfClass(ClassOf(size)); }
+
+void RecyclingMemoryPool::AddLive(int64_t bytes) {
+  const int64_t live = live_bytes_.fetch_add(bytes) + bytes;
+  int64_t peak = peak_bytes_.load();
+  while (live > peak && !peak_bytes_.compare_exchange_weak(peak, live)) {
+  }
+}
+
+void RecyclingMemoryPool::CountAllocation(int64_t size) {
+  AddLive(size);
+  total_bytes_.fetch_add(size);
+  allocations_.fetch_add(1);
+}
+
+arrow::Status RecyclingMemoryPool::Allocate(int64_t size, int64_t alignment, uint8_t** out) {
+  if (!Recycled(size, alignment)) {
+    ARROW_RETURN_NOT_OK(backing_->Allocate(size, alignment, out));
+    CountAllocation(size);
+    return arrow::Status::OK();
+  }
+  const int size_class = ClassOf(size);
+  const int64_t bytes = ClassBytes(size);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& kept = kept_[static_cast<size_t>(size_class)];
+    if (!kept.empty()) {
+      *out = kept.back().buffer;
+      kept.pop_back();
+      kept_bytes_ -= bytes;
+      CountAllocation(size);
+      return arrow::Status::OK();
+    }
+  }
+  ARROW_RETURN_NOT_OK(backing_->Allocate(bytes, arrow::kDefaultBufferAlignment, out));
+  CountAllocation(size);
+  return arrow::Status::OK();
+}
+
+void RecyclingMemoryPool::Free(uint8_t* buffer, int64_t size, int64_t alignment) {
+  live_bytes_.fetch_sub(size);
+  if (!Recycled(size, alignment)) {
+    backing_->Free(buffer, size, alignment);
+    return;
+  }
+  const int64_t bytes = ClassBytes(size);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (kept_bytes_ + bytes <= max_kept_bytes_) {
+      kept_[static_cast<size_t>(ClassOf(size))].push_back({buffer, generation_});
+      kept_bytes_ += bytes;
+      return;
+    }
+  }
+  backing_->Free(buffer, bytes, arrow::kDefaultBufferAlignment);
+}
+
+arrow::Status RecyclingMemoryPool::Reallocate(int64_t old_size, int64_t new_size,
+                                              int64_t alignment, uint8_t** ptr) {
+  const bool old_recycled = Recycled(old_size, alignment);
+  const bool new_recycled = Recycled(new_size, alignment);
+  if (!old_recycled && !new_recycled) {
+    ARROW_RETURN_NOT_OK(backing_->Reallocate(old_size, new_size, alignment, ptr));
+  } else if (old_recycled && new_recycled && ClassOf(old_size) == ClassOf(new_size)) {
+    // The buffer already holds its class's bytes.
+  } else {
+    uint8_t* moved = nullptr;
+    ARROW_RETURN_NOT_OK(Allocate(new_size, alignment, &moved));
+    std::memcpy(moved, *ptr, static_cast<size_t>(std::min(old_size, new_size)));
+    Free(*ptr, old_size, alignment);
+    // Allocate and Free counted the new buffer and the old one; a reallocation counts the
+    // change in size only.
+    AddLive(old_size - new_size);
+    total_bytes_.fetch_sub(new_size);
+    allocations_.fetch_sub(1);
+    *ptr = moved;
+  }
+  AddLive(new_size - old_size);
+  if (new_size > old_size) total_bytes_.fetch_add(new_size - old_size);
+  return arrow::Status::OK();
+}
+
+void RecyclingMemoryPool::ReleaseKept(bool only_idle) {
+  std::vector<std::pair<uint8_t*, int64_t>> released;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (int size_class = 0; size_class < kClasses; ++size_class) {
+      auto& kept = kept_[static_cast<size_t>(size_class)];
+      if (kept.empty()) continue;
+      const int64_t bytes = BytesOfClass(size_class);
+      // Buffers are pushed in the order they were freed: the idle ones come first.
+      auto idle_end = kept.begin();
+      while (idle_end != kept.end() && (!only_idle || idle_end->generation < generation_)) {
+        released.emplace_back(idle_end->buffer, bytes);
+        ++idle_end;
+      }
+      kept_bytes_ -= bytes * (idle_end - kept.begin());
+      kept.erase(kept.begin(), idle_end);
+    }
+    ++generation_;
+  }
+  for (const auto& [buffer, bytes] : released) {
+    backing_->Free(buffer, bytes, arrow::kDefaultBufferAlignment);
+  }
+}
+
+void RecyclingMemoryPool::ReleaseIdle() { ReleaseKept(true); }
+
+void RecyclingMemoryPool::ReleaseUnused() {
+  ReleaseKept(false);
+  backing_->ReleaseUnused();
+}
+
+int64_t RecyclingMemoryPool::kept_bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return kept_bytes_;
+}
+
+RecyclingMemoryPool* BatchMemoryPool() {
+  // Never destroyed: arrays may outlive static destruction (e.g. held by other statics).
+  static auto* pool = new RecyclingMemoryPool(arrow::default_memory_pool(), int64_t{1} << 30);
+  return pool;
+}
+
+}  // namespace sluice

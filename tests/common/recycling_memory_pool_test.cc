@@ -1,0 +1,154 @@
+// RecyclingMemoryPool: large freed buffers kept by size class for the next batch's arrays.
+#include "sluice/common/recycling_memory_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <thread>
+
+#include <arrow/array.h>
+#include <arrow/builder.h>
+
+namespace sluice {
+namespace {
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+
+class RecyclingMemoryPoolTest : public ::testing::Test {
+ protected:
+  /// Counts what reaches Arrow's default pool.
+  arrow::ProxyMemoryPool backing_{arrow::default_memory_pool()};
+};
+
+TEST_F(RecyclingMemoryPoolTest, ReusesAFreedBufferForTheNextOfItsClass) {
+  RecyclingMemoryPool pool(&backing_, 64 * kMiB);
+  uint8_t* first = nullptr;
+  ASSERT_TRUE(pool.Allocate(kMiB, &first).ok());
+  std::memset(first, 7, kMiB);
+  pool.Free(first, kMiB);
+  EXPECT_EQ(pool.kept_bytes(), kMiB);
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+
+  uint8_t* second = nullptr;
+  ASSERT_TRUE(pool.Allocate(kMiB - 1000, &second).ok());
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(backing_.num_allocations(), 1);
+  EXPECT_EQ(pool.kept_bytes(), 0);
+  EXPECT_EQ(pool.bytes_allocated(), kMiB - 1000);
+
+  // A size of another class does not take it.
+  uint8_t* third = nullptr;
+  pool.Free(second, kMiB - 1000);
+  ASSERT_TRUE(pool.Allocate(2 * kMiB, &third).ok());
+  EXPECT_NE(third, first);
+  EXPECT_EQ(backing_.num_allocations(), 2);
+  pool.Free(third, 2 * kMiB);
+}
+
+TEST_F(RecyclingMemoryPoolTest, SmallBuffersGoStraightToTheBackingPool) {
+  RecyclingMemoryPool pool(&backing_, 64 * kMiB);
+  uint8_t* small = nullptr;
+  ASSERT_TRUE(pool.Allocate(1000, &small).ok());
+  EXPECT_EQ(backing_.bytes_allocated(), 1000);
+  pool.Free(small, 1000);
+  EXPECT_EQ(backing_.bytes_allocated(), 0);
+  EXPECT_EQ(pool.kept_bytes(), 0);
+}
+
+TEST_F(RecyclingMemoryPoolTest, SizeClassesHoldAtMostAQuarterMore) {
+  for (int64_t size = RecyclingMemoryPool::kMinRecycledBytes; size < 4096 * kMiB;
+       size += size / 7 + 12345) {
+    const int64_t bytes = RecyclingMemoryPool::ClassBytes(size);
+    EXPECT_GE(bytes, size);
+    EXPECT_LE(bytes, size + size / 4) << size;
+    EXPECT_EQ(RecyclingMemoryPool::ClassBytes(bytes), bytes) << size;
+  }
+  EXPECT_EQ(RecyclingMemoryPool::ClassBytes(kMiB), kMiB);
+  EXPECT_EQ(RecyclingMemoryPool::ClassBytes(kMiB + 1), kMiB + kMiB / 4);
+  EXPECT_EQ(RecyclingMemoryPool::ClassBytes(kMiB + kMiB / 4), kMiB + kMiB / 4);
+}
+
+TEST_F(RecyclingMemoryPoolTest, ReallocateKeepsTheContents) {
+  RecyclingMemoryPool pool(&backing_, 64 * kMiB);
+  const int64_t start = 300 << 10;
+  uint8_t* buffer = nullptr;
+  ASSERT_TRUE(pool.Allocate(start, &buffer).ok());
+  for (int64_t i = 0; i < start; ++i) buffer[i] = static_cast<uint8_t>(i * 31);
+  uint8_t* const original = buffer;
+
+  // Within its class (256 KiB to 320 KiB) the buffer stays where it is.
+  ASSERT_TRUE(pool.Reallocate(start, 310 << 10, &buffer).ok());
+  EXPECT_EQ(buffer, original);
+  // Beyond it, the contents move; and down to a small buffer, and back up.
+  int64_t size = 310 << 10;
+  int64_t kept = start;  // the bytes every step so far has kept
+  for (int64_t next : {int64_t{3} * kMiB, int64_t{5000}, int64_t{2} * kMiB}) {
+    ASSERT_TRUE(pool.Reallocate(size, next, &buffer).ok());
+    kept = std::min(kept, next);
+    for (int64_t i = 0; i < kept; ++i) {
+      ASSERT_EQ(buffer[i], static_cast<uint8_t>(i * 31)) << "at " << i << " of " << next;
+    }
+    size = next;
+  }
+  EXPECT_EQ(pool.bytes_allocated(), 2 * kMiB);
+  pool.Free(buffer, size);
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+  EXPECT_EQ(pool.max_memory(), 3 * kMiB + (310 << 10));
+}
+
+TEST_F(RecyclingMemoryPoolTest, ReleaseIdleLetsGoOfWhatABatchDidNotReuse) {
+  RecyclingMemoryPool pool(&backing_, 64 * kMiB);
+  uint8_t* reused = nullptr;
+  uint8_t* idle = nullptr;
+  ASSERT_TRUE(pool.Allocate(kMiB, &reused).ok());
+  ASSERT_TRUE(pool.Allocate(4 * kMiB, &idle).ok());
+  pool.Free(reused, kMiB);
+  pool.Free(idle, 4 * kMiB);
+  // The end of the batch that freed them keeps them for the next.
+  pool.ReleaseIdle();
+  EXPECT_EQ(pool.kept_bytes(), 5 * kMiB);
+  // The next batch reuses one of them; at its end the other goes.
+  ASSERT_TRUE(pool.Allocate(kMiB, &reused).ok());
+  pool.Free(reused, kMiB);
+  pool.ReleaseIdle();
+  EXPECT_EQ(pool.kept_bytes(), kMiB);
+  EXPECT_EQ(backing_.bytes_allocated(), kMiB);
+  pool.ReleaseUnused();
+  EXPECT_EQ(pool.kept_bytes(), 0);
+  EXPECT_EQ(backing_.bytes_allocated(), 0);
+}
+
+TEST_F(RecyclingMemoryPoolTest, KeepsNoMoreThanItsBound) {
+  RecyclingMemoryPool pool(&backing_, 2 * kMiB);
+  uint8_t* buffers[3] = {};
+  for (auto*& buffer : buffers) ASSERT_TRUE(pool.Allocate(kMiB, &buffer).ok());
+  for (auto* buffer : buffers) pool.Free(buffer, kMiB);
+  EXPECT_EQ(pool.kept_bytes(), 2 * kMiB);
+  EXPECT_EQ(backing_.bytes_allocated(), 2 * kMiB);
+}
+
+TEST_F(RecyclingMemoryPoolTest, ServesBuildersAndThreads) {
+  RecyclingMemoryPool pool(&backing_, 64 * kMiB);
+  auto build = [&pool](int64_t seed) {
+    for (int round = 0; round < 20; ++round) {
+      arrow::Int64Builder builder(&pool);
+      const int64_t n = 100'000 + round * 7'919;
+      for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(builder.Append(seed * i).ok());
+      std::shared_ptr<arrow::Array> array;
+      ASSERT_TRUE(builder.Finish(&array).ok());
+      const auto& values = static_cast<const arrow::Int64Array&>(*array);
+      ASSERT_EQ(values.length(), n);
+      for (int64_t i = 0; i < n; ++i) ASSERT_EQ(values.Value(i), seed * i);
+    }
+  };
+  std::thread other(build, 3);
+  build(5);
+  other.join();
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+  EXPECT_GT(pool.kept_bytes(), 0);
+  pool.ReleaseUnused();
+  EXPECT_EQ(backing_.bytes_allocated(), 0);
+}
+
+}  // namespace
+}  // namespace sluice
