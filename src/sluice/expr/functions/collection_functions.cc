@@ -201,12 +201,7 @@ std::optional<ResolvedCall> ResolveSplitElement(const CallSite& call, Access acc
       if (one_based && i == 0) return IndexError(Access::kElementAt, 0, count_parts());
       // A part counted from the end needs the number of parts first.
       const int64_t position = !one_based ? i : i > 0 ? i - 1 : count_parts() + i;
-      std::optional<std::string_view> part;
-      LiteralSplitter parts(t, separator, limit);
-      for (int64_t k = 0; k <= position; ++k) {
-        part = parts.Next();
-        if (!part) break;
-      }
+      const std::optional<std::string_view> part = LiteralPart(t, separator, limit, position);
       if (!part) {
         if (fail) return IndexError(access, i, count_parts());
         out.AppendNullRow();
