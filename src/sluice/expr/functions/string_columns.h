@@ -136,8 +136,10 @@ class StringOutput {
   void Append(std::string_view bytes) {
     // An empty view may have no data pointer, which memcpy must never be given.
     if (bytes.empty()) return;
-    if (data_.capacity() - data_.length() < static_cast<int64_t>(bytes.size())) Grow(bytes.size());
-    data_.UnsafeAppend(bytes.data(), static_cast<int64_t>(bytes.size()));
+    const auto n = static_cast<int64_t>(bytes.size());
+    if (data_.capacity() - data_.length() < n) Grow(n);
+    CopyBytes(data_.mutable_data() + data_.length(), bytes.data(), bytes.size());
+    data_.UnsafeAdvance(n);
   }
   void AppendChar(char c) {
     if (data_.capacity() == data_.length()) Grow(1);
@@ -186,6 +188,31 @@ class StringOutput {
   }
 
  private:
+  /// memcpy of `n` >= 1 bytes. Most strings a function appends are a few bytes long (a part of
+  /// a url, a word), and a call to memcpy costs more than copying them: up to 16 bytes are
+  /// two overlapping fixed-size copies, which compile to moves.
+  static void CopyBytes(uint8_t* to, const char* from, size_t n) {
+    if (n >= 8 && n <= 16) {
+      uint64_t head, tail;
+      std::memcpy(&head, from, 8);
+      std::memcpy(&tail, from + n - 8, 8);
+      std::memcpy(to, &head, 8);
+      std::memcpy(to + n - 8, &tail, 8);
+    } else if (n >= 4 && n < 8) {
+      uint32_t head, tail;
+      std::memcpy(&head, from, 4);
+      std::memcpy(&tail, from + n - 4, 4);
+      std::memcpy(to, &head, 4);
+      std::memcpy(to + n - 4, &tail, 4);
+    } else if (n < 4) {
+      to[0] = static_cast<uint8_t>(from[0]);
+      to[n / 2] = static_cast<uint8_t>(from[n / 2]);
+      to[n - 1] = static_cast<uint8_t>(from[n - 1]);
+    } else {
+      std::memcpy(to, from, n);
+    }
+  }
+
   void FinishRow(bool valid) {
     if (offsets_.length() < offsets_.capacity() && validity_.length() < validity_.capacity()) {
       offsets_.UnsafeAppend(static_cast<int32_t>(data_.length()));
