@@ -45,6 +45,27 @@ TEST_F(RecyclingMemoryPoolTest, ReusesAFreedBufferForTheNextOfItsClass) {
   pool.Free(third, 2 * kMiB);
 }
 
+TEST_F(RecyclingMemoryPoolTest, ABufferServesSizesDownToHalfItsOwn) {
+  RecyclingMemoryPool pool(&backing_, 64 * kMiB);
+  uint8_t* large = nullptr;
+  ASSERT_TRUE(pool.Allocate(kMiB + kMiB / 2, &large).ok());
+  pool.Free(large, kMiB + kMiB / 2);
+  // Under half its size a request gets a buffer of its own; from there up, the kept one.
+  uint8_t* small = nullptr;
+  ASSERT_TRUE(pool.Allocate(kMiB / 2, &small).ok());
+  EXPECT_NE(small, large);
+  uint8_t* smaller = nullptr;
+  ASSERT_TRUE(pool.Allocate(kMiB, &smaller).ok());
+  EXPECT_EQ(smaller, large);
+  // It keeps its capacity: it grows in place up to it, and goes back to its own class.
+  ASSERT_TRUE(pool.Reallocate(kMiB, kMiB + kMiB / 2, &smaller).ok());
+  EXPECT_EQ(smaller, large);
+  pool.Free(smaller, kMiB + kMiB / 2);
+  pool.Free(small, kMiB / 2);
+  EXPECT_EQ(pool.kept_bytes(), kMiB + kMiB / 2 + kMiB / 2);
+  EXPECT_EQ(backing_.num_allocations(), 2);
+}
+
 TEST_F(RecyclingMemoryPoolTest, SmallBuffersGoStraightToTheBackingPool) {
   RecyclingMemoryPool pool(&backing_, 64 * kMiB);
   uint8_t* small = nullptr;

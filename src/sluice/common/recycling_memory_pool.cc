@@ -48,21 +48,39 @@ arrow::Status RecyclingMemoryPool::Allocate(int64_t size, int64_t alignment, uin
     return arrow::Status::OK();
   }
   const int size_class = ClassOf(size);
-  const int64_t bytes = ClassBytes(size);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto& kept = kept_[static_cast<size_t>(size_class)];
-    if (!kept.empty()) {
+    // A kept buffer of the class, or of one of the next classes (at most twice the size):
+    // the sizes of a batch's arrays vary a little from batch to batch, and a buffer that
+    // waits for its exact class in vain is memory held for nothing.
+    for (int taken = size_class; taken < std::min(size_class + kClassesPerDoubling, kClasses);
+         ++taken) {
+      auto& kept = kept_[static_cast<size_t>(taken)];
+      if (kept.empty()) continue;
       *out = kept.back().buffer;
       kept.pop_back();
-      kept_bytes_ -= bytes;
+      kept_bytes_ -= BytesOfClass(taken);
+      class_of_[*out] = taken;
       CountAllocation(size);
       return arrow::Status::OK();
     }
   }
-  ARROW_RETURN_NOT_OK(backing_->Allocate(bytes, arrow::kDefaultBufferAlignment, out));
+  ARROW_RETURN_NOT_OK(
+      backing_->Allocate(BytesOfClass(size_class), arrow::kDefaultBufferAlignment, out));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    class_of_[*out] = size_class;
+  }
   CountAllocation(size);
   return arrow::Status::OK();
+}
+
+int RecyclingMemoryPool::ForgetClass(uint8_t* buffer) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto found = class_of_.find(buffer);
+  const int size_class = found->second;
+  class_of_.erase(found);
+  return size_class;
 }
 
 void RecyclingMemoryPool::Free(uint8_t* buffer, int64_t size, int64_t alignment) {
@@ -71,11 +89,12 @@ void RecyclingMemoryPool::Free(uint8_t* buffer, int64_t size, int64_t alignment)
     backing_->Free(buffer, size, alignment);
     return;
   }
-  const int64_t bytes = ClassBytes(size);
+  const int size_class = ForgetClass(buffer);
+  const int64_t bytes = BytesOfClass(size_class);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (kept_bytes_ + bytes <= max_kept_bytes_) {
-      kept_[static_cast<size_t>(ClassOf(size))].push_back({buffer, generation_});
+      kept_[static_cast<size_t>(size_class)].push_back({buffer, generation_});
       kept_bytes_ += bytes;
       return;
     }
@@ -87,11 +106,17 @@ arrow::Status RecyclingMemoryPool::Reallocate(int64_t old_size, int64_t new_size
                                               int64_t alignment, uint8_t** ptr) {
   const bool old_recycled = Recycled(old_size, alignment);
   const bool new_recycled = Recycled(new_size, alignment);
+  bool fits = false;
+  if (old_recycled && new_recycled) {
+    // The buffer holds its class's bytes: a size within them, and not under half of them
+    // (a buffer shrunk to fit its contents lets the rest go), stays where it is.
+    std::lock_guard<std::mutex> lock(mutex_);
+    const int64_t capacity = BytesOfClass(class_of_.at(*ptr));
+    fits = new_size <= capacity && new_size > capacity / 2;
+  }
   if (!old_recycled && !new_recycled) {
     ARROW_RETURN_NOT_OK(backing_->Reallocate(old_size, new_size, alignment, ptr));
-  } else if (old_recycled && new_recycled && ClassOf(old_size) == ClassOf(new_size)) {
-    // The buffer already holds its class's bytes.
-  } else {
+  } else if (!fits) {
     uint8_t* moved = nullptr;
     ARROW_RETURN_NOT_OK(Allocate(new_size, alignment, &moved));
     std::memcpy(moved, *ptr, static_cast<size_t>(std::min(old_size, new_size)));

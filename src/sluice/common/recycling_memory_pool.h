@@ -4,7 +4,8 @@
 // sizes are fresh pages again, each cleared by the kernel on first touch: in a join that
 // takes 64K-row slices of 300-byte rows, that clearing was an eighth of the query's time.
 // This pool keeps the large buffers it frees, by size class, for the next allocations of
-// their class, and lets go of those a whole batch did not reuse.
+// their class or of one up to half its size, and lets go of those a whole batch did not
+// reuse.
 #pragma once
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <arrow/memory_pool.h>
@@ -73,6 +75,8 @@ class RecyclingMemoryPool final : public arrow::MemoryPool {
     return size >= kMinRecycledBytes && size <= kMaxRecycledBytes &&
            alignment <= arrow::kDefaultBufferAlignment;
   }
+  /// The class of a recycled buffer handed out, which it is no longer.
+  int ForgetClass(uint8_t* buffer);
   void AddLive(int64_t bytes);
   void CountAllocation(int64_t size);
   void ReleaseKept(bool only_idle);
@@ -83,6 +87,9 @@ class RecyclingMemoryPool final : public arrow::MemoryPool {
   std::array<std::vector<Kept>, kClasses> kept_;  // guarded by mutex_
   int64_t kept_bytes_ = 0;                         // guarded by mutex_
   uint64_t generation_ = 0;                        // guarded by mutex_
+  /// The class of each recycled buffer handed out (its capacity): a buffer may serve a
+  /// smaller class than its own.
+  std::unordered_map<uint8_t*, int> class_of_;  // guarded by mutex_
   std::atomic<int64_t> live_bytes_{0};
   std::atomic<int64_t> peak_bytes_{0};
   std::atomic<int64_t> total_bytes_{0};
