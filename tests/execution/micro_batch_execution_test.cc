@@ -7,7 +7,9 @@
 
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/functions.h"
+#include "sluice/api/grouped_data.h"
 #include "sluice/checkpoint/atomic_file.h"
+#include "sluice/common/recycling_memory_pool.h"
 #include "support/stream_test.h"
 
 namespace sluice::testing {
@@ -111,6 +113,29 @@ TEST_F(MicroBatchExecutionTest, OnceAndAvailableNowStopByThemselves) {
                   AddData(input, {"[3]"}), StartStream(available_now),
                   AssertOnQuery("availableNow stops", terminated),
                   CheckAnswer({"[1]", "[2]", "[3]"})});
+}
+
+// The batch memory pool keeps a batch's freed buffers for the next batch; a query with no
+// next batch (stopped, or idle) must not hold them.
+TEST_F(MicroBatchExecutionTest, AStoppedQueryLeavesNoBuffersKeptForANextBatch) {
+  auto df = spark_->readStream()
+                .format("rate-micro-batch")
+                .option("rowsPerBatch", "200000")
+                .load()
+                .groupBy({(F::col("value") % 3).alias("key")})
+                .agg({F::sum(F::col("value") * 2).alias("total")});
+  StartOptions once;
+  once.trigger = Trigger::Once();
+  auto stopped_with_nothing_kept = [](StreamingQuery& query) {
+    ASSERT_TRUE(query.awaitTermination().ok());
+    EXPECT_EQ(BatchMemoryPool()->kept_bytes(), 0);
+  };
+  // The aggregation's inputs (200,000 rows of keys and doubled values) are freed within the
+  // batch, and kept for a next one until the query stops.
+  TestStream(df,
+             {StartStream(once), AssertOnQuery("nothing kept", stopped_with_nothing_kept),
+              CheckAnswer({"[0,13333266666]", "[1,13333400000]", "[2,13333133334]"})},
+             "update");
 }
 
 }  // namespace

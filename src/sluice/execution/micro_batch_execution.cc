@@ -236,8 +236,17 @@ arrow::Status MicroBatchExecution::Run() {
       state_->cancel().SleepFor(std::chrono::milliseconds(settings_.polling_delay_ms));
     }
   }
+  ReleaseKeptBuffers();
   state_->MarkNoNewData(state_->BeginDataCheck());
   return arrow::Status::OK();
+}
+
+void MicroBatchExecution::ReleaseKeptBuffers() {
+  if (kept_buffers_released_) return;
+  // No batch follows at once (the query idles or stops): a second round after the last
+  // batch's lets go of every buffer that batch freed, so that an idle query holds none.
+  BatchMemoryPool()->ReleaseIdle();
+  kept_buffers_released_ = true;
 }
 
 arrow::Result<bool> MicroBatchExecution::RunTrigger(int64_t trigger_start_ms,
@@ -261,6 +270,7 @@ arrow::Result<bool> MicroBatchExecution::RunTrigger(int64_t trigger_start_ms,
     ARROW_ASSIGN_OR_RAISE(has_batch, ConstructNextBatch(timings));
   }
   if (!has_batch) {
+    ReleaseKeptBuffers();
     state_->SetStatus("Waiting for data to arrive", false, false);
     state_->MarkNoNewData(data_check);
     // A trigger that runs to the end of the data (once, availableNow) stops instead of idling.
@@ -270,6 +280,7 @@ arrow::Result<bool> MicroBatchExecution::RunTrigger(int64_t trigger_start_ms,
   ARROW_RETURN_NOT_OK(RunBatch(timings));
   // The next batch reuses this one's buffers; those this one did not reuse are let go.
   BatchMemoryPool()->ReleaseIdle();
+  kept_buffers_released_ = false;
   timings.duration_ms["triggerExecution"] = SteadyMillis() - steady_start;
   ReportProgress(timings);
   // A batch restarts the idle count (Spark's finishTrigger).

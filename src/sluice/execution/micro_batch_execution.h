@@ -73,6 +73,9 @@ class MicroBatchExecution {
   /// Posts an idle event for a trigger without data, at most once per
   /// noDataProgressEventInterval since the last batch or the last event.
   void ReportIdle(int64_t trigger_start_ms);
+  /// Lets go of the buffers the last batch left in the batch memory pool for the next one,
+  /// once the query has no batch to run (idle or stopping).
+  void ReleaseKeptBuffers();
   /// True when a batch without new data must run now: the watermark moved past the one the
   /// last batch ran with and a stateful operator would emit or evict because of it (Spark's
   /// shouldRunAnotherBatch).
@@ -117,6 +120,8 @@ class MicroBatchExecution {
   /// lastNoExecutionProgressEventTime); nullopt before either happened in this run.
   std::optional<int64_t> last_idle_check_ms_;
   bool crashed_ = false;
+  /// Whether the batch pool's buffers kept for a next batch were let go since the last batch.
+  bool kept_buffers_released_ = true;
 };
 
 }  // namespace sluice::execution
