@@ -75,24 +75,19 @@ arrow::Status RecyclingMemoryPool::Allocate(int64_t size, int64_t alignment, uin
   return arrow::Status::OK();
 }
 
-int RecyclingMemoryPool::ForgetClass(uint8_t* buffer) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = class_of_.find(buffer);
-  const int size_class = found->second;
-  class_of_.erase(found);
-  return size_class;
-}
-
 void RecyclingMemoryPool::Free(uint8_t* buffer, int64_t size, int64_t alignment) {
   live_bytes_.fetch_sub(size);
   if (!Recycled(size, alignment)) {
     backing_->Free(buffer, size, alignment);
     return;
   }
-  const int size_class = ForgetClass(buffer);
-  const int64_t bytes = BytesOfClass(size_class);
+  int64_t bytes = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    const auto handed_out = class_of_.find(buffer);
+    const int size_class = handed_out->second;
+    class_of_.erase(handed_out);
+    bytes = BytesOfClass(size_class);
     if (kept_bytes_ + bytes <= max_kept_bytes_) {
       kept_[static_cast<size_t>(size_class)].push_back({buffer, generation_});
       kept_bytes_ += bytes;

@@ -75,8 +75,6 @@ class RecyclingMemoryPool final : public arrow::MemoryPool {
     return size >= kMinRecycledBytes && size <= kMaxRecycledBytes &&
            alignment <= arrow::kDefaultBufferAlignment;
   }
-  /// The class of a recycled buffer handed out, which it is no longer.
-  int ForgetClass(uint8_t* buffer);
   void AddLive(int64_t bytes);
   void CountAllocation(int64_t size);
   void ReleaseKept(bool only_idle);
