@@ -1,6 +1,7 @@
 // The in-memory store's hash table against std::map under random inserts, overwrites of every
 // size and removals (which exercise backward-shift removal, growth and arena compaction).
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <random>
@@ -370,6 +371,27 @@ TEST(ArenaHashTableTest, HeldGarbageKeepsItsBytesUntilReleased) {
   EXPECT_LT(table.memory_used_bytes(), held);
   EXPECT_EQ(*table.Find("4"), "a longer value than before, 4");
   EXPECT_FALSE(table.Find("5").has_value());
+}
+
+// A table past a few hundred megabytes takes its blocks faulted in ahead by another thread:
+// the entries are all there, whichever blocks they landed in.
+TEST(ArenaHashTableTest, ALargeTableKeepsEveryEntry) {
+  ArenaHashTable table;
+  constexpr int kKeys = 40000;
+  constexpr size_t kValueBytes = 8192;  // about 330 MB in all
+  auto value_of = [](int key) {
+    std::string value(kValueBytes, static_cast<char>('a' + key % 26));
+    std::memcpy(value.data(), &key, sizeof(key));
+    return value;
+  };
+  for (int key = 0; key < kKeys; ++key) table.Upsert(std::to_string(key), value_of(key));
+  ASSERT_EQ(table.size(), kKeys);
+  for (int key = 0; key < kKeys; ++key) {
+    auto value = table.Find(std::to_string(key));
+    ASSERT_TRUE(value.has_value()) << key;
+    ASSERT_TRUE(*value == value_of(key)) << key;
+  }
+  EXPECT_GE(table.memory_used_bytes(), table.record_bytes());
 }
 
 }  // namespace

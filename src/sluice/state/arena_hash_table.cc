@@ -21,6 +21,10 @@ constexpr size_t kInitialSlots = 16;
 // and grow with the table up to a size where one allocation per block is negligible.
 constexpr size_t kFirstBlockBytes = 64 * 1024;
 constexpr size_t kLargestBlockBytes = 8 * 1024 * 1024;
+// A table this large gets its next blocks faulted in ahead, a few at a time: a growing table
+// is what pays for fresh memory, and the blocks kept ready are a small share of it.
+constexpr int64_t kPrefaultFromBytes = int64_t{256} << 20;
+constexpr size_t kPrefaultedBlocks = 4;
 
 }  // namespace
 
@@ -84,7 +88,13 @@ char* ArenaHashTable::Allocate(size_t bytes) {
     if (capacity == kLargestBlockBytes && !spare_blocks_.empty()) {
       data = std::move(spare_blocks_.back());
       spare_blocks_.pop_back();
-    } else {
+    } else if (capacity == kLargestBlockBytes && record_bytes_ >= kPrefaultFromBytes) {
+      if (prefaulted_ == nullptr) {
+        prefaulted_ = std::make_unique<PrefaultedBlocks>(kLargestBlockBytes, kPrefaultedBlocks);
+      }
+      data = prefaulted_->Take();
+    }
+    if (data == nullptr) {
       // A large block in huge pages: the records of a large table are read in no order.
       data.reset(static_cast<char*>(AllocateLarge(capacity)));
       data.get_deleter().bytes = capacity;
@@ -346,6 +356,7 @@ void ArenaHashTable::Clear() {
   blocks_.clear();
   blocks_by_address_.clear();
   spare_blocks_.clear();
+  prefaulted_.reset();
   has_empty_blocks_ = false;
   block_bytes_ = 0;
   garbage_bytes_ = 0;
@@ -355,6 +366,7 @@ void ArenaHashTable::Clear() {
 int64_t ArenaHashTable::memory_used_bytes() const {
   return static_cast<int64_t>(slots_.size() * sizeof(uint64_t)) + block_bytes_ +
          static_cast<int64_t>(spare_blocks_.size() * kLargestBlockBytes) +
+         static_cast<int64_t>(prefaulted_ ? prefaulted_->held_bytes() : 0) +
          static_cast<int64_t>(blocks_.capacity() * sizeof(Block) +
                               blocks_by_address_.capacity() * sizeof(blocks_by_address_[0]));
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sluice/common/huge_pages.h"
+#include "sluice/common/prefaulted_blocks.h"
 
 namespace sluice::state {
 
@@ -312,6 +313,8 @@ class ArenaHashTable {
   std::vector<Block> blocks_;
   /// Freed blocks of the largest size, kept for reuse (KeepSpare).
   std::vector<std::unique_ptr<char[], LargeDeleter>> spare_blocks_;
+  /// Blocks of the largest size faulted in ahead, once the table is large (Allocate).
+  std::unique_ptr<PrefaultedBlocks> prefaulted_;
   /// The start address of each block with its index in blocks_, sorted by address.
   std::vector<std::pair<const char*, size_t>> blocks_by_address_;
   bool has_empty_blocks_ = false;

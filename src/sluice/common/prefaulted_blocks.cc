@@ -1,0 +1,81 @@
+#include "sluice/common/prefaulted_blocks.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include <arrow/io/interfaces.h>
+#include <arrow/util/thread_pool.h>
+
+namespace sluice {
+
+struct PrefaultedBlocks::Shared {
+  const size_t block_bytes;
+  const size_t depth;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<char[], LargeDeleter>> ready;
+  bool preparing = false;
+  /// The owner is gone: the task stops, and what it prepared is freed with this object.
+  bool abandoned = false;
+
+  /// The task: prepares blocks until `depth` are ready or the owner is gone.
+  void Prepare() {
+    std::unique_lock lock(mutex);
+    while (!abandoned && ready.size() < depth) {
+      lock.unlock();
+      std::unique_ptr<char[], LargeDeleter> block(static_cast<char*>(AllocateLarge(block_bytes)),
+                                                  LargeDeleter{block_bytes});
+      Prefault(block.get(), block_bytes);
+      lock.lock();
+      ready.push_back(std::move(block));
+    }
+    preparing = false;
+  }
+};
+
+PrefaultedBlocks::PrefaultedBlocks(size_t block_bytes, size_t depth)
+    : shared_(std::make_shared<Shared>(block_bytes, depth)) {}
+
+PrefaultedBlocks::~PrefaultedBlocks() {
+  std::lock_guard lock(shared_->mutex);
+  shared_->abandoned = true;
+  shared_->ready.clear();
+}
+
+std::unique_ptr<char[], LargeDeleter> PrefaultedBlocks::Take() {
+  std::lock_guard lock(shared_->mutex);
+  std::unique_ptr<char[], LargeDeleter> block;
+  if (!shared_->ready.empty()) {
+    block = std::move(shared_->ready.back());
+    shared_->ready.pop_back();
+  }
+  if (!shared_->preparing) {
+    // The task holds the shared state, so it may outlive this object. Without a thread for
+    // it the blocks are simply allocated by the caller, as without this object.
+    shared_->preparing =
+        arrow::io::default_io_context()
+            .executor()
+            ->Spawn([shared = shared_] { shared->Prepare(); })
+            .ok();
+  }
+  return block;
+}
+
+size_t PrefaultedBlocks::held_bytes() const {
+  std::lock_guard lock(shared_->mutex);
+  return (shared_->ready.size() + (shared_->preparing ? 1 : 0)) * shared_->block_bytes;
+}
+
+void Prefault(char* memory, size_t bytes) {
+  // One call faults the whole range in (Linux 5.14 and later); else a write per page does.
+  if (madvise(memory, bytes, MADV_POPULATE_WRITE) == 0) return;
+  static const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  for (size_t at = 0; at < bytes; at += page) {
+    reinterpret_cast<volatile char*>(memory)[at] = 0;
+  }
+}
+
+}  // namespace sluice

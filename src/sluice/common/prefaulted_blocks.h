@@ -1,0 +1,43 @@
+// Blocks of memory whose pages are faulted in ahead of need, on another thread.
+// The first write to a page of fresh memory makes the kernel zero it (and, on a virtual
+// machine, the host back it), which costs far more than the write: a table growing by
+// gigabytes, such as a stream-stream join's state, spent a quarter of its time in those
+// faults. Blocks prepared on a background thread while the table fills the one before move
+// that work to a core the query leaves idle.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "sluice/common/huge_pages.h"
+
+namespace sluice {
+
+/// Supplies blocks of `block_bytes` (from AllocateLarge) with every page already written
+/// once, keeping up to `depth` of them ready: a task on Arrow's IO pool prepares them, one
+/// at a time, while the owner works. Not thread-safe: one owner calls Take().
+class PrefaultedBlocks {
+ public:
+  PrefaultedBlocks(size_t block_bytes, size_t depth);
+  /// Frees the ready blocks; a block still being prepared is freed by its task when done.
+  ~PrefaultedBlocks();
+  PrefaultedBlocks(const PrefaultedBlocks&) = delete;
+  PrefaultedBlocks& operator=(const PrefaultedBlocks&) = delete;
+
+  /// A ready block, or nullptr when none is (the caller then allocates its own); either way
+  /// the preparation of more starts if it is not under way.
+  std::unique_ptr<char[], LargeDeleter> Take();
+
+  /// Bytes of the blocks ready or being prepared: memory this object holds.
+  size_t held_bytes() const;
+
+ private:
+  struct Shared;
+  std::shared_ptr<Shared> shared_;
+};
+
+/// Faults in every page of `bytes` of memory at `memory` for writing, without changing its
+/// contents' meaning (the memory is fresh: what it held is undefined anyway).
+void Prefault(char* memory, size_t bytes);
+
+}  // namespace sluice

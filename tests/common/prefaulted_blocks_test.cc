@@ -1,0 +1,97 @@
+// PrefaultedBlocks: blocks of memory whose pages a background task faulted in ahead of need.
+#include "sluice/common/prefaulted_blocks.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace sluice {
+namespace {
+
+constexpr size_t kBlockBytes = size_t{4} << 20;
+
+/// Takes from `blocks` until a block comes, for at most ten seconds.
+std::unique_ptr<char[], LargeDeleter> TakeReady(PrefaultedBlocks& blocks) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (auto block = blocks.Take()) return block;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return nullptr;
+}
+
+/// How many of the pages of `bytes` at `memory` are resident.
+size_t ResidentPages(const char* memory, size_t bytes) {
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> resident(bytes / page);
+  EXPECT_EQ(mincore(const_cast<char*>(memory), bytes, resident.data()), 0)
+      << std::strerror(errno);
+  size_t count = 0;
+  for (unsigned char r : resident) count += r & 1;
+  return count;
+}
+
+TEST(PrefaultedBlocksTest, ATakenBlockHasEveryPageResident) {
+  PrefaultedBlocks blocks(kBlockBytes, 2);
+  auto block = TakeReady(blocks);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(block.get_deleter().bytes, kBlockBytes);
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  EXPECT_EQ(ResidentPages(block.get(), kBlockBytes), kBlockBytes / page);
+  // The memory is the caller's to write.
+  std::memset(block.get(), 0x5a, kBlockBytes);
+  EXPECT_EQ(block[kBlockBytes - 1], 0x5a);
+}
+
+TEST(PrefaultedBlocksTest, KeepsAtMostDepthBlocksReady) {
+  PrefaultedBlocks blocks(kBlockBytes, 3);
+  ASSERT_NE(TakeReady(blocks), nullptr);
+  // The task refills to three blocks and stops there.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (blocks.held_bytes() != 3 * kBlockBytes &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(blocks.held_bytes(), 3 * kBlockBytes);
+  // Three are ready at once, each a block of its own.
+  std::vector<std::unique_ptr<char[], LargeDeleter>> taken;
+  for (int i = 0; i < 3; ++i) {
+    auto block = blocks.Take();
+    ASSERT_NE(block, nullptr) << i;
+    for (const auto& other : taken) EXPECT_NE(other.get(), block.get());
+    taken.push_back(std::move(block));
+  }
+}
+
+/// The process's resident bytes.
+size_t ResidentBytes() {
+  FILE* statm = std::fopen("/proc/self/statm", "r");
+  size_t total = 0, resident = 0;
+  EXPECT_EQ(std::fscanf(statm, "%zu %zu", &total, &resident), 2);
+  std::fclose(statm);
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// The owner may go while its task prepares blocks: the task stops and frees what it made.
+TEST(PrefaultedBlocksTest, AnOwnerGoneWhileBlocksArePreparedLeavesNothingBehind) {
+  const size_t before = ResidentBytes();
+  for (int i = 0; i < 50; ++i) {
+    PrefaultedBlocks blocks(kBlockBytes, 4);
+    blocks.Take();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Kept, the blocks would be up to 50 x 4 x 4 MiB.
+  EXPECT_LT(ResidentBytes(), before + (size_t{64} << 20));
+}
+
+}  // namespace
+}  // namespace sluice
