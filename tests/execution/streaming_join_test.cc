@@ -132,6 +132,19 @@ TEST_F(StreamingJoinTest, ABatchOfManySlicesJoinsAsOnePassWould) {
               CheckNewAnswer(std::vector<std::string>(kRightRows, "[\"a\",12,\"a\",11]"))});
 }
 
+// A side's slices are kept in the state while the next one is worked out; the other side's
+// rows of the same batch meet every one of them, the last slice's included.
+TEST_F(StreamingJoinTest, TheOtherSideMeetsEverySliceOfTheSameBatch) {
+  constexpr int kLeftRows = 150'000;
+  auto input = Input();
+  std::vector<std::tuple<std::string, std::string, int>> rows;
+  for (int i = 0; i < kLeftRows; ++i) rows.emplace_back("L", "a", 10);
+  rows.emplace_back("R", "a", 11);
+  TestStream(TimeRangeJoin(input, "inner"),
+             {Rows(input, rows),
+              CheckNewAnswer(std::vector<std::string>(kLeftRows, "[\"a\",10,\"a\",11]"))});
+}
+
 // A left semi join emits its left row at the first right row that meets it, and the right
 // rows of the slices after it read that it matched.
 TEST_F(StreamingJoinTest, ALeftSemiRowMetInManySlicesIsEmittedOnce) {

@@ -6,7 +6,9 @@
 #include <arrow/array.h>
 #include <arrow/compute/api_vector.h>
 #include <arrow/table.h>
+#include <arrow/util/future.h>
 #include <arrow/util/parallel.h>
+#include <arrow/util/thread_pool.h>
 
 #include "sluice/expr/bound_rewrite.h"
 #include "sluice/physical/int64_arrays.h"
@@ -65,8 +67,10 @@ struct JoinBuffers {
     RemovalBuffers removal;  // eviction
   };
   struct Side {
-    EncodedRows keys;  // the new rows' keys
-    EncodedRows rows;  // and the rows as the state keeps them
+    // The new rows' keys, and the rows as the state keeps them: two of each, as a slice's
+    // rows are still being kept while the next slice is encoded (StreamingJoinStream::Keep).
+    EncodedRows keys[2];
+    EncodedRows rows[2];
     std::vector<Partition> partitions;
   };
   Side sides[2];
@@ -133,7 +137,15 @@ class StreamingJoinStream final : public BufferedStream {
       // next slice reads back, so slices give the same result. A slice's buffers are small
       // enough to be reused by the next one; buffers for a whole batch took fresh pages from
       // the system at every batch.
-      for (const auto& rows : slices) ARROW_RETURN_NOT_OK(ProcessSide(sides_[side], rows));
+      arrow::Status processed;
+      for (const auto& rows : slices) {
+        processed = ProcessSide(sides_[side], rows);
+        if (!processed.ok()) break;
+      }
+      // The other side's rows meet this side's state next: its last slice must be in it.
+      const arrow::Status kept = FinishKeeping();
+      ARROW_RETURN_NOT_OK(processed);
+      ARROW_RETURN_NOT_OK(kept);
       update_ms_ += SteadyMillis() - start;
     }
     int64_t start = SteadyMillis();
@@ -325,8 +337,11 @@ class StreamingJoinStream final : public BufferedStream {
     }
 
     JoinBuffers::Side& buffers = buffers_->sides[this_side];
-    EncodedRows& encoded_keys = Refill(buffers.keys);
-    EncodedRows& encoded_rows = Refill(buffers.rows);
+    // The buffers the slice before did not take, as its rows may still be being kept.
+    const int buffer = next_buffer_;
+    next_buffer_ = 1 - next_buffer_;
+    EncodedRows& encoded_keys = Refill(buffers.keys[buffer]);
+    EncodedRows& encoded_rows = Refill(buffers.rows[buffer]);
     key_encoder_->EncodeRows(keys, 0, n, &encoded_keys.bytes, &encoded_keys.offsets);
     ARROW_ASSIGN_OR_RAISE(auto stored_columns, StoredColumns(this_side, *rows));
     spec.row_encoder->EncodeRows(stored_columns, 0, n, &encoded_rows.bytes,
@@ -460,63 +475,116 @@ class StreamingJoinStream final : public BufferedStream {
     // matched (it was emitted and must not be emitted again). A right row unless the state
     // watermark has already passed it, except an unmatched row of an outer join, which the
     // eviction emits.
-    std::optional<int64_t> state_watermark;
+    auto slice = std::make_shared<SliceToKeep>();
+    slice->spec = &spec;
+    slice->encoded_keys = &encoded_keys;
+    slice->encoded_rows = &encoded_rows;
+    slice->rows_of = std::move(rows_of);
+    slice->matched = std::move(matched);
     if (this_side == kRight) {
-      state_watermark = spec.eviction.StateWatermarkMs(stateful_.eviction_watermark_ms);
+      slice->state_watermark = spec.eviction.StateWatermarkMs(stateful_.eviction_watermark_ms);
     }
-    EventTimes state_times;
-    if (state_watermark) {
-      state_times = EventTimesOf(spec.eviction.kind == JoinStateEviction::Kind::kByKey
-                                     ? keys[spec.eviction.key_index]
-                                     : rows->column(spec.eviction.value_column));
+    if (slice->state_watermark) {
+      slice->state_times = EventTimesOf(spec.eviction.kind == JoinStateEviction::Kind::kByKey
+                                            ? keys[spec.eviction.key_index]
+                                            : rows->column(spec.eviction.value_column));
     }
-    std::vector<int64_t> appended(num_partitions_, 0);
-    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) {
-      SideStores& mine = stores_[this_side][p];
-      std::vector<int64_t> kept;
-      for (int64_t i : rows_of[p]) {
-        if (type_ == JoinType::kLeftSemi && this_side == kLeft && matched[i]) continue;
-        const bool emitted_by_eviction = spec.preserved && !matched[i];
-        if (state_watermark && !emitted_by_eviction) {
-          auto time = state_times[i];
-          if (time && *time <= *state_watermark * 1000) continue;
-        }
-        kept.push_back(i);
+    return Keep(std::move(slice));
+  }
+
+  /// A slice's new rows to keep in their side's state, and how.
+  struct SliceToKeep {
+    const SideSpec* spec = nullptr;
+    const EncodedRows* encoded_keys = nullptr;  // every new row's key
+    const EncodedRows* encoded_rows = nullptr;  // and its columns as the state keeps them
+    std::vector<std::vector<int64_t>> rows_of;  // the rows of each partition
+    std::vector<uint8_t> matched;               // the rows that matched
+    std::optional<int64_t> state_watermark;     // rows it passed are not kept...
+    EventTimes state_times;                     // ... by these times
+    std::vector<int64_t> kept;                  // rows kept per partition
+  };
+
+  /// Keeps the rows of `slice` in their side's stores, one task per partition, and returns
+  /// without waiting for them, once those of the slice before are kept: the next slice of the
+  /// side reads and changes only the other side's stores, so it is worked out meanwhile, on
+  /// the other core. FinishKeeping waits for them.
+  arrow::Status Keep(std::shared_ptr<SliceToKeep> slice) {
+    ARROW_RETURN_NOT_OK(FinishKeeping());
+    slice->kept.assign(num_partitions_, 0);
+    kept_slice_ = slice;
+    auto* pool = arrow::internal::GetCpuThreadPool();
+    for (int p = 0; p < num_partitions_; ++p) {
+      if (slice->rows_of[p].empty()) continue;
+      auto keeping = pool->Submit([this, slice, p] { return KeepPartition(*slice, p); });
+      if (!keeping.ok()) {
+        ARROW_RETURN_NOT_OK(FinishKeeping());
+        return keeping.status();
       }
-      if (kept.empty()) return arrow::Status::OK();
-      // Each key's rows go after the ones it keeps already, in input order.
-      KeyIndex distinct(kept.size());
-      std::vector<int32_t> key_of(kept.size());
-      for (size_t k = 0; k < kept.size(); ++k) {
-        key_of[k] = distinct.Insert(encoded_keys.row(kept[k]));
+      keeping_.push_back(*std::move(keeping));
+    }
+    return arrow::Status::OK();
+  }
+
+  /// Waits until the rows Keep was given are kept.
+  arrow::Status FinishKeeping() {
+    if (kept_slice_ == nullptr) return arrow::Status::OK();
+    const arrow::Status status =
+        keeping_.empty() ? arrow::Status::OK() : arrow::AllFinished(keeping_).status();
+    keeping_.clear();
+    for (int64_t count : kept_slice_->kept) updated_ += count;
+    kept_slice_.reset();
+    return status;
+  }
+
+  /// Keeps the rows of `slice` that fall in partition `p`.
+  arrow::Status KeepPartition(SliceToKeep& slice, int p) {
+    const SideSpec& spec = *slice.spec;
+    const EncodedRows& encoded_keys = *slice.encoded_keys;
+    const EncodedRows& encoded_rows = *slice.encoded_rows;
+    const std::vector<uint8_t>& matched = slice.matched;
+    JoinBuffers::Side& buffers = buffers_->sides[spec.side];
+    SideStores& mine = stores_[spec.side][p];
+    std::vector<int64_t> kept;
+    for (int64_t i : slice.rows_of[p]) {
+      if (type_ == JoinType::kLeftSemi && spec.side == kLeft && matched[i]) continue;
+      const bool emitted_by_eviction = spec.preserved && !matched[i];
+      if (slice.state_watermark && !emitted_by_eviction) {
+        auto time = slice.state_times[i];
+        if (time && *time <= *slice.state_watermark * 1000) continue;
       }
-      std::vector<int64_t> next_index(distinct.keys().size(), 0);
-      mine.counts->GetMany(distinct.keys(), [&](size_t id, std::string_view count) {
-        next_index[id] = ReadLong(count);
-      });
-      // As Spark appends a row: its value at the key's next index, then the key's count, one
-      // put per row (the stores' change feeds list every put).
-      EncodedRows& indexed = Refill(buffers.partitions[p].kept_keys);
-      EncodedRows& values = Refill(buffers.partitions[p].kept_values);
-      EncodedRows counts;
-      size_t row_bytes = 0;  // the values' bytes, most of what is appended
-      for (int64_t i : kept) row_bytes += encoded_rows.row(i).size() + kFlagBytes;
-      values.Reserve(kept.size(), row_bytes);
-      std::vector<std::string_view> counted_keys(kept.size());
-      for (size_t k = 0; k < kept.size(); ++k) {
-        const std::string_view key = distinct.keys()[key_of[k]];
-        const int64_t index = next_index[key_of[k]]++;
-        AppendIndexedKey(key, index, &indexed);
-        AppendKeptRow(encoded_rows.row(kept[k]), matched[kept[k]], &values);
-        counted_keys[k] = key;
-        counts.Append(EncodeLong(index + 1));
-      }
-      ARROW_RETURN_NOT_OK(mine.values->PutMany(Views(indexed), Views(values)));
-      ARROW_RETURN_NOT_OK(mine.counts->PutMany(counted_keys, Views(counts)));
-      appended[p] = static_cast<int64_t>(kept.size());
-      return arrow::Status::OK();
-    }));
-    for (int64_t count : appended) updated_ += count;
+      kept.push_back(i);
+    }
+    if (kept.empty()) return arrow::Status::OK();
+    // Each key's rows go after the ones it keeps already, in input order.
+    KeyIndex distinct(kept.size());
+    std::vector<int32_t> key_of(kept.size());
+    for (size_t k = 0; k < kept.size(); ++k) {
+      key_of[k] = distinct.Insert(encoded_keys.row(kept[k]));
+    }
+    std::vector<int64_t> next_index(distinct.keys().size(), 0);
+    mine.counts->GetMany(distinct.keys(), [&](size_t id, std::string_view count) {
+      next_index[id] = ReadLong(count);
+    });
+    // As Spark appends a row: its value at the key's next index, then the key's count, one
+    // put per row (the stores' change feeds list every put).
+    EncodedRows& indexed = Refill(buffers.partitions[p].kept_keys);
+    EncodedRows& values = Refill(buffers.partitions[p].kept_values);
+    EncodedRows counts;
+    size_t row_bytes = 0;  // the values' bytes, most of what is appended
+    for (int64_t i : kept) row_bytes += encoded_rows.row(i).size() + kFlagBytes;
+    values.Reserve(kept.size(), row_bytes);
+    std::vector<std::string_view> counted_keys(kept.size());
+    for (size_t k = 0; k < kept.size(); ++k) {
+      const std::string_view key = distinct.keys()[key_of[k]];
+      const int64_t index = next_index[key_of[k]]++;
+      AppendIndexedKey(key, index, &indexed);
+      AppendKeptRow(encoded_rows.row(kept[k]), matched[kept[k]], &values);
+      counted_keys[k] = key;
+      counts.Append(EncodeLong(index + 1));
+    }
+    ARROW_RETURN_NOT_OK(mine.values->PutMany(Views(indexed), Views(values)));
+    ARROW_RETURN_NOT_OK(mine.counts->PutMany(counted_keys, Views(counts)));
+    slice.kept[p] = static_cast<int64_t>(kept.size());
     return arrow::Status::OK();
   }
 
@@ -602,6 +670,11 @@ class StreamingJoinStream final : public BufferedStream {
   std::vector<expr::BoundExprPtr> pair_filters_;
   std::vector<SideStores> stores_[2];
   std::shared_ptr<JoinBuffers> buffers_;
+  /// Which of a side's two key and row buffers the next slice fills.
+  int next_buffer_ = 0;
+  /// The tasks keeping the last slice's rows (Keep), and that slice.
+  std::vector<arrow::Future<>> keeping_;
+  std::shared_ptr<SliceToKeep> kept_slice_;
 
   int64_t dropped_late_ = 0;
   int64_t updated_ = 0;
