@@ -9,6 +9,8 @@
 #include <arrow/array.h>
 #include <arrow/builder.h>
 
+#include "sluice/common/huge_pages.h"
+
 namespace sluice {
 namespace {
 
@@ -64,6 +66,51 @@ TEST_F(RecyclingMemoryPoolTest, ABufferServesSizesDownToHalfItsOwn) {
   pool.Free(small, kMiB / 2);
   EXPECT_EQ(pool.kept_bytes(), kMiB + kMiB / 2 + kMiB / 2);
   EXPECT_EQ(backing_.num_allocations(), 2);
+}
+
+// Buffers of a huge page or more are aligned to one, so they serve the large arrays of
+// huge_pages.h, which ask for that alignment, as well as Arrow's.
+TEST_F(RecyclingMemoryPoolTest, RecyclesHugePageAlignedBuffers) {
+  RecyclingMemoryPool pool(&backing_, 64 * kMiB);
+  constexpr int64_t kHugePage = 2 * kMiB;
+  uint8_t* first = nullptr;
+  ASSERT_TRUE(pool.Allocate(4 * kMiB, kHugePage, &first).ok());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % kHugePage, 0u);
+  pool.Free(first, 4 * kMiB, kHugePage);
+  EXPECT_EQ(pool.kept_bytes(), 4 * kMiB);
+  // The same buffer, whichever alignment the next request asks for.
+  uint8_t* second = nullptr;
+  ASSERT_TRUE(pool.Allocate(4 * kMiB, &second).ok());
+  EXPECT_EQ(second, first);
+  pool.Free(second, 4 * kMiB);
+  uint8_t* third = nullptr;
+  ASSERT_TRUE(pool.Allocate(3 * kMiB, kHugePage, &third).ok());
+  EXPECT_EQ(third, first);
+  pool.Free(third, 3 * kMiB, kHugePage);
+  EXPECT_EQ(backing_.num_allocations(), 1);
+  // A large buffer's alignment cannot serve a larger one than a huge page's.
+  uint8_t* stricter = nullptr;
+  ASSERT_TRUE(pool.Allocate(4 * kMiB, 2 * kHugePage, &stricter).ok());
+  EXPECT_NE(stricter, first);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(stricter) % (2 * kHugePage), 0u);
+  pool.Free(stricter, 4 * kMiB, 2 * kHugePage);
+}
+
+// A vector of huge pages from a pool takes the memory the last one of its size gave back,
+// as a grouper made anew every batch does.
+TEST_F(RecyclingMemoryPoolTest, AHugePageVectorFromThePoolReusesTheLastOnesMemory) {
+  RecyclingMemoryPool pool(&backing_, 64 * kMiB);
+  const uint64_t* memory = nullptr;
+  {
+    HugePageVector<uint64_t> first{HugePageAllocator<uint64_t>(&pool)};
+    first.assign(kMiB, 1);  // 8 MiB
+    memory = first.data();
+  }
+  EXPECT_EQ(pool.kept_bytes(), 8 * kMiB);
+  HugePageVector<uint64_t> second{HugePageAllocator<uint64_t>(&pool)};
+  second.assign(kMiB, 2);
+  EXPECT_EQ(second.data(), memory);
+  EXPECT_EQ(backing_.num_allocations(), 1);
 }
 
 TEST_F(RecyclingMemoryPoolTest, SmallBuffersGoStraightToTheBackingPool) {

@@ -2,8 +2,11 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
+
+#include <arrow/memory_pool.h>
 
 namespace sluice {
 
@@ -12,21 +15,39 @@ namespace {
 /// What smaller allocations are aligned to: a block of a cache line's bytes may be put in one.
 constexpr size_t kCacheLineBytes = 64;
 
+/// What a large allocation of `bytes` takes: whole huge pages.
+size_t RoundedUp(size_t bytes) {
+  return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+}
+
 }  // namespace
 
-void* AllocateLarge(size_t bytes) {
+void* AllocateLarge(size_t bytes, arrow::MemoryPool* pool) {
   if (bytes < kHugePageBytes) return ::operator new(bytes, std::align_val_t{kCacheLineBytes});
-  const size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-  void* memory = std::aligned_alloc(kHugePageBytes, rounded);
+  const size_t rounded = RoundedUp(bytes);
+  void* memory = nullptr;
+  if (pool != nullptr) {
+    uint8_t* pooled = nullptr;
+    if (pool->Allocate(static_cast<int64_t>(rounded), static_cast<int64_t>(kHugePageBytes),
+                       &pooled)
+            .ok()) {
+      memory = pooled;
+    }
+  } else {
+    memory = std::aligned_alloc(kHugePageBytes, rounded);
+  }
   if (memory == nullptr) throw std::bad_alloc();
   // Advice only: without huge pages the memory works the same, a little slower.
   madvise(memory, rounded, MADV_HUGEPAGE);
   return memory;
 }
 
-void FreeLarge(void* memory, size_t bytes) {
+void FreeLarge(void* memory, size_t bytes, arrow::MemoryPool* pool) {
   if (bytes < kHugePageBytes) {
     ::operator delete(memory, std::align_val_t{kCacheLineBytes});
+  } else if (pool != nullptr) {
+    pool->Free(static_cast<uint8_t*>(memory), static_cast<int64_t>(RoundedUp(bytes)),
+               static_cast<int64_t>(kHugePageBytes));
   } else {
     std::free(memory);
   }

@@ -6,7 +6,12 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
+
+namespace arrow {
+class MemoryPool;
+}  // namespace arrow
 
 namespace sluice {
 
@@ -15,10 +20,11 @@ inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 
 /// `bytes` of memory (not zeroed), aligned to a huge page and advised to go in huge pages
 /// when `bytes` >= kHugePageBytes, else from operator new aligned to a cache line (64
-/// bytes). Throws std::bad_alloc.
-void* AllocateLarge(size_t bytes);
-/// Frees what AllocateLarge(bytes) returned, given the same `bytes`.
-void FreeLarge(void* memory, size_t bytes);
+/// bytes). The large ones come from `pool` when given (see HugePageAllocator), else from the
+/// system. Throws std::bad_alloc.
+void* AllocateLarge(size_t bytes, arrow::MemoryPool* pool = nullptr);
+/// Frees what AllocateLarge(bytes, pool) returned, given the same `bytes` and `pool`.
+void FreeLarge(void* memory, size_t bytes, arrow::MemoryPool* pool = nullptr);
 
 /// Owns what AllocateLarge(bytes) returned: std::unique_ptr<char[], LargeDeleter>.
 struct LargeDeleter {
@@ -26,16 +32,25 @@ struct LargeDeleter {
   void operator()(void* memory) const { FreeLarge(memory, bytes); }
 };
 
-/// A std::allocator that allocates with AllocateLarge (see HugePageVector).
+/// A std::allocator that allocates with AllocateLarge (see HugePageVector), from `pool` when
+/// given: the arrays a batch makes anew every time (a grouper's) come from the batch's pool,
+/// which keeps what one batch frees for the next, where the system would hand out fresh
+/// pages, each cleared by the kernel on first touch. State that lasts from batch to batch
+/// takes its memory from the system.
 template <typename T>
 struct HugePageAllocator {
   using value_type = T;
-  HugePageAllocator() = default;
+  using propagate_on_container_move_assignment = std::true_type;
+  explicit HugePageAllocator(arrow::MemoryPool* pool = nullptr) : pool(pool) {}
   template <typename U>
-  explicit HugePageAllocator(const HugePageAllocator<U>&) {}
-  T* allocate(size_t n) { return static_cast<T*>(AllocateLarge(n * sizeof(T))); }
-  void deallocate(T* memory, size_t n) { FreeLarge(memory, n * sizeof(T)); }
-  friend bool operator==(const HugePageAllocator&, const HugePageAllocator&) { return true; }
+  explicit HugePageAllocator(const HugePageAllocator<U>& other) : pool(other.pool) {}
+  T* allocate(size_t n) { return static_cast<T*>(AllocateLarge(n * sizeof(T), pool)); }
+  void deallocate(T* memory, size_t n) { FreeLarge(memory, n * sizeof(T), pool); }
+  friend bool operator==(const HugePageAllocator& a, const HugePageAllocator& b) {
+    return a.pool == b.pool;
+  }
+
+  arrow::MemoryPool* pool;
 };
 
 /// A vector whose storage comes from AllocateLarge.

@@ -65,8 +65,8 @@ arrow::Status RecyclingMemoryPool::Allocate(int64_t size, int64_t alignment, uin
       return arrow::Status::OK();
     }
   }
-  ARROW_RETURN_NOT_OK(
-      backing_->Allocate(BytesOfClass(size_class), arrow::kDefaultBufferAlignment, out));
+  const int64_t bytes = BytesOfClass(size_class);
+  ARROW_RETURN_NOT_OK(backing_->Allocate(bytes, AlignmentOf(bytes), out));
   {
     std::lock_guard<std::mutex> lock(mutex_);
     class_of_[*out] = size_class;
@@ -94,7 +94,7 @@ void RecyclingMemoryPool::Free(uint8_t* buffer, int64_t size, int64_t alignment)
       return;
     }
   }
-  backing_->Free(buffer, bytes, arrow::kDefaultBufferAlignment);
+  backing_->Free(buffer, bytes, AlignmentOf(bytes));
 }
 
 arrow::Status RecyclingMemoryPool::Reallocate(int64_t old_size, int64_t new_size,
@@ -148,7 +148,7 @@ void RecyclingMemoryPool::ReleaseKept(bool only_idle) {
     ++generation_;
   }
   for (const auto& [buffer, bytes] : released) {
-    backing_->Free(buffer, bytes, arrow::kDefaultBufferAlignment);
+    backing_->Free(buffer, bytes, AlignmentOf(bytes));
   }
 }
 

@@ -70,11 +70,17 @@ class RecyclingMemoryPool final : public arrow::MemoryPool {
 
   static int ClassOf(int64_t size);
   static int64_t BytesOfClass(int size_class);
-  /// Recycled buffers are allocated with Arrow's default alignment, which serves any smaller.
+  /// Recycled buffers are allocated with AlignmentOf their class, which serves any smaller:
+  /// Arrow's default alignment, and a huge page's for buffers of a huge page or more (the
+  /// large arrays of huge_pages.h ask for it).
   static bool Recycled(int64_t size, int64_t alignment) {
     return size >= kMinRecycledBytes && size <= kMaxRecycledBytes &&
-           alignment <= arrow::kDefaultBufferAlignment;
+           alignment <= AlignmentOf(size);
   }
+  static int64_t AlignmentOf(int64_t size) {
+    return size >= kHugePageAlignment ? kHugePageAlignment : arrow::kDefaultBufferAlignment;
+  }
+  static constexpr int64_t kHugePageAlignment = int64_t{2} << 20;
   void AddLive(int64_t bytes);
   void CountAllocation(int64_t size);
   void ReleaseKept(bool only_idle);

@@ -28,7 +28,7 @@ using key_grouper_internal::UniqueRows;
 class IntegralGrouper final : public KeyGrouper {
  public:
   IntegralGrouper(std::shared_ptr<arrow::DataType> type, arrow::MemoryPool* pool)
-      : uniques_({type}, pool) {
+      : slots_(HugePageAllocator<Slot>(pool)), uniques_({type}, pool) {
     Rehash(1 << 10);
   }
 
@@ -234,7 +234,8 @@ class BytesGrouper final : public KeyGrouper {
  public:
   BytesGrouper(std::vector<std::shared_ptr<arrow::DataType>> types, Slice slice,
                arrow::MemoryPool* pool)
-      : slice_(std::move(slice)), uniques_(std::move(types), pool) {
+      : slots_(HugePageAllocator<Slot>(pool)), slice_(std::move(slice)),
+        uniques_(std::move(types), pool) {
     key_offsets_.push_back(0);
     Rehash(1 << 10);
   }

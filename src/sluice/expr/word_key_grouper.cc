@@ -84,6 +84,8 @@ class WordKeyGrouper final : public KeyGrouper {
   WordKeyGrouper(std::vector<std::shared_ptr<arrow::DataType>> types, KeyLayout layout,
                  arrow::MemoryPool* pool)
       : layout_(std::move(layout)),
+        slots_(HugePageAllocator<Slot>(pool)),
+        group_keys_(HugePageAllocator<uint64_t>(pool)),
         node_data_(layout_.nodes.size()),
         node_shift_(layout_.nodes.size()),
         types_(std::move(types)),
