@@ -26,10 +26,11 @@ void* AllocateLarge(size_t bytes, arrow::MemoryPool* pool = nullptr);
 /// Frees what AllocateLarge(bytes, pool) returned, given the same `bytes` and `pool`.
 void FreeLarge(void* memory, size_t bytes, arrow::MemoryPool* pool = nullptr);
 
-/// Owns what AllocateLarge(bytes) returned: std::unique_ptr<char[], LargeDeleter>.
+/// Owns what AllocateLarge(bytes, pool) returned: std::unique_ptr<char[], LargeDeleter>.
 struct LargeDeleter {
   size_t bytes = 0;
-  void operator()(void* memory) const { FreeLarge(memory, bytes); }
+  arrow::MemoryPool* pool = nullptr;
+  void operator()(void* memory) const { FreeLarge(memory, bytes, pool); }
 };
 
 /// A std::allocator that allocates with AllocateLarge (see HugePageVector), from `pool` when

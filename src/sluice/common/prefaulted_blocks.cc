@@ -15,6 +15,7 @@ namespace sluice {
 struct PrefaultedBlocks::Shared {
   const size_t block_bytes;
   const size_t depth;
+  arrow::MemoryPool* const pool;
   std::mutex mutex;
   std::vector<std::unique_ptr<char[], LargeDeleter>> ready;
   bool preparing = false;
@@ -26,8 +27,8 @@ struct PrefaultedBlocks::Shared {
     std::unique_lock lock(mutex);
     while (!abandoned && ready.size() < depth) {
       lock.unlock();
-      std::unique_ptr<char[], LargeDeleter> block(static_cast<char*>(AllocateLarge(block_bytes)),
-                                                  LargeDeleter{block_bytes});
+      std::unique_ptr<char[], LargeDeleter> block(
+          static_cast<char*>(AllocateLarge(block_bytes, pool)), LargeDeleter{block_bytes, pool});
       Prefault(block.get(), block_bytes);
       lock.lock();
       ready.push_back(std::move(block));
@@ -36,8 +37,8 @@ struct PrefaultedBlocks::Shared {
   }
 };
 
-PrefaultedBlocks::PrefaultedBlocks(size_t block_bytes, size_t depth)
-    : shared_(std::make_shared<Shared>(block_bytes, depth)) {}
+PrefaultedBlocks::PrefaultedBlocks(size_t block_bytes, size_t depth, arrow::MemoryPool* pool)
+    : shared_(std::make_shared<Shared>(block_bytes, depth, pool)) {}
 
 PrefaultedBlocks::~PrefaultedBlocks() {
   std::lock_guard lock(shared_->mutex);
