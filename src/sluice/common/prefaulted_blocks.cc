@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <mutex>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -22,13 +23,20 @@ struct PrefaultedBlocks::Shared {
   /// The owner is gone: the task stops, and what it prepared is freed with this object.
   bool abandoned = false;
 
-  /// The task: prepares blocks until `depth` are ready or the owner is gone.
+  /// The task: prepares blocks until `depth` are ready or the owner is gone. Out of memory,
+  /// it stops: the owner then allocates for itself, and fails there, where it can report it.
   void Prepare() {
     std::unique_lock lock(mutex);
     while (!abandoned && ready.size() < depth) {
       lock.unlock();
-      std::unique_ptr<char[], LargeDeleter> block(
-          static_cast<char*>(AllocateLarge(block_bytes, pool)), LargeDeleter{block_bytes, pool});
+      std::unique_ptr<char[], LargeDeleter> block;
+      try {
+        block.reset(static_cast<char*>(AllocateLarge(block_bytes, pool)));
+        block.get_deleter() = LargeDeleter{block_bytes, pool};
+      } catch (const std::bad_alloc&) {
+        lock.lock();
+        break;
+      }
       Prefault(block.get(), block_bytes);
       lock.lock();
       ready.push_back(std::move(block));
