@@ -133,8 +133,14 @@ TEST_F(StreamingJoinTest, ABatchOfManySlicesJoinsAsOnePassWould) {
 }
 
 // A side's slices are kept in the state while the next one is worked out; the other side's
-// rows of the same batch meet every one of them, the last slice's included.
-TEST_F(StreamingJoinTest, TheOtherSideMeetsEverySliceOfTheSameBatch) {
+// rows of the same batch meet every one of them, the last slice's included. With either
+// provider: the two sides' stores are then read and written from two threads at once.
+class StreamingJoinSlicesTest : public StreamingJoinTest,
+                                public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(StreamingJoinSlicesTest, TheOtherSideMeetsEverySliceOfTheSameBatch) {
+  ASSERT_TRUE(
+      spark_->conf().set("spark.sql.streaming.stateStore.providerClass", GetParam()).ok());
   constexpr int kLeftRows = 150'000;
   auto input = Input();
   std::vector<std::tuple<std::string, std::string, int>> rows;
@@ -144,6 +150,10 @@ TEST_F(StreamingJoinTest, TheOtherSideMeetsEverySliceOfTheSameBatch) {
              {Rows(input, rows),
               CheckNewAnswer(std::vector<std::string>(kLeftRows, "[\"a\",10,\"a\",11]"))});
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryProvider, StreamingJoinSlicesTest,
+                         ::testing::Values(std::string(state::kHdfsBackedProviderClass),
+                                           std::string(state::kRocksDbProviderClass)));
 
 // A left semi join emits its left row at the first right row that meets it, and the right
 // rows of the slices after it read that it matched.

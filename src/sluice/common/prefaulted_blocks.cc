@@ -13,6 +13,20 @@
 
 namespace sluice {
 
+namespace {
+
+/// Faults in every page of `bytes` of fresh memory at `memory` for writing.
+void Prefault(char* memory, size_t bytes) {
+  // One call faults the whole range in (Linux 5.14 and later); else a write per page does.
+  if (madvise(memory, bytes, MADV_POPULATE_WRITE) == 0) return;
+  static const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  for (size_t at = 0; at < bytes; at += page) {
+    reinterpret_cast<volatile char*>(memory)[at] = 0;
+  }
+}
+
+}  // namespace
+
 struct PrefaultedBlocks::Shared {
   const size_t block_bytes;
   const size_t depth;
@@ -76,15 +90,6 @@ std::unique_ptr<char[], LargeDeleter> PrefaultedBlocks::Take() {
 size_t PrefaultedBlocks::held_bytes() const {
   std::lock_guard lock(shared_->mutex);
   return (shared_->ready.size() + (shared_->preparing ? 1 : 0)) * shared_->block_bytes;
-}
-
-void Prefault(char* memory, size_t bytes) {
-  // One call faults the whole range in (Linux 5.14 and later); else a write per page does.
-  if (madvise(memory, bytes, MADV_POPULATE_WRITE) == 0) return;
-  static const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  for (size_t at = 0; at < bytes; at += page) {
-    reinterpret_cast<volatile char*>(memory)[at] = 0;
-  }
 }
 
 }  // namespace sluice

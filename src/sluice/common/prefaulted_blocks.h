@@ -37,8 +37,4 @@ class PrefaultedBlocks {
   std::shared_ptr<Shared> shared_;
 };
 
-/// Faults in every page of `bytes` of memory at `memory` for writing, without changing its
-/// contents' meaning (the memory is fresh: what it held is undefined anyway).
-void Prefault(char* memory, size_t bytes);
-
 }  // namespace sluice
