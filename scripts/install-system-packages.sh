@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3-venv
   libgtest-dev libgmock-dev libbenchmark-dev
-  librdkafka-dev librocksdb-dev libsimdjson-dev libre2-dev libssl-dev zlib1g-dev libedit-dev
+  librdkafka-dev librocksdb-dev libsimdjson-dev libre2-dev libssl-dev zlib1g-dev libdeflate-dev libedit-dev
   openjdk-17-jre-headless maven
   # The web UI test loads the page in headless Chromium.
   chromium

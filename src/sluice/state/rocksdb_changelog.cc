@@ -12,10 +12,10 @@
 
 #include <arrow/io/interfaces.h>
 #include <arrow/util/thread_pool.h>
-#include <arrow/util/crc32.h>
 #include <arrow/util/io_util.h>
 
 #include "sluice/checkpoint/durable_io.h"
+#include "sluice/common/crc32.h"
 #include "sluice/common/fault_points.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/partitioned_writer.h"
@@ -88,7 +88,7 @@ class ChunkedReader {
     }
     std::string_view bytes(buffer_.data() + at_, size);
     at_ += size;
-    crc_ = arrow::internal::crc32(crc_, bytes.data(), bytes.size());
+    crc_ = Crc32(crc_, bytes.data(), bytes.size());
     return bytes;
   }
 
@@ -190,7 +190,7 @@ arrow::Status ChangelogWriter::Remove(std::string_view key) {
 }
 
 arrow::Status ChangelogWriter::Write(std::string_view bytes) {
-  crc_ = arrow::internal::crc32(crc_, bytes.data(), bytes.size());
+  crc_ = Crc32(crc_, bytes.data(), bytes.size());
   bytes_ += static_cast<int64_t>(bytes.size());
   if (!direct_) return checkpoint::WriteAll(fd_, bytes, path_);
   if (staged_bytes_ + bytes.size() > staged_capacity_) {

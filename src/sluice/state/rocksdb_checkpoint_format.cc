@@ -3,8 +3,8 @@
 #include <bit>
 #include <cstring>
 
-#include <arrow/util/crc32.h>
 
+#include "sluice/common/crc32.h"
 #include "sluice/common/errors.h"
 
 namespace sluice::state {
@@ -71,7 +71,7 @@ std::string EncodeSnapshotMetadata(const RocksDbSnapshotMetadata& metadata) {
     out.append(file.name);
     Append<uint64_t>(out, file.size);
   }
-  Append<uint32_t>(out, arrow::internal::crc32(0, out.data(), out.size()));
+  Append<uint32_t>(out, Crc32(0, out.data(), out.size()));
   return out;
 }
 
@@ -88,7 +88,7 @@ arrow::Result<RocksDbSnapshotMetadata> DecodeSnapshotMetadata(std::string_view c
   size_t crc_at = contents.size() - sizeof(uint32_t);
   uint32_t stored_crc;
   std::memcpy(&stored_crc, contents.data() + crc_at, sizeof(stored_crc));
-  if (arrow::internal::crc32(0, contents.data(), crc_at) != stored_crc) {
+  if (Crc32(0, contents.data(), crc_at) != stored_crc) {
     return Corrupt(path, store, "its checksum does not match (truncated or damaged)");
   }
   Cursor cursor(contents.substr(sizeof(kRocksDbSnapshotMagic), crc_at - 4));

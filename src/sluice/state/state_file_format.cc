@@ -5,8 +5,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include <arrow/util/crc32.h>
 
+#include "sluice/common/crc32.h"
 #include "sluice/common/errors.h"
 
 namespace sluice::state {
@@ -98,7 +98,7 @@ void StateFileWriter::Remove(std::string_view key) {
 std::string StateFileWriter::Finish() {
   AppendInteger<uint64_t>(contents_, records_);
   AppendInteger<uint32_t>(contents_,
-                          arrow::internal::crc32(0, contents_.data(), contents_.size()));
+                          Crc32(0, contents_.data(), contents_.size()));
   records_ = 0;
   return std::move(contents_);
 }
@@ -118,7 +118,7 @@ arrow::Status ReadStateFile(
   const char* data = contents.data();
   size_t body_end = contents.size() - kStateFileTrailerSize;
   uint32_t stored_crc = ReadInteger<uint32_t>(data + body_end + sizeof(uint64_t));
-  if (arrow::internal::crc32(0, data, body_end + sizeof(uint64_t)) != stored_crc) {
+  if (Crc32(0, data, body_end + sizeof(uint64_t)) != stored_crc) {
     return Corrupt(path, store, "its checksum does not match (truncated or damaged)");
   }
   uint16_t format_version = ReadInteger<uint16_t>(data + 4);

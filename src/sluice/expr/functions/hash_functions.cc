@@ -1,7 +1,6 @@
 // Spark's hash functions: hash (Murmur3 x86_32, seed 42) and xxhash64 (XXH64, seed 42) over the
 // Spark binary form of each argument, and the digests md5, sha1/sha, sha2 and crc32.
 #include <openssl/evp.h>
-#include <zlib.h>
 
 #include <cmath>
 #include <cstring>
@@ -11,6 +10,7 @@
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
 
+#include "sluice/common/crc32.h"
 #include "sluice/expr/call_checks.h"
 #include "sluice/expr/cast.h"
 #include "sluice/expr/elementwise.h"
@@ -314,9 +314,7 @@ arrow::Result<ResolvedCall> ResolveCrc32(CallSite call) {
         continue;
       }
       auto view = binary.GetView(i);
-      const uLong crc = ::crc32(0L, reinterpret_cast<const Bytef*>(view.data()),
-                                static_cast<uInt>(view.size()));
-      builder.UnsafeAppend(static_cast<int64_t>(crc));
+      builder.UnsafeAppend(static_cast<int64_t>(Crc32(0, view.data(), view.size())));
     }
     ARROW_ASSIGN_OR_RAISE(auto out, builder.Finish());
     return arrow::Datum(out);
