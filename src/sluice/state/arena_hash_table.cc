@@ -101,6 +101,7 @@ char* ArenaHashTable::Allocate(size_t bytes) {
     }
     blocks_.push_back(Block{std::move(data), capacity, 0, 0});
     block_bytes_ += static_cast<int64_t>(capacity);
+    if (holding_garbage_) taken_while_held_ += capacity;
     const char* start = blocks_.back().data.get();
     auto at = std::lower_bound(blocks_by_address_.begin(), blocks_by_address_.end(),
                                std::make_pair(start, size_t{0}));
@@ -279,9 +280,11 @@ void ArenaHashTable::FreeEmptyBlocks() {
 }
 
 void ArenaHashTable::KeepSpare(Block block) {
-  // Up to half the live bytes: where entries leave about as fast as others come, a batch's
-  // new records land in memory the last batch's old ones left.
-  const auto limit = static_cast<size_t>(record_bytes_ / 2);
+  // Where entries leave about as fast as others come, a batch's new records land in memory
+  // the last batch's old ones left: up to half the live bytes are kept, or as much as the
+  // last batch took, if more (a stream-stream join writes each row it keeps twice, once when
+  // it comes and again when it moves into the index of one that left).
+  const auto limit = std::max(static_cast<size_t>(record_bytes_ / 2), taken_while_held_);
   if (block.capacity != kLargestBlockBytes ||
       (spare_blocks_.size() + 1) * kLargestBlockBytes > limit) {
     return;  // freed with `block`

@@ -166,6 +166,7 @@ class ArenaHashTable {
   void ReleaseGarbage() {
     holding_garbage_ = false;
     Reclaim();
+    taken_while_held_ = 0;
   }
 
   /// Calls `visit(key, value)` for every entry, in ForEachRecord's order. `visit` must not
@@ -319,6 +320,9 @@ class ArenaHashTable {
   std::vector<std::pair<const char*, size_t>> blocks_by_address_;
   bool has_empty_blocks_ = false;
   bool holding_garbage_ = false;
+  /// Bytes of the blocks taken since garbage was last released: what a version (a batch) of
+  /// a store changed in place needs.
+  size_t taken_while_held_ = 0;
   int64_t block_bytes_ = 0;
   /// Bytes of records that are no longer referenced (overwritten or removed).
   int64_t garbage_bytes_ = 0;
