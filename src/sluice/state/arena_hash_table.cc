@@ -361,6 +361,7 @@ void ArenaHashTable::Clear() {
   spare_blocks_.clear();
   prefaulted_.reset();
   has_empty_blocks_ = false;
+  taken_while_held_ = 0;
   block_bytes_ = 0;
   garbage_bytes_ = 0;
   record_bytes_ = 0;
