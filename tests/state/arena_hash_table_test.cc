@@ -348,7 +348,9 @@ TEST(ArenaHashTableTest, BlocksAVersionTookAreKeptForTheNext) {
   for (int version = 0; version < 4; ++version) {
     table.HoldGarbage();
     for (int row = 0; row < kRows; ++row) {
-      if (version > 0) ASSERT_TRUE(table.Erase(std::to_string((version - 1) * kRows + row)));
+      if (version > 0) {
+        ASSERT_TRUE(table.Erase(std::to_string((version - 1) * kRows + row)));
+      }
       const std::string key = std::to_string(version * kRows + row);
       table.Upsert(key, std::string(150, 'a'));
       table.Upsert(key, std::string(160, 'b'));  // another length: a new record
