@@ -28,30 +28,6 @@ int OrderPrimitive(const arrow::Array& a, int64_t i, const arrow::Array& b, int6
                static_cast<const ArrayType&>(b).Value(j));
 }
 
-// Two possibly null values: a null one first.
-int CompareNullable(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) {
-  const bool a_null = a.IsNull(i);
-  const bool b_null = b.IsNull(j);
-  if (a_null || b_null) return Order(!a_null, !b_null);
-  return CompareValues(a, i, b, j);
-}
-
-template <typename ListType>
-int OrderLists(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) {
-  const auto& left = static_cast<const ListType&>(a);
-  const auto& right = static_cast<const ListType&>(b);
-  const int64_t left_start = left.value_offset(i);
-  const int64_t right_start = right.value_offset(j);
-  const int64_t left_length = left.value_length(i);
-  const int64_t right_length = right.value_length(j);
-  for (int64_t k = 0; k < left_length && k < right_length; ++k) {
-    const int order = CompareNullable(*left.values(), left_start + k, *right.values(),
-                                      right_start + k);
-    if (order != 0) return order;
-  }
-  return Order(left_length, right_length);
-}
-
 }  // namespace
 
 bool IsOrderable(const arrow::DataType& type) {
@@ -62,7 +38,61 @@ bool IsOrderable(const arrow::DataType& type) {
   return true;
 }
 
-int CompareValues(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) {
+ValueOrdering::ValueOrdering(const arrow::Array& a, const arrow::Array& b) : a_(&a), b_(&b) {
+  switch (a.type_id()) {
+    case arrow::Type::STRUCT: {
+      // StructArray::field gives each field with the struct's offset: row i of the struct is
+      // row i of each field.
+      const auto& left = static_cast<const arrow::StructArray&>(a);
+      const auto& right = static_cast<const arrow::StructArray&>(b);
+      for (int f = 0; f < left.num_fields(); ++f) {
+        a_children_.push_back(left.field(f));
+        b_children_.push_back(right.field(f));
+      }
+      break;
+    }
+    case arrow::Type::LIST:
+      a_children_.push_back(static_cast<const arrow::ListArray&>(a).values());
+      b_children_.push_back(static_cast<const arrow::ListArray&>(b).values());
+      break;
+    case arrow::Type::LARGE_LIST:
+      a_children_.push_back(static_cast<const arrow::LargeListArray&>(a).values());
+      b_children_.push_back(static_cast<const arrow::LargeListArray&>(b).values());
+      break;
+    default: break;
+  }
+  children_.reserve(a_children_.size());
+  for (size_t c = 0; c < a_children_.size(); ++c) {
+    children_.emplace_back(*a_children_[c], *b_children_[c]);
+  }
+}
+
+int ValueOrdering::CompareNullable(int64_t i, int64_t j) const {
+  const bool a_null = a_->IsNull(i);
+  const bool b_null = b_->IsNull(j);
+  if (a_null || b_null) return Order(!a_null, !b_null);
+  return Compare(i, j);
+}
+
+template <typename ListType>
+int ValueOrdering::CompareLists(int64_t i, int64_t j) const {
+  const auto& left = static_cast<const ListType&>(*a_);
+  const auto& right = static_cast<const ListType&>(*b_);
+  const int64_t left_start = left.value_offset(i);
+  const int64_t right_start = right.value_offset(j);
+  const int64_t left_length = left.value_length(i);
+  const int64_t right_length = right.value_length(j);
+  const ValueOrdering& elements = children_[0];
+  for (int64_t k = 0; k < left_length && k < right_length; ++k) {
+    const int order = elements.CompareNullable(left_start + k, right_start + k);
+    if (order != 0) return order;
+  }
+  return Order(left_length, right_length);
+}
+
+int ValueOrdering::Compare(int64_t i, int64_t j) const {
+  const arrow::Array& a = *a_;
+  const arrow::Array& b = *b_;
   switch (a.type_id()) {
     case arrow::Type::NA: return 0;
     case arrow::Type::BOOL: return OrderPrimitive<arrow::BooleanArray>(a, i, b, j);
@@ -96,18 +126,14 @@ int CompareValues(const arrow::Array& a, int64_t i, const arrow::Array& b, int64
     case arrow::Type::FIXED_SIZE_BINARY:
       return Order(static_cast<const arrow::FixedSizeBinaryArray&>(a).GetView(i),
                    static_cast<const arrow::FixedSizeBinaryArray&>(b).GetView(j));
-    case arrow::Type::STRUCT: {
-      const auto& left = static_cast<const arrow::StructArray&>(a);
-      const auto& right = static_cast<const arrow::StructArray&>(b);
-      // A struct array's fields share its offset: row i of the struct is row i of each field.
-      for (int f = 0; f < left.num_fields(); ++f) {
-        const int order = CompareNullable(*left.field(f), i, *right.field(f), j);
+    case arrow::Type::STRUCT:
+      for (const ValueOrdering& field : children_) {
+        const int order = field.CompareNullable(i, j);
         if (order != 0) return order;
       }
       return 0;
-    }
-    case arrow::Type::LIST: return OrderLists<arrow::ListArray>(a, i, b, j);
-    case arrow::Type::LARGE_LIST: return OrderLists<arrow::LargeListArray>(a, i, b, j);
+    case arrow::Type::LIST: return CompareLists<arrow::ListArray>(i, j);
+    case arrow::Type::LARGE_LIST: return CompareLists<arrow::LargeListArray>(i, j);
     default: return 0;  // not orderable: refused when the call is resolved (IsOrderable)
   }
 }

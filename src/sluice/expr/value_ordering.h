@@ -7,6 +7,7 @@
 // element below any value (Spark's interpreted ordering, ascending with nulls first).
 
 #include <cstdint>
+#include <vector>
 
 #include <arrow/array.h>
 #include <arrow/type.h>
@@ -17,8 +18,30 @@ namespace sluice::expr {
 /// maps).
 bool IsOrderable(const arrow::DataType& type);
 
-/// The order of a[i] and b[j], both not null, of one orderable type: negative when a[i] comes
-/// first, zero when they are equal, positive when b[j] does.
-int CompareValues(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j);
+/// The order of the values of two arrays of one orderable type. A struct's fields and an
+/// array's elements are looked up once, when the ordering is made, not at each comparison:
+/// StructArray::field takes a lock, which cost more than the comparison it served. The
+/// ordering refers to `a` and `b`, which must outlive it.
+class ValueOrdering {
+ public:
+  ValueOrdering(const arrow::Array& a, const arrow::Array& b);
+
+  /// The order of a[i] and b[j], both not null: negative when a[i] comes first, zero when
+  /// they are equal, positive when b[j] does.
+  int Compare(int64_t i, int64_t j) const;
+
+ private:
+  /// As Compare, where either value may be null (a null one comes first).
+  int CompareNullable(int64_t i, int64_t j) const;
+  template <typename ListType>
+  int CompareLists(int64_t i, int64_t j) const;
+
+  const arrow::Array* a_;
+  const arrow::Array* b_;
+  /// A struct's fields (as `a` and `b` hold them), or an array's elements.
+  arrow::ArrayVector a_children_;
+  arrow::ArrayVector b_children_;
+  std::vector<ValueOrdering> children_;
+};
 
 }  // namespace sluice::expr

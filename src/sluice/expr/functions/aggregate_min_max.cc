@@ -2,6 +2,7 @@
 // and arrays compare as Spark orders them (value_ordering.h).
 #include <cmath>
 #include <string>
+#include <unordered_map>
 
 #include <arrow/array.h>
 #include <arrow/builder.h>
@@ -202,24 +203,29 @@ class NestedMinMax final : public GroupedAccumulator {
     ARROW_ASSIGN_OR_RAISE(auto array, ArgumentArray(args[0], num_rows, pool_));
     if (array->type_id() == arrow::Type::NA) return arrow::Status::OK();
     std::vector<GroupId> touched;
+    const ValueOrdering within_batch(*array, *array);
     for (int64_t i = 0; i < num_rows; ++i) {
       if (array->IsNull(i)) continue;
       int64_t& best = best_row_[group_ids[i]];
       if (best < 0) {
         touched.push_back(group_ids[i]);
         best = i;
-      } else if (Better(*array, i, *array, best)) {
+      } else if (Better(within_batch, i, best)) {
         best = i;
       }
     }
     std::vector<int64_t> rows;
     std::vector<GroupId> groups;
+    // The orderings against the store's chunks, each made once: a chunk holds many groups.
+    std::unordered_map<const arrow::Array*, ValueOrdering> against_stored;
     for (GroupId g : touched) {
       const int64_t row = best_row_[g];
       best_row_[g] = -1;
       if (store_.has_value(g)) {
         const auto [stored, index] = store_.Locate(g);
-        if (!Better(*array, row, *stored, index)) continue;
+        const ValueOrdering& ordering =
+            against_stored.try_emplace(stored, *array, *stored).first->second;
+        if (!Better(ordering, row, index)) continue;
       }
       rows.push_back(row);
       groups.push_back(g);
@@ -242,9 +248,9 @@ class NestedMinMax final : public GroupedAccumulator {
   }
 
  private:
-  // Whether a[i] replaces b[j] as the group's value.
-  bool Better(const arrow::Array& a, int64_t i, const arrow::Array& b, int64_t j) const {
-    const int order = CompareValues(a, i, b, j);
+  // Whether a[i] replaces b[j] as the group's value, `ordering` ordering a and b.
+  bool Better(const ValueOrdering& ordering, int64_t i, int64_t j) const {
+    const int order = ordering.Compare(i, j);
     return is_max_ ? order > 0 : order < 0;
   }
 
