@@ -90,10 +90,30 @@ struct ExecContext {
 /// Reads a stream to its end.
 arrow::Result<std::shared_ptr<arrow::Table>> CollectTable(BatchStream& stream);
 
-/// Reads a stream to its end: its rows in order, in batches of at most `max_rows` rows, its
-/// batches cut where larger and put together (copied into `pool`) where smaller, so that an
-/// operator working a slice at a time gets few slices from many small batches.
-arrow::Result<arrow::RecordBatchVector> CollectSlices(BatchStream& stream, int64_t max_rows,
-                                                      arrow::MemoryPool* pool);
+/// Reads a stream's rows in order, in slices of at most `max_rows` rows: its batches cut
+/// where larger and put together (copied into `pool`) where smaller, so that an operator
+/// working a slice at a time gets few slices from many small batches. A slice is read when
+/// asked for, not before: the stream produces the next one (a file scan reading ahead) while
+/// the operator works on this one.
+class SliceReader {
+ public:
+  /// `stream` must outlive the reader; `max_rows` is at least 1.
+  SliceReader(BatchStream& stream, int64_t max_rows, arrow::MemoryPool* pool);
+
+  /// The next slice, or nullptr at the end, or the stream's error.
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next();
+
+ private:
+  /// The next piece of at most max_rows_ rows of the stream's batches, or nullptr at the end.
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> NextPiece();
+
+  BatchStream& stream_;
+  const int64_t max_rows_;
+  arrow::MemoryPool* pool_;
+  std::shared_ptr<arrow::RecordBatch> batch_;  // the batch pieces are cut from
+  int64_t cut_ = 0;                            // and the rows already cut from it
+  std::shared_ptr<arrow::RecordBatch> piece_;  // a piece read that the last slice had no room for
+  bool ended_ = false;
+};
 
 }  // namespace sluice::physical

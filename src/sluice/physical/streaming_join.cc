@@ -129,17 +129,20 @@ class StreamingJoinStream final : public BufferedStream {
     ARROW_RETURN_NOT_OK(Prepare());
     ARROW_RETURN_NOT_OK(OpenStores());
     for (int side : {kLeft, kRight}) {
-      ARROW_ASSIGN_OR_RAISE(auto slices,
-                            CollectSlices(*inputs_[side], kRowsPerSlice, context_.eval.pool));
+      SliceReader slices(*inputs_[side], kRowsPerSlice, context_.eval.pool);
       int64_t start = SteadyMillis();
-      // A side's rows go through in slices. Spark's join takes them one at a time: a new row
-      // meets only the other side's state, and what it changes there (a matched flag) the
-      // next slice reads back, so slices give the same result. A slice's buffers are small
-      // enough to be reused by the next one; buffers for a whole batch took fresh pages from
-      // the system at every batch.
+      // A side's rows go through in slices, each as its input produces it, so that the input
+      // (a file scan) reads the next one meanwhile. Spark's join takes them one at a time: a
+      // new row meets only the other side's state, and what it changes there (a matched
+      // flag) the next slice reads back, so slices give the same result. A slice's buffers
+      // are small enough to be reused by the next one; buffers for a whole batch took fresh
+      // pages from the system at every batch.
       arrow::Status processed;
-      for (const auto& rows : slices) {
-        processed = ProcessSide(sides_[side], rows);
+      while (true) {
+        auto rows = slices.Next();
+        if (!rows.ok()) processed = rows.status();
+        if (!rows.ok() || *rows == nullptr) break;
+        processed = ProcessSide(sides_[side], *rows);
         if (!processed.ok()) break;
       }
       // The other side's rows meet this side's state next: its last slice must be in it.
