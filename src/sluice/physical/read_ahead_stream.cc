@@ -7,11 +7,17 @@ namespace sluice::physical {
 
 namespace {
 
+// Batches kept ready: the operators above take their input in slices of several batches (a
+// stream-stream join 64K rows, eight of a Parquet scan's batches) and then work on the slice
+// for a while. With two ready, the stages below stopped after two batches and the operator
+// waited for the rest of its next slice; with eight they fill the slice meanwhile.
+constexpr size_t kBatchesAhead = 8;
+
 class ReadAheadStream final : public BatchStream {
  public:
   explicit ReadAheadStream(BatchStreamPtr input)
       : input_(std::move(input)),
-        ahead_([input = input_.get()] { return input->Next(); }, PipelinePool()) {}
+        ahead_([input = input_.get()] { return input->Next(); }, PipelinePool(), kBatchesAhead) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return input_->schema(); }
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override { return ahead_.Next(); }
