@@ -171,6 +171,10 @@ arrow::Result<BatchGroups> PaneAggregation::Finish(const expr::EvalContext& eval
     key_types.push_back(keys.back()->type());
   }
   ARROW_ASSIGN_OR_RAISE(auto grouper, expr::KeyGrouper::Make(std::move(key_types), pool_));
+  // A window's rows are few per key (a pane of each key for each slide), so the groups are
+  // not far below the rows: sized for them at once, the grouper neither rehashes nor copies
+  // its keys as it fills.
+  grouper->Reserve(num_rows);
   std::vector<uint32_t> ids;
   ARROW_RETURN_NOT_OK(grouper->Consume(keys, num_rows, &ids));
   arrow::ArrayVector states;
