@@ -118,6 +118,7 @@ char* ArenaHashTable::AppendRecord(std::string_view key, std::string_view value)
   size_t size = kRecordHeader + key.size() + value.size();
   char* record = Allocate(size);
   record_bytes_ += static_cast<int64_t>(size);
+  ARROW_CHECK_LT(key.size(), size_t{kDiscardedBit}) << "a state key of 2 GiB or more";
   auto key_length = static_cast<uint32_t>(key.size());
   auto value_length = static_cast<uint32_t>(value.size());
   std::memcpy(record, &key_length, sizeof(key_length));
@@ -224,6 +225,9 @@ void ArenaHashTable::Grow() {
 
 void ArenaHashTable::Discard(const char* record) {
   const auto size = static_cast<size_t>(RecordBytesOf(record));
+  // The record lives in a block this table owns; only the const view makes it const.
+  const uint32_t marked = KeyLengthOf(record) | kDiscardedBit;
+  std::memcpy(const_cast<char*>(record), &marked, sizeof(marked));
   garbage_bytes_ += static_cast<int64_t>(size);
   record_bytes_ -= static_cast<int64_t>(size);
   Block& block = blocks_[BlockOf(record)];
