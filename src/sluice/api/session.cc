@@ -1,6 +1,5 @@
 #include "sluice/api/session.h"
 
-#include <cstdlib>
 #include <mutex>
 
 #include <arrow/array.h>
@@ -23,21 +22,11 @@ namespace sluice {
 
 namespace {
 
-// Arrow registers its compute kernels once per process, before any query runs. Its default
-// memory pool becomes jemalloc (the Arrow libraries carry it) unless ARROW_DEFAULT_MEMORY_POOL
-// names one, as a sanitizer build does (the system's): Arrow's own default, mimalloc, returns
-// the pages of freed buffers to the system within milliseconds, so every micro-batch faulted
-// its buffers' pages in again, each fault waiting on the host on a virtual machine; jemalloc
-// keeps them about a second. Nexmark from files: q3, q7, q8, q21 and q22 5-10% faster, the
-// others the same, in 10-40% less memory. Arrow reads the variable when its default pool is
-// first used: in a Python process pyarrow has done so already, and mimalloc stays.
+// Arrow registers its compute kernels once per process, before any query runs.
 arrow::Status InitializeArrowOnce() {
   static std::once_flag once;
   static arrow::Status status;
-  std::call_once(once, [] {
-    setenv("ARROW_DEFAULT_MEMORY_POOL", "jemalloc", /*overwrite=*/0);
-    status = arrow::compute::Initialize();
-  });
+  std::call_once(once, [] { status = arrow::compute::Initialize(); });
   return status;
 }
 
