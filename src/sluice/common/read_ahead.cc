@@ -1,20 +1,86 @@
 #include "sluice/common/read_ahead.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <ctime>
 #include <thread>
 
+#include <arrow/util/byte_size.h>
 #include <arrow/util/thread_pool.h>
 
 namespace sluice {
 
+namespace {
+
+int64_t BytesOf(const arrow::Result<std::shared_ptr<arrow::RecordBatch>>& result) {
+  return result.ok() && *result != nullptr ? arrow::util::TotalBufferSize(**result) : 0;
+}
+
+int64_t ThreadCpuNanos() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+}
+
+int PoolThreads() { return std::max(2, static_cast<int>(std::thread::hardware_concurrency())); }
+
+/// Runs its tasks on threads of the lowest priority (nice 19), which only ever run such tasks:
+/// a thread may always lower its own priority, but raising it again takes a privilege.
+class BackgroundExecutor final : public arrow::internal::Executor {
+ public:
+  BackgroundExecutor()
+      : pool_(arrow::internal::ThreadPool::MakeEternal(PoolThreads()).ValueOrDie()) {}
+
+  int GetCapacity() override { return pool_->GetCapacity(); }
+  bool OwnsThisThread() override { return pool_->OwnsThisThread(); }
+
+ protected:
+  arrow::Status SpawnReal(arrow::internal::TaskHints hints,
+                          arrow::internal::FnOnce<void()> task, arrow::StopToken stop_token,
+                          StopCallback&& stop_callback) override {
+    return pool_->Spawn(
+        hints,
+        [task = std::move(task)]() mutable {
+          thread_local bool lowered = false;
+          if (!lowered) {
+            // Best effort: where it fails, the thread keeps the process's priority.
+            setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+            lowered = true;
+          }
+          std::move(task)();
+        },
+        std::move(stop_token), std::move(stop_callback));
+  }
+
+ private:
+  std::shared_ptr<arrow::internal::ThreadPool> pool_;
+};
+
+}  // namespace
+
+void BatchReadAhead::Start() {
+  std::lock_guard lock(mutex_);
+  StartLocked();
+}
+
+void BatchReadAhead::Reschedule(arrow::internal::Executor* executor, ReadAheadLimit limit) {
+  std::lock_guard lock(mutex_);
+  executor_ = executor;
+  limit_ = limit;
+  StartLocked();
+}
+
 arrow::Result<std::shared_ptr<arrow::RecordBatch>> BatchReadAhead::Next() {
   std::unique_lock lock(mutex_);
-  ARROW_RETURN_NOT_OK(StartLocked());
+  StartLocked();
   changed_.wait(lock, [&] { return !ready_.empty() || !producing_; });
   if (ready_.empty()) return nullptr;  // stopped, or past the end
   auto result = std::move(ready_.front());
   ready_.pop_front();
-  ARROW_RETURN_NOT_OK(StartLocked());
+  ready_bytes_ -= BytesOf(result);
+  StartLocked();
   return result;
 }
 
@@ -23,23 +89,37 @@ void BatchReadAhead::Stop() {
   ended_ = true;
   changed_.wait(lock, [&] { return !producing_; });
   ready_.clear();
+  ready_bytes_ = 0;
 }
 
-arrow::Status BatchReadAhead::StartLocked() {
-  if (producing_ || ended_ || ready_.size() >= depth_) return arrow::Status::OK();
-  ARROW_RETURN_NOT_OK(executor_->Spawn([this] { Produce(); }));
+void BatchReadAhead::StartLocked() {
+  if (producing_ || ended_ || FullLocked()) return;
+  arrow::internal::Executor* executor = executor_;
+  arrow::Status spawned = executor->Spawn([this, executor] { Produce(executor); });
+  if (!spawned.ok()) {
+    // Comes out of Next() after the batches read before.
+    ready_.push_back(std::move(spawned));
+    ended_ = true;
+    return;
+  }
   producing_ = true;
-  return arrow::Status::OK();
 }
 
-void BatchReadAhead::Produce() {
+void BatchReadAhead::Produce(arrow::internal::Executor* executor) {
   while (true) {
+    const int64_t cpu_before = ThreadCpuNanos();
     auto result = read_();
+    read_cpu_nanos_.fetch_add(ThreadCpuNanos() - cpu_before, std::memory_order_relaxed);
     std::lock_guard lock(mutex_);
     if (!result.ok() || *result == nullptr) ended_ = true;
+    ready_bytes_ += BytesOf(result);
     ready_.push_back(std::move(result));
-    const bool stop = ended_ || ready_.size() >= depth_;
-    if (stop) producing_ = false;
+    const bool stop = ended_ || FullLocked() || executor != executor_;
+    if (stop) {
+      producing_ = false;
+      // Rescheduled: the reads go on where they now belong.
+      if (executor != executor_) StartLocked();
+    }
     // Notified under the lock: once producing_ is false, Stop() may return and destroy this.
     changed_.notify_all();
     if (stop) return;
@@ -50,10 +130,14 @@ arrow::internal::Executor* PipelinePool() {
   // Eternal, as Arrow's own pools: not joined at exit, where a query still running could be
   // waiting for it.
   static const std::shared_ptr<arrow::internal::ThreadPool> pool =
-      arrow::internal::ThreadPool::MakeEternal(
-          std::max(2, static_cast<int>(std::thread::hardware_concurrency())))
-          .ValueOrDie();
+      arrow::internal::ThreadPool::MakeEternal(PoolThreads()).ValueOrDie();
   return pool.get();
+}
+
+arrow::internal::Executor* BackgroundPool() {
+  static BackgroundExecutor* const pool = new BackgroundExecutor();  // never destroyed, as the
+                                                                     // eternal pool it uses
+  return pool;
 }
 
 }  // namespace sluice

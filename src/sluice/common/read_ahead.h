@@ -1,12 +1,15 @@
 // Reading ahead: while the caller works on a batch, the next ones are produced on a
 // thread pool. This is how a query that is one pipeline of operators puts a second core to
-// use: a file scan decodes ahead of the query (formats/read_ahead_reader.h), and the stateless
-// operators below a stateful one run ahead of it (physical/read_ahead_stream.h).
+// use: a file scan decodes ahead of the query (formats/file_batch_reader.h), and the
+// stateless operators below a stateful one run ahead of it (physical/read_ahead_stream.h).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 
@@ -19,49 +22,78 @@ class Executor;
 
 namespace sluice {
 
-/// Calls `read` on `executor` ahead of Next(), keeping up to `depth` batches ready: a pool
-/// task reads until that many wait, so a consumer faster than its input never leaves the
+/// How much a read-ahead keeps ready at most: `batches`, and no more than `bytes` of them
+/// (but always one).
+struct ReadAheadLimit {
+  size_t batches = 2;
+  int64_t bytes = std::numeric_limits<int64_t>::max();
+};
+
+/// Calls `read` on `executor` ahead of Next(), keeping what `limit` allows ready: a pool
+/// task reads until that much waits, so a consumer faster than its input never leaves the
 /// reads idle while it wakes up. `read` is called by one pool thread at a time, never
 /// concurrently and never by the caller, and never again after it returned an error or the
 /// end (nullptr). What it needs must outlive this object; destroying it (or Stop()) waits for
-/// the read under way. Not thread-safe; one consumer calls Next().
+/// the read under way. Not thread-safe; one consumer calls Next() (and Reschedule()).
 ///
 /// A read must not wait for another task of its own executor: that could take every thread
 /// of the pool and leave the task it waits for queued. So leaf reads (a file's batches) run
-/// on Arrow's IO pool and reads that wait for them on the pipeline pool (PipelinePool()).
+/// on Arrow's IO pool (or BackgroundPool()) and reads that wait for them on the pipeline pool
+/// (PipelinePool()).
 class BatchReadAhead {
  public:
   using Read = std::function<arrow::Result<std::shared_ptr<arrow::RecordBatch>>()>;
 
-  BatchReadAhead(Read read, arrow::internal::Executor* executor, size_t depth = 2)
-      : read_(std::move(read)), executor_(executor), depth_(depth) {}
+  BatchReadAhead(Read read, arrow::internal::Executor* executor, ReadAheadLimit limit = {})
+      : read_(std::move(read)), executor_(executor), limit_(limit) {}
   ~BatchReadAhead() { Stop(); }
   BatchReadAhead(const BatchReadAhead&) = delete;
   BatchReadAhead& operator=(const BatchReadAhead&) = delete;
 
-  /// The next batch (nullptr at the end), or the error `read` returned in its place.
+  /// Starts reading now rather than at the first Next().
+  void Start();
+  /// From now on reads run on `executor` under `limit`: a read under way elsewhere finishes
+  /// there, and the next one starts on `executor`.
+  void Reschedule(arrow::internal::Executor* executor, ReadAheadLimit limit);
+  /// The next batch (nullptr at the end), or the error `read` returned in its place (or the
+  /// executor's, when it could not start a read).
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next();
   /// Waits for the read under way, if any; after it Next() returns the end and reads nothing.
   void Stop();
 
+  /// The CPU time the reads took so far (of the threads that made them).
+  int64_t read_cpu_nanos() const { return read_cpu_nanos_.load(std::memory_order_relaxed); }
+
  private:
-  /// The pool task: reads until `depth_` batches are ready, the end, an error or Stop().
-  void Produce();
+  /// The pool task on `executor`: reads until the limit is reached, the end, an error,
+  /// Stop(), or a Reschedule() to another executor.
+  void Produce(arrow::internal::Executor* executor);
   /// Starts Produce() unless it runs, the reads ended or enough batches are ready.
-  arrow::Status StartLocked();
+  void StartLocked();
+  bool FullLocked() const {
+    return ready_.size() >= limit_.batches || ready_bytes_ >= limit_.bytes;
+  }
 
   Read read_;
-  arrow::internal::Executor* executor_;
-  const size_t depth_;
   std::mutex mutex_;
   std::condition_variable changed_;
+  arrow::internal::Executor* executor_;  // guarded by mutex_
+  ReadAheadLimit limit_;                 // guarded by mutex_
   std::deque<arrow::Result<std::shared_ptr<arrow::RecordBatch>>> ready_;
+  int64_t ready_bytes_ = 0;  // the buffers of the batches in ready_
   bool producing_ = false;
   /// `read` returned the end or an error, or Stop() was called: no read starts any more.
   bool ended_ = false;
+  std::atomic<int64_t> read_cpu_nanos_{0};
 };
 
 /// The pool of reads that wait on leaf reads: as many threads as cores, at least two.
 arrow::internal::Executor* PipelinePool();
+
+/// The pool of leaf reads made before they are needed (the next file of a scan, decoded while
+/// the query reads the one before it). Its threads run at the lowest priority: such a read
+/// takes a core only when nothing else of the process (or the machine) wants it, so it never
+/// slows the work it is ahead of.
+arrow::internal::Executor* BackgroundPool();
 
 }  // namespace sluice

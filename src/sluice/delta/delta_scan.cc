@@ -9,7 +9,6 @@
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/file_batch_reader.h"
-#include "sluice/formats/read_ahead_reader.h"
 #include "sluice/formats/partition_discovery.h"
 
 namespace sluice::delta {
@@ -141,7 +140,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ReadDeltaFiles(
       std::move(parquet), std::move(batch_files), arrow::schema(data_fields),
       arrow::schema(scanned),
       formats::FileScanOptions{context.ignore_missing_files, context.ignore_corrupt_files});
-  return std::make_shared<ReorderedReader>(formats::ReadAhead(std::move(reader)), snapshot.schema,
+  return std::make_shared<ReorderedReader>(std::move(reader), snapshot.schema,
                                            std::move(order));
 }
 

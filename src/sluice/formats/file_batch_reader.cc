@@ -1,8 +1,10 @@
 #include "sluice/formats/file_batch_reader.h"
 
+#include <chrono>
 #include <filesystem>
 
 #include <arrow/array/util.h>
+#include <arrow/io/interfaces.h>
 #include <arrow/scalar.h>
 
 #include "sluice/common/errors.h"
@@ -28,27 +30,89 @@ bool FileBatchReader::SkipCorrupt(const arrow::Status& failure, const std::strin
   return true;
 }
 
-arrow::Result<bool> FileBatchReader::OpenNext() {
-  while (next_file_ < files_.size()) {
-    const BatchFile& file = files_[next_file_++];
+FileDecode::FileDecode(std::shared_ptr<const FormatReader> reader, std::string local_path,
+                       std::shared_ptr<arrow::Schema> schema,
+                       arrow::internal::Executor* executor, ReadAheadLimit limit)
+    : reader_(std::move(reader)),
+      local_path_(std::move(local_path)),
+      schema_(std::move(schema)),
+      ahead_([this] { return Read(); }, executor, limit) {
+  ahead_.Start();
+}
+
+arrow::Result<std::shared_ptr<arrow::RecordBatch>> FileDecode::Read() {
+  if (opened_ == nullptr) {
+    if (empty_) return nullptr;
     std::error_code error;
-    if (!std::filesystem::exists(file.local_path, error)) {
-      if (scan_.ignore_missing_files) continue;
-      return FileNotExistError(file.local_path);
+    if (!std::filesystem::exists(local_path_, error)) return FileNotExistError(local_path_);
+    if (std::filesystem::file_size(local_path_, error) == 0 && !error) {
+      empty_ = true;
+      return nullptr;
     }
-    // Spark reads nothing from an empty file, even of a format that has a footer.
-    if (std::filesystem::file_size(file.local_path, error) == 0 && !error) continue;
-    auto opened =
-        reader_->OpenFile(file.local_path, read_schema_ ? read_schema_ : data_schema_);
-    if (!opened.ok()) {
-      if (SkipCorrupt(opened.status(), file.local_path)) continue;
-      return opened.status();
-    }
-    current_ = std::move(opened).ValueUnsafe();
-    current_file_ = &file;
-    return true;
+    ARROW_ASSIGN_OR_RAISE(opened_, reader_->OpenFile(local_path_, schema_));
   }
-  return false;
+  return opened_->Next();
+}
+
+namespace {
+
+bool IsFileNotExist(const arrow::Status& status) {
+  return ErrorClassOf(status) == "FAILED_READ_FILE.FILE_NOT_EXIST";
+}
+
+int64_t SteadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+arrow::internal::Executor* IoPool() { return arrow::io::default_io_context().executor(); }
+
+}  // namespace
+
+std::unique_ptr<FileDecode> FileBatchReader::DecodeAhead(const std::string& local_path) const {
+  return std::make_unique<FileDecode>(reader_, local_path, DecodedSchema(), BackgroundPool(),
+                                      kAheadLimit);
+}
+
+void FileBatchReader::TakeOver(std::unique_ptr<FileDecode>& decode) {
+  if (decode == nullptr || next_ != nullptr || next_file_ != 0 || files_.empty() ||
+      decode->local_path() != files_[0].local_path ||
+      !decode->schema()->Equals(*DecodedSchema())) {
+    return;
+  }
+  next_ = std::move(decode);
+}
+
+bool FileBatchReader::OpenNext() {
+  if (next_file_ >= files_.size()) return false;
+  // Its turn has come: the file decodes at the process's priority.
+  const ReadAheadLimit limit = decode_ahead_ ? kAheadLimit : ReadAheadLimit{};
+  if (next_ != nullptr) {
+    current_ = std::move(next_);
+    current_->Reschedule(IoPool(), limit);
+  } else {
+    current_ = std::make_unique<FileDecode>(reader_, files_[next_file_].local_path,
+                                            DecodedSchema(), IoPool(), limit);
+  }
+  current_file_ = &files_[next_file_++];
+  if (decode_ahead_ && next_file_ < files_.size()) {
+    next_ = DecodeAhead(files_[next_file_].local_path);
+  }
+  return true;
+}
+
+void FileBatchReader::CountReadTime() {
+  load_->read_nanos.store(SteadyNanos() - first_read_nanos_, std::memory_order_relaxed);
+}
+
+void FileBatchReader::EndFile() {
+  load_->decode_cpu_nanos.fetch_add(current_->cpu_nanos(), std::memory_order_relaxed);
+  CountReadTime();
+  current_ = nullptr;
+  if (!decode_ahead_ && next_file_ < files_.size() && load_->DecodeBound()) {
+    set_decode_ahead(true);
+  }
 }
 
 void FileBatchReader::ReadOnly(const arrow::Schema& read) {
@@ -111,18 +175,30 @@ arrow::Result<std::shared_ptr<arrow::Array>> WithAllFields(
 
 arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) {
   *batch = nullptr;
+  if (first_read_nanos_ < 0) first_read_nanos_ = SteadyNanos();
+  // The time read so far, whatever the return.
+  struct CountReadTime {
+    FileBatchReader* reader;
+    ~CountReadTime() { reader->CountReadTime(); }
+  } count_read_time{this};
   while (true) {
-    if (current_ == nullptr) {
-      ARROW_ASSIGN_OR_RAISE(bool opened, OpenNext());
-      if (!opened) return arrow::Status::OK();
-    }
+    if (current_ == nullptr && !OpenNext()) return arrow::Status::OK();
     std::shared_ptr<arrow::RecordBatch> data;
-    if (arrow::Status read = current_->ReadNext(&data); !read.ok()) {
-      if (!SkipCorrupt(read, current_file_->local_path)) return read;
-      data = nullptr;
+    const int64_t asked = SteadyNanos();
+    auto read = current_->Next();
+    load_->wait_nanos.fetch_add(SteadyNanos() - asked, std::memory_order_relaxed);
+    if (read.ok()) {
+      data = std::move(read).ValueUnsafe();
+    } else {
+      // The rest of a corrupt file is skipped with a warning (ignoreCorruptFiles); a missing
+      // one has no rows to skip (ignoreMissingFiles).
+      const bool skipped = IsFileNotExist(read.status())
+                               ? scan_.ignore_missing_files
+                               : SkipCorrupt(read.status(), current_file_->local_path);
+      if (!skipped) return read.status();
     }
     if (data == nullptr) {
-      current_ = nullptr;
+      EndFile();
       continue;
     }
     if (data->num_rows() == 0 && data->num_columns() > 0) continue;

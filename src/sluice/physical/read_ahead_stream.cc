@@ -17,7 +17,8 @@ class ReadAheadStream final : public BatchStream {
  public:
   explicit ReadAheadStream(BatchStreamPtr input)
       : input_(std::move(input)),
-        ahead_([input = input_.get()] { return input->Next(); }, PipelinePool(), kBatchesAhead) {}
+        ahead_([input = input_.get()] { return input->Next(); }, PipelinePool(),
+               ReadAheadLimit{kBatchesAhead}) {}
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return input_->schema(); }
   arrow::Result<std::shared_ptr<arrow::RecordBatch>> Next() override { return ahead_.Next(); }

@@ -7,7 +7,6 @@
 #include "sluice/common/ascii.h"
 #include "sluice/common/errors.h"
 #include "sluice/formats/file_batch_reader.h"
-#include "sluice/formats/read_ahead_reader.h"
 
 namespace sluice::plan {
 
@@ -60,8 +59,8 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileSource::Open() cons
   for (size_t i = 0; i < listing_->files.size(); ++i) {
     files.push_back({listing_->files[i], listing_->partition_values[i]});
   }
-  return formats::ReadAhead(std::make_shared<formats::FileBatchReader>(
-      reader_, std::move(files), data_schema_, schema_, scan_));
+  return std::make_shared<formats::FileBatchReader>(reader_, std::move(files), data_schema_,
+                                                    schema_, scan_);
 }
 
 }  // namespace sluice::plan

@@ -1,0 +1,267 @@
+#include "sluice/common/read_ahead.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <limits>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <arrow/array/builder_primitive.h>
+#include <arrow/io/interfaces.h>
+#include <arrow/type.h>
+#include <arrow/util/byte_size.h>
+#include <arrow/util/thread_pool.h>
+
+namespace sluice {
+namespace {
+
+std::shared_ptr<arrow::Schema> Schema() { return arrow::schema({arrow::field("n", arrow::int64())}); }
+
+std::shared_ptr<arrow::RecordBatch> BatchOf(int64_t n) {
+  arrow::Int64Builder builder;
+  EXPECT_TRUE(builder.Append(n).ok());
+  return arrow::RecordBatch::Make(Schema(), 1, {builder.Finish().ValueOrDie()});
+}
+
+arrow::internal::Executor* IoPool() { return arrow::io::default_io_context().executor(); }
+
+/// Yields `count` one-row batches 0, 1, ... (or fails at `fail_at`), recording how many reads
+/// were made, on which threads and at which priority, and able to hold its reads from a given
+/// one on until released.
+class CountingSource {
+ public:
+  CountingSource(int count, int fail_at = -1) : count_(count), fail_at_(fail_at) {}
+
+  BatchReadAhead::Read AsRead() {
+    return [this] { return Read(); };
+  }
+
+  arrow::Result<std::shared_ptr<arrow::RecordBatch>> Read() {
+    {
+      std::unique_lock lock(mutex_);
+      threads_.push_back(std::this_thread::get_id());
+      priorities_.push_back(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())));
+      const int read = ++reads_;
+      changed_.notify_all();
+      changed_.wait(lock, [&] { return read < hold_from_; });
+    }
+    const int position = next_++;
+    if (position == fail_at_) return arrow::Status::IOError("damaged at batch ", position);
+    if (position >= count_) return nullptr;
+    return BatchOf(position);
+  }
+
+  /// Waits up to a few seconds until `reads` reads have started; false if they have not.
+  bool WaitForReads(int reads) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::seconds(5), [&] { return reads_ >= reads; });
+  }
+  /// Holds the reads from the `read`th (counting from 1) on; Release lets them go.
+  void HoldFrom(int read) {
+    std::lock_guard lock(mutex_);
+    hold_from_ = read;
+  }
+  void Release() {
+    std::lock_guard lock(mutex_);
+    hold_from_ = std::numeric_limits<int>::max();
+    changed_.notify_all();
+  }
+  int reads() {
+    std::lock_guard lock(mutex_);
+    return reads_;
+  }
+  std::vector<std::thread::id> threads() {
+    std::lock_guard lock(mutex_);
+    return threads_;
+  }
+  std::vector<int> priorities() {
+    std::lock_guard lock(mutex_);
+    return priorities_;
+  }
+
+ private:
+  const int count_;
+  const int fail_at_;
+  int next_ = 0;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int reads_ = 0;
+  int hold_from_ = std::numeric_limits<int>::max();
+  std::vector<std::thread::id> threads_;
+  std::vector<int> priorities_;
+};
+
+std::vector<int64_t> ReadAll(BatchReadAhead& ahead, arrow::Status* status) {
+  std::vector<int64_t> values;
+  while (true) {
+    auto batch = ahead.Next();
+    *status = batch.status();
+    if (!batch.ok() || *batch == nullptr) return values;
+    values.push_back(std::static_pointer_cast<arrow::Int64Array>((*batch)->column(0))->Value(0));
+  }
+}
+
+TEST(BatchReadAheadTest, YieldsTheSourcesBatchesInOrderThenTheEnd) {
+  CountingSource source(5);
+  BatchReadAhead ahead(source.AsRead(), IoPool());
+  arrow::Status status;
+  EXPECT_EQ(ReadAll(ahead, &status), (std::vector<int64_t>{0, 1, 2, 3, 4}));
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  // Past the end it stays at the end and reads no more.
+  const int reads = source.reads();
+  auto batch = ahead.Next();
+  ASSERT_TRUE(batch.ok());
+  EXPECT_EQ(*batch, nullptr);
+  EXPECT_EQ(source.reads(), reads);
+  EXPECT_EQ(reads, 6);  // five batches and the end
+}
+
+TEST(BatchReadAheadTest, ReadsTheNextBatchOnAnotherThreadWhileTheCallerHoldsThisOne) {
+  CountingSource source(3);
+  BatchReadAhead ahead(source.AsRead(), IoPool());
+  auto batch = ahead.Next();
+  ASSERT_TRUE(batch.ok());
+  ASSERT_NE(*batch, nullptr);
+  // The caller has batch 0 and has not asked again: batch 1 is read meanwhile.
+  EXPECT_TRUE(source.WaitForReads(2));
+  for (std::thread::id thread : source.threads()) EXPECT_NE(thread, std::this_thread::get_id());
+}
+
+TEST(BatchReadAheadTest, ReadsNothingBeforeTheFirstNextUnlessStarted) {
+  CountingSource source(10);
+  BatchReadAhead lazy(source.AsRead(), IoPool());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(source.reads(), 0);
+  CountingSource started(10);
+  BatchReadAhead eager(started.AsRead(), IoPool());
+  eager.Start();
+  EXPECT_TRUE(started.WaitForReads(2));
+}
+
+TEST(BatchReadAheadTest, KeepsTwoBatchesReadyAndNoMore) {
+  CountingSource source(10);
+  BatchReadAhead ahead(source.AsRead(), IoPool());
+  ASSERT_TRUE(ahead.Next().ok());
+  // Batch 0 is taken; 1 and 2 are read ahead, and the reads stop there.
+  ASSERT_TRUE(source.WaitForReads(3));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(source.reads(), 3);
+  ASSERT_TRUE(ahead.Next().ok());
+  EXPECT_TRUE(source.WaitForReads(4));
+}
+
+TEST(BatchReadAheadTest, KeepsNoMoreBytesReadyThanItsLimitButAlwaysOneBatch) {
+  const int64_t batch_bytes = arrow::util::TotalBufferSize(*BatchOf(0));
+  CountingSource source(100);
+  BatchReadAhead ahead(source.AsRead(), IoPool(), ReadAheadLimit{1000, 3 * batch_bytes});
+  ahead.Start();
+  ASSERT_TRUE(source.WaitForReads(3));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(source.reads(), 3);  // three batches reach the byte limit
+  ASSERT_TRUE(ahead.Next().ok());
+  EXPECT_TRUE(source.WaitForReads(4));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(source.reads(), 4);
+
+  CountingSource tiny(10);
+  BatchReadAhead one(tiny.AsRead(), IoPool(), ReadAheadLimit{1000, 1});
+  one.Start();
+  ASSERT_TRUE(tiny.WaitForReads(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(tiny.reads(), 1);
+  auto batch = one.Next();
+  ASSERT_TRUE(batch.ok());
+  EXPECT_NE(*batch, nullptr);
+}
+
+TEST(BatchReadAheadTest, AFailureComesOutInItsPlaceAndNothingIsReadAfterIt) {
+  CountingSource source(5, /*fail_at=*/2);
+  BatchReadAhead ahead(source.AsRead(), IoPool());
+  arrow::Status status;
+  EXPECT_EQ(ReadAll(ahead, &status), (std::vector<int64_t>{0, 1}));
+  EXPECT_TRUE(status.IsIOError());
+  EXPECT_NE(status.message().find("damaged at batch 2"), std::string::npos);
+  auto batch = ahead.Next();
+  ASSERT_TRUE(batch.ok());
+  EXPECT_EQ(*batch, nullptr);
+  EXPECT_EQ(source.reads(), 3);
+}
+
+TEST(BatchReadAheadTest, StoppingWaitsForTheReadUnderWay) {
+  CountingSource source(3);
+  BatchReadAhead ahead(source.AsRead(), IoPool());
+  source.HoldFrom(2);
+  ASSERT_TRUE(ahead.Next().ok());
+  ASSERT_TRUE(source.WaitForReads(2));
+  std::atomic<bool> stopped = false;
+  std::thread stopper([&] {
+    ahead.Stop();
+    stopped = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(stopped);  // the read of batch 1 is still held
+  source.Release();
+  stopper.join();
+  EXPECT_TRUE(stopped);
+  EXPECT_EQ(source.reads(), 2);
+}
+
+TEST(BatchReadAheadTest, RescheduledReadsMoveToTheNewExecutorAfterTheReadUnderWay) {
+  auto other = arrow::internal::ThreadPool::Make(1).ValueOrDie();
+  CountingSource source(6);
+  source.HoldFrom(2);
+  BatchReadAhead ahead(source.AsRead(), IoPool(), ReadAheadLimit{1000});
+  ahead.Start();
+  ASSERT_TRUE(source.WaitForReads(2));  // the second read is under way, held
+  ahead.Reschedule(other.get(), ReadAheadLimit{1000});
+  source.Release();
+  arrow::Status status;
+  EXPECT_EQ(ReadAll(ahead, &status), (std::vector<int64_t>{0, 1, 2, 3, 4, 5}));
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  const auto threads = source.threads();
+  ASSERT_EQ(threads.size(), 7u);
+  // Reads 1 and 2 ran where they started; those after them on the other pool's one thread.
+  EXPECT_EQ(threads[0], threads[1]);
+  for (size_t i = 3; i < threads.size(); ++i) EXPECT_EQ(threads[i], threads[2]);
+  EXPECT_NE(threads[2], threads[1]);
+}
+
+TEST(BatchReadAheadTest, CountsTheCpuTimeOfItsReads) {
+  BatchReadAhead ahead(
+      [spun = false]() mutable -> arrow::Result<std::shared_ptr<arrow::RecordBatch>> {
+        if (spun) return nullptr;
+        spun = true;
+        // Busy for about 20 ms of CPU.
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+        volatile int64_t sink = 0;
+        while (std::chrono::steady_clock::now() < until) sink = sink + 1;
+        return BatchOf(0);
+      },
+      IoPool());
+  arrow::Status status;
+  EXPECT_EQ(ReadAll(ahead, &status).size(), 1u);
+  EXPECT_GE(ahead.read_cpu_nanos(), 10'000'000);
+  EXPECT_LT(ahead.read_cpu_nanos(), 2'000'000'000);
+}
+
+TEST(BatchReadAheadTest, TheBackgroundPoolReadsAtTheLowestPriority) {
+  const int priority_before = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+  CountingSource source(2);
+  BatchReadAhead ahead(source.AsRead(), BackgroundPool());
+  arrow::Status status;
+  EXPECT_EQ(ReadAll(ahead, &status), (std::vector<int64_t>{0, 1}));
+  for (int priority : source.priorities()) EXPECT_EQ(priority, 19);
+  for (std::thread::id thread : source.threads()) EXPECT_NE(thread, std::this_thread::get_id());
+  // The process's own threads keep their priority.
+  EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), priority_before);
+}
+
+}  // namespace
+}  // namespace sluice
