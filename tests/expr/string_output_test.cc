@@ -1,9 +1,10 @@
 // StringOutput: the row-by-row builder of string results, whose short appends are copied
-// without a call to memcpy.
+// without a call to memcpy; and Utf8Length, which counts eight bytes at a time.
 #include "sluice/expr/functions/string_columns.h"
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 
 namespace sluice::expr {
@@ -31,6 +32,31 @@ TEST(StringOutputTest, RowsOfEveryLengthReadBackAsAppended) {
     EXPECT_EQ(strings.GetView(row + 1), text.substr(0, length));
     EXPECT_TRUE(strings.IsNull(row + 2));
   }
+}
+
+TEST(Utf8LengthTest, CountsTheBytesThatAreNotContinuationBytesAtEveryLengthAndPosition) {
+  // Characters of one to four bytes, and stray bytes, at every position of the eight-byte
+  // words and in the bytes after the last whole word.
+  const std::vector<std::string> pieces = {"a", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                                           "\x80", "\xFF", "~"};
+  std::mt19937 random(7);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    const int count = static_cast<int>(random() % 24);
+    for (int i = 0; i < count; ++i) text += pieces[random() % pieces.size()];
+    int64_t expected = 0;
+    for (unsigned char c : text) expected += (c & 0xC0) != 0x80;
+    ASSERT_EQ(Utf8Length(text), expected) << "round " << round;
+    // And from every offset, as rows of a values buffer start anywhere.
+    for (size_t from = 1; from < text.size() && from < 9; ++from) {
+      std::string_view rest(text.data() + from, text.size() - from);
+      int64_t rest_expected = 0;
+      for (unsigned char c : rest) rest_expected += (c & 0xC0) != 0x80;
+      ASSERT_EQ(Utf8Length(rest), rest_expected) << "round " << round << " from " << from;
+    }
+  }
+  EXPECT_EQ(Utf8Length(""), 0);
+  EXPECT_EQ(Utf8Length("abcdefgh\xE2\x82\xAC"), 9);
 }
 
 }  // namespace
