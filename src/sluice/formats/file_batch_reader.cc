@@ -177,10 +177,10 @@ arrow::Status FileBatchReader::ReadNext(std::shared_ptr<arrow::RecordBatch>* bat
   *batch = nullptr;
   if (first_read_nanos_ < 0) first_read_nanos_ = SteadyNanos();
   // The time read so far, whatever the return.
-  struct CountReadTime {
+  struct ReadTimeCounter {
     FileBatchReader* reader;
-    ~CountReadTime() { reader->CountReadTime(); }
-  } count_read_time{this};
+    ~ReadTimeCounter() { reader->CountReadTime(); }
+  } read_time_counter{this};
   while (true) {
     if (current_ == nullptr && !OpenNext()) return arrow::Status::OK();
     std::shared_ptr<arrow::RecordBatch> data;
