@@ -27,11 +27,14 @@ int64_t ThreadCpuNanos() {
 int PoolThreads() { return std::max(2, static_cast<int>(std::thread::hardware_concurrency())); }
 
 /// Runs its tasks on threads of the lowest priority (nice 19), which only ever run such tasks:
-/// a thread may always lower its own priority, but raising it again takes a privilege.
+/// a thread may always lower its own priority, but raising it again takes a privilege. Four
+/// threads a core: a read that waits for a thread here waits behind reads of the lowest
+/// priority, which is long on a busy machine, and such a wait is what delays a file decoded
+/// ahead whose turn came before its first read started (Reschedule moves the reads after it).
 class BackgroundExecutor final : public arrow::internal::Executor {
  public:
   BackgroundExecutor()
-      : pool_(arrow::internal::ThreadPool::MakeEternal(PoolThreads()).ValueOrDie()) {}
+      : pool_(arrow::internal::ThreadPool::MakeEternal(4 * PoolThreads()).ValueOrDie()) {}
 
   int GetCapacity() override { return pool_->GetCapacity(); }
   bool OwnsThisThread() override { return pool_->OwnsThisThread(); }
