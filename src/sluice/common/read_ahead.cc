@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <limits>
 #include <thread>
 
 #include <arrow/util/byte_size.h>
@@ -80,11 +81,11 @@ arrow::Result<std::shared_ptr<arrow::RecordBatch>> BatchReadAhead::Next() {
   StartLocked();
   changed_.wait(lock, [&] { return !ready_.empty() || !producing_; });
   if (ready_.empty()) return nullptr;  // stopped, or past the end
-  auto result = std::move(ready_.front());
+  Ready ready = std::move(ready_.front());
   ready_.pop_front();
-  ready_bytes_ -= BytesOf(result);
+  ready_bytes_ -= ready.bytes;
   StartLocked();
-  return result;
+  return std::move(ready.result);
 }
 
 void BatchReadAhead::Stop() {
@@ -101,7 +102,7 @@ void BatchReadAhead::StartLocked() {
   arrow::Status spawned = executor->Spawn([this, executor] { Produce(executor); });
   if (!spawned.ok()) {
     // Comes out of Next() after the batches read before.
-    ready_.push_back(std::move(spawned));
+    ready_.push_back({std::move(spawned), 0});
     ended_ = true;
     return;
   }
@@ -115,8 +116,10 @@ void BatchReadAhead::Produce(arrow::internal::Executor* executor) {
     read_cpu_nanos_.fetch_add(ThreadCpuNanos() - cpu_before, std::memory_order_relaxed);
     std::lock_guard lock(mutex_);
     if (!result.ok() || *result == nullptr) ended_ = true;
-    ready_bytes_ += BytesOf(result);
-    ready_.push_back(std::move(result));
+    const bool bounded = limit_.bytes != std::numeric_limits<int64_t>::max();
+    const int64_t bytes = bounded ? BytesOf(result) : 0;
+    ready_bytes_ += bytes;
+    ready_.push_back({std::move(result), bytes});
     const bool stop = ended_ || FullLocked() || executor != executor_;
     if (stop) {
       producing_ = false;

@@ -79,8 +79,12 @@ class BatchReadAhead {
   std::condition_variable changed_;
   arrow::internal::Executor* executor_;  // guarded by mutex_
   ReadAheadLimit limit_;                 // guarded by mutex_
-  std::deque<arrow::Result<std::shared_ptr<arrow::RecordBatch>>> ready_;
-  int64_t ready_bytes_ = 0;  // the buffers of the batches in ready_
+  struct Ready {
+    arrow::Result<std::shared_ptr<arrow::RecordBatch>> result;
+    int64_t bytes;  // its buffers', counted only under a byte limit
+  };
+  std::deque<Ready> ready_;
+  int64_t ready_bytes_ = 0;
   bool producing_ = false;
   /// `read` returned the end or an error, or Stop() was called: no read starts any more.
   bool ended_ = false;
