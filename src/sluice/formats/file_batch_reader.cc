@@ -87,7 +87,7 @@ void FileBatchReader::TakeOver(std::unique_ptr<FileDecode>& decode) {
 bool FileBatchReader::OpenNext() {
   if (next_file_ >= files_.size()) return false;
   // Its turn has come: the file decodes at the process's priority.
-  const ReadAheadLimit limit = decode_ahead_ ? kAheadLimit : ReadAheadLimit{};
+  const ReadAheadLimit limit = decode_ahead() ? kAheadLimit : ReadAheadLimit{};
   if (next_ != nullptr) {
     current_ = std::move(next_);
     current_->Reschedule(IoPool(), limit);
@@ -96,7 +96,7 @@ bool FileBatchReader::OpenNext() {
                                             DecodedSchema(), IoPool(), limit);
   }
   current_file_ = &files_[next_file_++];
-  if (decode_ahead_ && next_file_ < files_.size()) {
+  if (decode_ahead() && next_file_ < files_.size()) {
     next_ = DecodeAhead(files_[next_file_].local_path);
   }
   return true;
@@ -110,7 +110,7 @@ void FileBatchReader::EndFile() {
   load_->decode_cpu_nanos.fetch_add(current_->cpu_nanos(), std::memory_order_relaxed);
   CountReadTime();
   current_ = nullptr;
-  if (!decode_ahead_ && next_file_ < files_.size() && load_->DecodeBound()) {
+  if (!decode_ahead() && next_file_ < files_.size() && load_->DecodeBound()) {
     set_decode_ahead(true);
   }
 }

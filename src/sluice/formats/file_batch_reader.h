@@ -121,9 +121,9 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   /// bound by decoding (DecodeLoad): a reader turns it on by itself after a file that was, and
   /// the file source from the reader of its previous batch.
   void set_decode_ahead(bool decode_ahead) {
-    decode_ahead_ = decode_ahead;
     load_->decoded_ahead.store(decode_ahead, std::memory_order_relaxed);
   }
+  bool decode_ahead() const { return load_->decoded_ahead.load(std::memory_order_relaxed); }
   /// How the decoding of this reader's files has gone so far.
   std::shared_ptr<const DecodeLoad> load() const { return load_; }
 
@@ -169,7 +169,6 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   const BatchFile* current_file_ = nullptr;
   /// When decoding ahead: the decode of files_[next_file_], started while current_ is read.
   std::unique_ptr<FileDecode> next_;
-  bool decode_ahead_ = false;
   std::shared_ptr<DecodeLoad> load_ = std::make_shared<DecodeLoad>();
   int64_t first_read_nanos_ = -1;  // steady clock, at the first ReadNext
 };

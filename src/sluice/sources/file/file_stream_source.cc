@@ -15,6 +15,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/formats/partition_discovery.h"
 #include "sluice/sources/file/file_admission.h"
+#include "sluice/formats/decodes_across_batches.h"
 #include "sluice/formats/file_batch_reader.h"
 #include "sluice/sources/file/file_source_offset.h"
 #include "sluice/sources/file/file_stream_source_log.h"
@@ -72,7 +73,7 @@ class FileStreamSource final : public StreamSource {
       const std::optional<std::string>& start, const std::string& end,
       const arrow::Schema& read) override;
   arrow::Status Commit(const std::string& end) override;
-  void Stop() override { next_batch_decodes_.clear(); }
+  void Stop() override { decodes_.Clear(); }
 
  private:
   /// Every file of the path now, in admission order.
@@ -105,21 +106,8 @@ class FileStreamSource final : public StreamSource {
   std::optional<SourceBacklog> backlog_;
   /// The newest log batch whose files were cleaned in this run.
   std::optional<int64_t> last_cleaned_;
-  /// How each read of the source (a self-join reads it twice, each its own columns) went in
-  /// this batch and the one before, by the columns read: a read whose decoding was what the
-  /// query waited for decodes ahead in the next batch (FileBatchReader::set_decode_ahead).
-  struct ReadLoad {
-    std::shared_ptr<arrow::Schema> read;
-    std::shared_ptr<const formats::DecodeLoad> load;
-  };
-  int64_t loads_batch_ = -1;  // the first log batch of the batch current_loads_ are of
-  std::vector<ReadLoad> previous_loads_;
-  std::vector<ReadLoad> current_loads_;
-  /// Such a read's next first file, decoded while the batch before it runs (with a file or a
-  /// few per batch, decoding them one at a time on one core was the whole batch), by the log
-  /// batch it is for. The batch's reader takes it over if it reads that file as decoded;
-  /// files of the source are never changed once visible.
-  std::vector<std::pair<int64_t, std::unique_ptr<formats::FileDecode>>> next_batch_decodes_;
+  /// The decodes of this batch's reads carried over to the next batch.
+  formats::DecodesAcrossBatches decodes_;
 };
 
 arrow::Result<std::vector<SourceFile>> FileStreamSource::FetchAllFiles() {
@@ -295,28 +283,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> FileStreamSource::GetBa
   auto reader = std::make_shared<formats::FileBatchReader>(
       spec_->reader, std::move(files), spec_->data_schema, spec_->schema, scan_);
   reader->ReadOnly(read);
-  if (first != loads_batch_) {
-    previous_loads_ = std::move(current_loads_);
-    current_loads_.clear();
-    loads_batch_ = first;
-  }
-  const bool decode_ahead =
-      std::any_of(previous_loads_.begin(), previous_loads_.end(), [&](const ReadLoad& before) {
-        return before.read->Equals(read) && before.load->DecodeBound();
-      });
-  reader->set_decode_ahead(decode_ahead);
-  current_loads_.push_back({std::make_shared<arrow::Schema>(read), reader->load()});
-  // A decode for this batch is taken by the reader that reads its file as decoded (or left
-  // for another read of the source in this batch); decodes for earlier batches are stale.
-  std::erase_if(next_batch_decodes_, [&](auto& decode) {
-    if (decode.first == first) reader->TakeOver(decode.second);
-    return decode.second == nullptr || (decode.first <= last && decode.first != first);
-  });
-  if (decode_ahead) {
-    if (auto next = NextBatchFirstFile()) {
-      next_batch_decodes_.emplace_back(last + 1, reader->DecodeAhead(*next));
-    }
-  }
+  decodes_.Ready(*reader, read, first, last, [this] { return NextBatchFirstFile(); });
   return reader;
 }
 
