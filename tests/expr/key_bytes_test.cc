@@ -1,4 +1,5 @@
-// The word-wise hashing and comparison of grouping keys' bytes, against memcpy and memcmp.
+// The hashing and comparison of grouping keys' bytes, against memcpy and memcmp, over lengths that
+// take every path of each (up to two words, a 16-byte block, two chains of 32-byte steps).
 #include "sluice/expr/key_bytes.h"
 
 #include <cstring>
@@ -22,7 +23,7 @@ TEST(KeyBytesTest, TheTailIsWhatACopyIntoAZeroedWordHolds) {
 }
 
 TEST(KeyBytesTest, KeysEqualExactlyWhenEveryByteIs) {
-  for (size_t length = 0; length <= 40; ++length) {
+  for (size_t length = 0; length <= 80; ++length) {
     std::vector<uint8_t> a(length, 0x5a);
     std::vector<uint8_t> b = a;
     EXPECT_TRUE(EqualKeyBytes(a.data(), b.data(), length)) << "length " << length;
@@ -38,7 +39,7 @@ TEST(KeyBytesTest, KeysEqualExactlyWhenEveryByteIs) {
 TEST(KeyBytesTest, EveryByteAndTheLengthChangeTheHash) {
   std::set<uint64_t> hashes;
   size_t keys = 0;
-  std::vector<uint8_t> zeros(40, 0);
+  std::vector<uint8_t> zeros(80, 0);
   for (size_t length = 0; length <= zeros.size(); ++length) {
     // Zero bytes of different lengths hash apart: the length is part of the hash.
     hashes.insert(HashKeyBytes(zeros.data(), length));
