@@ -114,6 +114,13 @@ TEST_F(StringFunctionsTest, UpperAndLowerUseFullCaseMappings) {
   ExpectString("upper", {IntLit(123)}, "123");
 }
 
+TEST_F(StringFunctionsTest, UpperAndLowerOfAsciiColumns) {
+  // All ASCII: mapped as a whole array, nulls kept.
+  auto s = Col("string", R"(["Hello World", null, "", "@AZ[`az{", "nexmark.com/Q?X=1"])");
+  ExpectCall("upper", {s}, "string", R"(["HELLO WORLD", null, "", "@AZ[`AZ{", "NEXMARK.COM/Q?X=1"])");
+  ExpectCall("lower", {s}, "string", R"(["hello world", null, "", "@az[`az{", "nexmark.com/q?x=1"])");
+}
+
 TEST_F(StringFunctionsTest, Initcap) {
   ExpectString("initcap", {StringLit("hello WORLD  foo-bar")}, "Hello World  Foo-bar");
   ExpectString("initcap", {StringLit("ünï cöd")}, "Ünï Cöd");

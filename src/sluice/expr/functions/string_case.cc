@@ -3,7 +3,11 @@
 #include <locale.h>
 #include <wctype.h>
 
+#include <cstring>
 #include <string>
+
+#include <arrow/array/data.h>
+#include <arrow/buffer.h>
 
 namespace sluice::expr {
 
@@ -217,6 +221,40 @@ void AppendLower(std::string_view text, StringOutput& out) {
     dest[i] = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
   }
   out.Advance(static_cast<int64_t>(text.size()));
+}
+
+arrow::Result<std::optional<arrow::Datum>> MapAsciiCase(const arrow::Datum& input,
+                                                        AsciiCase to, arrow::MemoryPool* pool) {
+  if (!input.is_array() || input.type()->id() != arrow::Type::STRING) return std::nullopt;
+  const auto& array = *input.array();
+  const int32_t* offsets = array.GetValues<int32_t>(1);
+  if (array.length == 0 || offsets[0] != 0 || array.buffers[2] == nullptr) return std::nullopt;
+  const auto size = static_cast<size_t>(offsets[array.length]);
+  const uint8_t* bytes = array.buffers[2]->data();
+  // Word by word, then the bytes past the last whole word: a set high bit is a non-ASCII byte.
+  uint64_t high = 0;
+  size_t at = 0;
+  for (; at + 8 <= size; at += 8) {
+    uint64_t word;
+    std::memcpy(&word, bytes + at, 8);
+    high |= word;
+  }
+  for (; at < size; ++at) high |= bytes[at];
+  if ((high & 0x8080808080808080ULL) != 0) return std::nullopt;
+  ARROW_ASSIGN_OR_RAISE(auto mapped, arrow::AllocateBuffer(static_cast<int64_t>(size), pool));
+  uint8_t* out = mapped->mutable_data();
+  // The letters of the case mapped from are 26 consecutive bytes from `first`; a byte in that
+  // range moves by 32 (compiled to vector compares and adds).
+  const uint8_t first = to == AsciiCase::kLower ? 'A' : 'a';
+  const uint8_t shift = to == AsciiCase::kLower ? 32 : static_cast<uint8_t>(-32);
+  for (size_t i = 0; i < size; ++i) {
+    const uint8_t c = bytes[i];
+    out[i] = static_cast<uint8_t>(c + (static_cast<uint8_t>(c - first) < 26 ? shift : 0));
+  }
+  auto result = array.Copy();
+  result->type = arrow::utf8();
+  result->buffers[2] = std::move(mapped);
+  return arrow::Datum(std::move(result));
 }
 
 void AppendInitcap(std::string_view text, StringOutput& out) {

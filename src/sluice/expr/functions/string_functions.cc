@@ -4,6 +4,7 @@
 // string_search_functions.cc, encodings and fuzzy matching in string_encoding_functions.cc.
 #include <algorithm>
 #include <climits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,14 +42,20 @@ int64_t TotalBytes(const std::vector<StringInput>& inputs, int64_t num_rows) {
   return total;
 }
 
-// A unary string -> string function from `append(text, out)`.
+// A unary string -> string function from `append(text, out)`; with `ascii_case`, a case
+// mapping that maps all-ASCII arrays whole (MapAsciiCase).
 template <typename Append>
-ScalarResolver UnaryString(Append append) {
-  return [append](CallSite call) -> arrow::Result<ResolvedCall> {
+ScalarResolver UnaryString(Append append, std::optional<AsciiCase> ascii_case = std::nullopt) {
+  return [append, ascii_case](CallSite call) -> arrow::Result<ResolvedCall> {
     ARROW_ASSIGN_OR_RAISE(auto resolved,
                           ResolveStringCall(call, {{P::kString}, 0, "1"}, arrow::utf8()));
-    resolved.kernel = [append](const std::vector<arrow::Datum>& args, const EvalContext& context,
-                               int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    resolved.kernel = [append, ascii_case](const std::vector<arrow::Datum>& args,
+                                           const EvalContext& context,
+                                           int64_t num_rows) -> arrow::Result<arrow::Datum> {
+      if (ascii_case) {
+        ARROW_ASSIGN_OR_RAISE(auto mapped, MapAsciiCase(args[0], *ascii_case, context.pool));
+        if (mapped) return std::move(*mapped);
+      }
       StringInput input(args[0]);
       return MapToStrings(args, num_rows, input.TotalBytes(num_rows) + 16, context.pool,
                           [&](int64_t row, StringOutput& out) {
@@ -451,8 +458,12 @@ void RegisterStringFunctions(FunctionRegistry& registry) {
   registry.RegisterScalar("substr", Substring(SubstringKind::kSubstring));
   registry.RegisterScalar("left", Substring(SubstringKind::kLeft));
   registry.RegisterScalar("right", Substring(SubstringKind::kRight));
-  for (const char* name : {"upper", "ucase"}) registry.RegisterScalar(name, UnaryString(AppendUpper));
-  for (const char* name : {"lower", "lcase"}) registry.RegisterScalar(name, UnaryString(AppendLower));
+  for (const char* name : {"upper", "ucase"}) {
+    registry.RegisterScalar(name, UnaryString(AppendUpper, AsciiCase::kUpper));
+  }
+  for (const char* name : {"lower", "lcase"}) {
+    registry.RegisterScalar(name, UnaryString(AppendLower, AsciiCase::kLower));
+  }
   registry.RegisterScalar("initcap", UnaryString(AppendInitcap));
   registry.RegisterScalar("reverse", UnaryString(AppendReversed));
   registry.RegisterScalar("trim", Trim(TrimSide::kBoth, false));
