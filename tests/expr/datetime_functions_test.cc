@@ -39,6 +39,41 @@ TEST_F(DatetimeFunctionsTest, FieldsInTheSessionZone) {
             (std::vector<std::string>{"2024", "3", "1", "6", "53", "10", "2024"}));
 }
 
+TEST_F(DatetimeFunctionsTest, DateFormatOfAColumnRowByRow) {
+  // Rows of one unit (a day, an hour) in a row, then into the next, across a change to summer
+  // time within a day, backwards, and before 1970: a row formats as it would alone.
+  Zone("America/Los_Angeles");
+  auto rows = Frame("s STRING", {R"(["2024-03-09T07:59:59.999999Z", "2024-03-09T08:00:00Z",
+                                     "2024-03-09T08:00:00.5Z", "2024-03-10T09:59:59Z",
+                                     "2024-03-10T10:00:00Z", "2024-03-10T06:59:59Z",
+                                     "1969-12-31T23:59:59Z", null])"})
+                  .selectExpr({"date_format(cast(s AS TIMESTAMP), 'yyyy-MM-dd') AS day",
+                               "date_format(cast(s AS TIMESTAMP), 'yyyy-MM-dd HH') AS hour",
+                               "date_format(cast(s AS TIMESTAMP), 'HH:mm:ss.SSS') AS time"})
+                  .collect();
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  auto column = [&](int i) {
+    std::vector<std::string> values;
+    const auto& chunk = *(*rows)->column(i)->chunk(0);
+    for (int64_t row = 0; row < chunk.length(); ++row) {
+      values.push_back(testing::CanonicalText(chunk, row));
+    }
+    return values;
+  };
+  EXPECT_EQ(column(0), (std::vector<std::string>{"\"2024-03-08\"", "\"2024-03-09\"",
+                                                 "\"2024-03-09\"", "\"2024-03-10\"",
+                                                 "\"2024-03-10\"", "\"2024-03-09\"",
+                                                 "\"1969-12-31\"", "null"}));
+  EXPECT_EQ(column(1), (std::vector<std::string>{"\"2024-03-08 23\"", "\"2024-03-09 00\"",
+                                                 "\"2024-03-09 00\"", "\"2024-03-10 01\"",
+                                                 "\"2024-03-10 03\"", "\"2024-03-09 22\"",
+                                                 "\"1969-12-31 15\"", "null"}));
+  EXPECT_EQ(column(2), (std::vector<std::string>{"\"23:59:59.999\"", "\"00:00:00.000\"",
+                                                 "\"00:00:00.500\"", "\"01:59:59.000\"",
+                                                 "\"03:00:00.000\"", "\"22:59:59.000\"",
+                                                 "\"15:59:59.000\"", "null"}));
+}
+
 TEST_F(DatetimeFunctionsTest, DateFormatPatterns) {
   const std::string ts = "cast('2024-07-01T12:00:00Z' AS TIMESTAMP)";
   const std::string pattern = "'yyyy-MM-dd HH:mm:ss z VV XXX Z O'";

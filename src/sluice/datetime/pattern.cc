@@ -2,6 +2,7 @@
 // pattern is in pattern_parse.cc.
 #include "sluice/datetime/pattern.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -166,6 +167,13 @@ arrow::Result<DateTimePattern> DateTimePattern::Compile(std::string_view pattern
     if (c == 'z' || c == 'V' || c == 'O' || c == 'X' || c == 'x' || c == 'Z') {
       compiled.uses_zone_ = true;
     }
+    const int64_t unit = c == 'S'                        ? 1
+                         : c == 's'                      ? kMicrosPerSecond
+                         : c == 'm'                      ? kMicrosPerMinute
+                         : std::string_view("ahKkH").find(c) != std::string_view::npos
+                             ? kMicrosPerHour
+                             : kMicrosPerDay;
+    compiled.unit_micros_ = std::min(compiled.unit_micros_, unit);
     Item item;
     item.letter = c;
     item.count = count;

@@ -57,6 +57,11 @@ class DateTimePattern {
 
   /// True when the pattern prints zone facts (z, V, X, x, Z, O).
   bool uses_zone() const { return uses_zone_; }
+  /// The finest unit of wall-clock time the pattern prints, in microseconds: a day for date
+  /// fields alone, an hour, a minute, a second, or 1 with fractions of a second. Wall-clock
+  /// times in the same unit (the same floor of local_micros divided by it) format alike, zone
+  /// facts aside.
+  int64_t unit_micros() const { return unit_micros_; }
   const std::string& pattern() const { return pattern_; }
 
  private:
@@ -71,6 +76,7 @@ class DateTimePattern {
   std::vector<Item> items_;
   std::string pattern_;
   bool uses_zone_ = false;
+  int64_t unit_micros_ = int64_t{86400} * 1000000;
 };
 
 }  // namespace sluice::datetime

@@ -3,6 +3,8 @@
 // datetime_arithmetic_functions.cc.
 #include "sluice/expr/functions/datetime_function_support.h"
 
+#include <optional>
+
 namespace sluice::expr {
 
 namespace {
@@ -145,11 +147,17 @@ arrow::Result<arrow::Datum> FormatColumn(const arrow::Datum& values, const arrow
   const bool scalar = values.is_scalar() && (patterns == nullptr || patterns->is_scalar());
   const int64_t rows = scalar ? 1 : num_rows;
   NumericInput<arrow::TimestampType> in(values);
+  // With a constant pattern without zone facts, a row in the same unit of wall-clock time
+  // (DateTimePattern::unit_micros: the same day, for a date) as the row before prints the same
+  // text, which is kept: event times come in order, so most rows are such.
+  const int64_t unit_micros =
+      constant != nullptr && !constant->uses_zone() ? constant->unit_micros() : 1;
   PatternSource source(std::move(constant), patterns);
   arrow::StringBuilder builder(pool);
   ARROW_RETURN_NOT_OK(builder.Reserve(rows));
   ZoneOffsetCursor cursor(zone);
   std::string text;
+  std::optional<int64_t> text_unit;  // the unit `text` was formatted for
   for (int64_t i = 0; i < rows; ++i) {
     ARROW_ASSIGN_OR_RAISE(const DateTimePattern* pattern, source.At(i));
     if (!in.IsValid(i) || pattern == nullptr) {
@@ -165,8 +173,12 @@ arrow::Result<arrow::Datum> FormatColumn(const arrow::Datum& values, const arrow
       local = micros + int64_t{facts.offset_seconds} * kMicrosPerSecond;
       if (pattern->uses_zone()) facts.abbreviation = zone.AbbreviationAt(FloorDiv(micros, kMicrosPerSecond));
     }
-    text.clear();
-    pattern->Format(local, facts, &text);
+    const int64_t unit = FloorDiv(local, unit_micros);
+    if (unit_micros == 1 || unit != text_unit) {
+      text.clear();
+      pattern->Format(local, facts, &text);
+      text_unit = unit;
+    }
     ARROW_RETURN_NOT_OK(builder.Append(text));
   }
   ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
