@@ -16,11 +16,11 @@ namespace {
 class IdlePoolsAtExit final : public ::testing::Environment {
  public:
   void TearDown() override {
-    // Each of these executors is a ThreadPool: Arrow's CPU and IO pools, and the pipeline's.
+    // Arrow's CPU and IO pools (ThreadPools both), then the engine's own.
     arrow::internal::GetCpuThreadPool()->WaitForIdle();
     static_cast<arrow::internal::ThreadPool*>(arrow::io::default_io_context().executor())
         ->WaitForIdle();
-    static_cast<arrow::internal::ThreadPool*>(PipelinePool())->WaitForIdle();
+    WaitForPoolsIdle();
   }
 };
 

@@ -39,6 +39,7 @@ class BackgroundExecutor final : public arrow::internal::Executor {
 
   int GetCapacity() override { return pool_->GetCapacity(); }
   bool OwnsThisThread() override { return pool_->OwnsThisThread(); }
+  void WaitForIdle() { pool_->WaitForIdle(); }
 
  protected:
   arrow::Status SpawnReal(arrow::internal::TaskHints hints,
@@ -140,10 +141,21 @@ arrow::internal::Executor* PipelinePool() {
   return pool.get();
 }
 
-arrow::internal::Executor* BackgroundPool() {
+namespace {
+
+BackgroundExecutor* TheBackgroundExecutor() {
   static BackgroundExecutor* const pool = new BackgroundExecutor();  // never destroyed, as the
                                                                      // eternal pool it uses
   return pool;
+}
+
+}  // namespace
+
+arrow::internal::Executor* BackgroundPool() { return TheBackgroundExecutor(); }
+
+void WaitForPoolsIdle() {
+  static_cast<arrow::internal::ThreadPool*>(PipelinePool())->WaitForIdle();
+  TheBackgroundExecutor()->WaitForIdle();
 }
 
 }  // namespace sluice

@@ -100,4 +100,9 @@ arrow::internal::Executor* PipelinePool();
 /// slows the work it is ahead of.
 arrow::internal::Executor* BackgroundPool();
 
+/// Waits until neither PipelinePool() nor BackgroundPool() runs a task: for a program that is
+/// about to exit (the test binaries), as a pool thread still ends a task's tracing scope after
+/// the task returned (tests/support/idle_pools_at_exit.cc).
+void WaitForPoolsIdle();
+
 }  // namespace sluice

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <cstring>
 
-
 namespace sluice::expr {
 
 inline uint64_t LoadWord(const uint8_t* data) {
@@ -50,9 +49,8 @@ inline uint64_t FoldedProduct(uint64_t a, uint64_t b) {
 }
 
 /// A 64-bit hash of `length` bytes, for hash tables within the process (never stored). Keys
-/// such as urls run to many words: one multiply takes 16 bytes, and two chains of them run side
-/// by side, where a multiply (and a mix) a word in one chain left most of a lookup waiting on
-/// the hash.
+/// such as urls run to many words: a multiply takes 16 bytes, in two chains side by side (a
+/// mix and a multiply a word, in one chain, left most of a lookup waiting for the hash).
 inline uint64_t HashKeyBytes(const uint8_t* data, size_t length) {
   constexpr uint64_t k0 = 0x9E3779B97F4A7C15ULL;
   constexpr uint64_t k1 = 0xff51afd7ed558ccdULL;
