@@ -164,6 +164,25 @@ TEST_F(StreamingAggregationTest, SessionWindowsSurviveRestarts) {
                   CheckNewAnswer({"[50,\"b\",1]"})});
 }
 
+// Sessions of a key arriving out of order, within a batch and against the sessions the key
+// keeps: each key's sessions are merged in order of their starts (a five-second gap merges the
+// events at 1 and 3, kept and new; 12 and 20 stay apart).
+TEST_F(StreamingAggregationTest, SessionsOutOfOrderMergeByTheirStarts) {
+  auto input = MemoryStream("k STRING, t INT");
+  auto df = spark_->readStream()
+                .load(input)
+                .withColumn("ts", F::timestamp_seconds(F::col("t")))
+                .withWatermark("ts", "100 seconds")
+                .groupBy({F::session_window(F::col("ts"), "5 seconds"), F::col("k")})
+                .count()
+                .select({F::col("session_window").getField("start").cast("long"), F::col("k"),
+                         F::col("count")});
+  TestStream(df, {AddData(input, {"[\"a\", \"a\"]", "[20, 3]"}), CheckAnswer({}),
+                  AddData(input, {"[\"a\", \"a\"]", "[12, 1]"}), CheckAnswer({}),
+                  AddData(input, {"[\"a\"]", "[300]"}),
+                  CheckNewAnswer({"[1,\"a\",2]", "[12,\"a\",1]", "[20,\"a\",1]"})});
+}
+
 TEST_F(StreamingAggregationTest, EveryAggregateMergesAcrossBatchesAsTheBatchEngineComputes) {
   const std::string schema = "k INT, v DOUBLE, s STRING";
   auto input = MemoryStream(schema);

@@ -122,7 +122,6 @@ class StreamingSessionAggregateStream final : public BatchStream {
     std::unordered_map<std::string_view, uint32_t> key_ids;
     std::vector<std::string_view> key_of;
     std::vector<std::vector<uint32_t>> groups_of_key;
-    std::vector<int64_t> key_of_group(num_groups, -1);
     int64_t dropped = 0;
     for (int64_t g = 0; g < num_groups; ++g) {
       if (group_spans[g].end <= stateful_.late_events_watermark_ms * 1000) {
@@ -136,7 +135,6 @@ class StreamingSessionAggregateStream final : public BatchStream {
         groups_of_key.emplace_back();
       }
       groups_of_key[it->second].push_back(static_cast<uint32_t>(g));
-      key_of_group[g] = it->second;
     }
     const size_t num_keys = key_of.size();
     std::vector<std::vector<uint32_t>> keys_of_partition(num_partitions_);
