@@ -28,6 +28,20 @@ class StreamingAggregationTest : public StreamTest {
     ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "5").ok());
   }
 
+  /// (k STRING, t INT seconds) -> 5-second sessions per k with a watermark `delay` behind
+  /// t, as (session start in seconds, k, count).
+  DataFrame SessionCounts(const std::shared_ptr<sources::MemoryStream>& input,
+                          const std::string& delay) {
+    return spark_->readStream()
+        .load(input)
+        .withColumn("ts", F::timestamp_seconds(F::col("t")))
+        .withWatermark("ts", delay)
+        .groupBy({F::session_window(F::col("ts"), "5 seconds"), F::col("k")})
+        .count()
+        .select({F::col("session_window").getField("start").cast("long"), F::col("k"),
+                 F::col("count")});
+  }
+
   /// value INT -> count(*) per value.
   DataFrame CountsByValue(const std::shared_ptr<sources::MemoryStream>& input) {
     return spark_->readStream().load(input).groupBy({F::col("value")}).agg({F::count(F::lit(1))});
@@ -146,14 +160,7 @@ TEST_F(StreamingAggregationTest, AppendModeSurvivesRestartsWithItsWindows) {
 // steps: the open sessions survive them, and the closed ones are the ones Spark emits.
 TEST_F(StreamingAggregationTest, SessionWindowsSurviveRestarts) {
   auto input = MemoryStream("k STRING, t INT");
-  auto df = spark_->readStream()
-                .load(input)
-                .withColumn("ts", F::timestamp_seconds(F::col("t")))
-                .withWatermark("ts", "10 seconds")
-                .groupBy({F::session_window(F::col("ts"), "5 seconds"), F::col("k")})
-                .count()
-                .select({F::col("session_window").getField("start").cast("long"), F::col("k"),
-                         F::col("count")});
+  auto df = SessionCounts(input, "10 seconds");
   TestStream(df, {AddData(input, {"[\"a\", \"a\", \"b\"]", "[1, 4, 2]"}), CheckAnswer({}),
                   StopStream(), StartStream(),
                   AddData(input, {"[\"a\", \"a\", \"b\"]", "[8, 20, 30]"}),
@@ -169,14 +176,7 @@ TEST_F(StreamingAggregationTest, SessionWindowsSurviveRestarts) {
 // events at 1 and 3, kept and new; 12 and 20 stay apart).
 TEST_F(StreamingAggregationTest, SessionsOutOfOrderMergeByTheirStarts) {
   auto input = MemoryStream("k STRING, t INT");
-  auto df = spark_->readStream()
-                .load(input)
-                .withColumn("ts", F::timestamp_seconds(F::col("t")))
-                .withWatermark("ts", "100 seconds")
-                .groupBy({F::session_window(F::col("ts"), "5 seconds"), F::col("k")})
-                .count()
-                .select({F::col("session_window").getField("start").cast("long"), F::col("k"),
-                         F::col("count")});
+  auto df = SessionCounts(input, "100 seconds");
   TestStream(df, {AddData(input, {"[\"a\", \"a\"]", "[20, 3]"}), CheckAnswer({}),
                   AddData(input, {"[\"a\", \"a\"]", "[12, 1]"}), CheckAnswer({}),
                   AddData(input, {"[\"a\"]", "[300]"}),
