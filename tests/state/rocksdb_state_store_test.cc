@@ -382,6 +382,10 @@ TEST_F(RocksDbStateStoreTest, KeyCountsStayExactWhenAPutManyAppliesTheBuffer) {
   auto provider = NewProvider();
   Entries expected = CommitVersions(*provider, 2).back();  // k1 -> "updated in 2", k2 -> "v2"
   auto store = provider->GetStore(2).ValueOrDie();
+  // A change in the buffer, so that the call goes through it (an empty buffer would let it
+  // go straight to the database).
+  ASSERT_TRUE(store->Put("first", "v").ok());
+  expected["first"] = "v";
   const std::string value(16 << 10, 'x');
   // 80 MiB in all: the buffer fills (64 MiB) and is applied amid the call. big10 comes twice,
   // the second time after that apply: it was new when looked up, but no longer.
@@ -406,6 +410,57 @@ TEST_F(RocksDbStateStoreTest, KeyCountsStayExactWhenAPutManyAppliesTheBuffer) {
   expected["big0"] = "back";
   expected["big1"] = "small";
   EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+  ASSERT_EQ(store->Commit().ValueOrDie(), 3);
+  EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+  ExpectVersion(Conf(), 3, expected);
+}
+
+// A PutMany that fills the write buffer on its own, while it is empty, goes to the database
+// in key order without it: a key put twice keeps its last value and counts once, held keys
+// do not count, the lookups' memo learns of the keys written, and the version rolls back and
+// reloads as any other.
+TEST_F(RocksDbStateStoreTest, APutManyFillingTheBufferAloneGoesStraightToTheDatabase) {
+  auto provider = NewProvider();
+  const Entries committed = CommitVersions(*provider, 2).back();  // k1 and k2
+  const std::string value(16 << 10, 'x');  // 5000 puts: 80 MiB, more than the buffer (64 MiB)
+  auto fill = [&](StateStore& store, Entries* expected) {
+    // Looked up together; a15 is put first, out of the lookups' order, and the rest after.
+    std::vector<std::string> looked_up;
+    for (int i = 0; i < 20; ++i) looked_up.push_back(Named("a", i));
+    std::vector<std::string_view> lookup_keys(looked_up.begin(), looked_up.end());
+    store.GetMany(lookup_keys, [](size_t, std::string_view) {});
+    std::vector<std::string> names = {"a15", "k1", "twice"};
+    for (int i = 0; i < 5000; ++i) names.push_back(Named("big", 4999 - i));
+    names.push_back("k2");
+    names.push_back("twice");
+    std::vector<std::string_view> keys(names.begin(), names.end());
+    std::vector<std::string_view> values(keys.size(), value);
+    values.back() = "the last";
+    ASSERT_TRUE(store.PutMany(keys, values).ok());
+    for (const std::string& name : names) (*expected)[name] = value;
+    (*expected)["twice"] = "the last";
+    EXPECT_EQ(store.metrics().num_keys, static_cast<int64_t>(expected->size()));
+    // Through the buffer now: a15 was written since its lookup and is no longer new.
+    std::vector<std::string_view> small_values(lookup_keys.size(), "small");
+    ASSERT_TRUE(store.PutMany(lookup_keys, small_values).ok());
+    for (const std::string& name : looked_up) (*expected)[name] = "small";
+    EXPECT_EQ(store.metrics().num_keys, static_cast<int64_t>(expected->size()));
+  };
+  {
+    auto store = provider->GetStore(2).ValueOrDie();
+    Entries expected = committed;
+    fill(*store, &expected);
+    EXPECT_EQ(*store->Get("twice"), "the last");
+    EXPECT_EQ(*store->Get("big0"), value);
+    EXPECT_EQ(ReadAll(*store), expected);
+    store->Abort();
+  }
+  EXPECT_EQ(provider->loaded_version(), 2) << "the written puts were rolled back in place";
+  EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), committed);
+
+  auto store = provider->GetStore(2).ValueOrDie();
+  Entries expected = committed;
+  fill(*store, &expected);
   ASSERT_EQ(store->Commit().ValueOrDie(), 3);
   EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
   ExpectVersion(Conf(), 3, expected);
