@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -40,18 +41,22 @@ size_t SharedLength(std::string_view first, const LeadingBytes& first_bytes,
 
 }  // namespace key_order
 
-/// Sorts `entries` by the keys `key_of(entry.payload)` gives, in bytewise order. Keys often
+/// Sorts `entries` (a std::vector of KeyOrderEntry, of any allocator, which its scratch
+/// arrays use too) by the keys `key_of(entry.payload)` gives, in bytewise order. Keys often
 /// start alike (a null flag, a window's start), so the order is decided past the bytes all of
 /// them share: one walk learns how many those are and each key's first 16 bytes; a
 /// least-significant-digit radix sort then orders the 8 bytes that follow them (as a
 /// big-endian integer, a shorter key's missing bytes counting as zeros), skipping the bytes
 /// in which all keys agree; keys whose prefixes tie are put in order by all their bytes.
-template <typename Payload, typename KeyOf>
-void SortByKey(std::vector<KeyOrderEntry<Payload>>* entries, KeyOf&& key_of) {
-  using Entry = KeyOrderEntry<Payload>;
-  std::vector<Entry>& sorted = *entries;
+template <typename Entries, typename KeyOf>
+void SortByKey(Entries* entries, KeyOf&& key_of) {
+  using Entry = typename Entries::value_type;
+  using WordAllocator = typename std::allocator_traits<
+      typename Entries::allocator_type>::template rebind_alloc<uint64_t>;
+  Entries& sorted = *entries;
   if (sorted.empty()) return;
-  std::vector<uint64_t> low_bytes(sorted.size());
+  std::vector<uint64_t, WordAllocator> low_bytes(sorted.size(),
+                                                 WordAllocator(sorted.get_allocator()));
   const std::string_view first = key_of(sorted.front().payload);
   const key_order::LeadingBytes first_bytes(first);
   size_t common = first.size();
@@ -70,7 +75,7 @@ void SortByKey(std::vector<KeyOrderEntry<Payload>>* entries, KeyOf&& key_of) {
       sorted[i].prefix = (sorted[i].prefix << shift) | (low_bytes[i] >> (64 - shift));
     }
   }
-  low_bytes = std::vector<uint64_t>();
+  low_bytes = std::vector<uint64_t, WordAllocator>(WordAllocator(sorted.get_allocator()));
   if (common > 8) {
     // Keys alike in more than their first 8 bytes: their prefixes are read anew.
     for (Entry& entry : sorted) entry.prefix = key_order::KeyPrefix(key_of(entry.payload), common);
@@ -78,7 +83,7 @@ void SortByKey(std::vector<KeyOrderEntry<Payload>>* entries, KeyOf&& key_of) {
   uint64_t differing = 0;  // the bits in which some key's prefix differs from the first's
   for (const Entry& entry : sorted) differing |= entry.prefix ^ sorted.front().prefix;
   // Each pass is stable, so after the last the entries are in prefix order.
-  std::vector<Entry> scattered(sorted.size());
+  Entries scattered(sorted.size(), sorted.get_allocator());
   for (int shift = 0; shift < 64; shift += 8) {
     if (((differing >> shift) & 0xff) == 0) continue;
     std::array<size_t, 256> next{};
@@ -88,7 +93,7 @@ void SortByKey(std::vector<KeyOrderEntry<Payload>>* entries, KeyOf&& key_of) {
     for (const Entry& entry : sorted) scattered[next[(entry.prefix >> shift) & 0xff]++] = entry;
     sorted.swap(scattered);
   }
-  scattered = std::vector<Entry>();  // frees it before the ties are sorted
+  scattered = Entries(sorted.get_allocator());  // frees it before the ties are sorted
   // Keys whose prefixes tie: longer keys alike in those bytes, or a key and the same key
   // with zeros appended.
   for (size_t begin = 0; begin < sorted.size();) {

@@ -11,11 +11,19 @@
 #include <string_view>
 #include <vector>
 
+#include "sluice/common/huge_pages.h"
+
 namespace sluice::state {
 
 /// The keys of one lookup call in order, each with what is known of it. Not thread-safe.
 class LookupMemo {
  public:
+  /// A memo whose memory comes from `pool` (see HugePageAllocator), or from the system.
+  explicit LookupMemo(arrow::MemoryPool* pool = nullptr)
+      : bytes_(HugePageAllocator<char>(pool)),
+        ends_(HugePageAllocator<size_t>(pool)),
+        known_(HugePageAllocator<Known>(pool)) {}
+
   enum class Known : uint8_t {
     kNothing,  // the lookup was answered without the database (by the write buffer)
     kHeld,     // the database holds the key
@@ -31,10 +39,10 @@ class LookupMemo {
   }
 
   /// Forgets every key and releases the memory.
-  void Release() { *this = LookupMemo(); }
+  void Release() { *this = LookupMemo(bytes_.get_allocator().pool); }
 
   void Add(std::string_view key, Known known) {
-    bytes_.append(key);
+    bytes_.insert(bytes_.end(), key.begin(), key.end());
     ends_.push_back(bytes_.size());
     known_.push_back(known);
   }
@@ -59,7 +67,7 @@ class LookupMemo {
   size_t size() const { return known_.size(); }
   std::string_view key_at(size_t i) const {
     const size_t begin = i == 0 ? 0 : ends_[i - 1];
-    return std::string_view(bytes_).substr(begin, ends_[i] - begin);
+    return std::string_view(bytes_.data() + begin, ends_[i] - begin);
   }
   void set_known(size_t i, Known known) { known_[i] = known; }
 
@@ -71,9 +79,9 @@ class LookupMemo {
  private:
   static constexpr size_t kLookAhead = 8;
 
-  std::string bytes_;
-  std::vector<size_t> ends_;
-  std::vector<Known> known_;
+  HugePageVector<char> bytes_;
+  HugePageVector<size_t> ends_;
+  HugePageVector<Known> known_;
   size_t next_ = 0;
 };
 

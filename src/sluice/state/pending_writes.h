@@ -33,6 +33,11 @@ class PendingWrites {
   /// (ArenaHashTable::Pipelined): a large buffer is mostly cache misses.
   template <typename KeyAt, typename Visit>
   void FindMany(size_t n, KeyAt&& key_of, Visit&& visit) const {
+    if (size() == 0) {
+      // Without hashing the keys: a batch's lookups mostly come before its first change.
+      for (size_t i = 0; i < n; ++i) visit(i, Lookup{});
+      return;
+    }
     table_.Pipelined(n, key_of, [&](size_t i, uint64_t hash) {
       visit(i, FromRecord(table_.FindHashed(key_of(i), hash)));
     });

@@ -18,6 +18,8 @@
 #include <rocksdb/sst_file_writer.h>
 
 #include "sluice/common/errors.h"
+#include "sluice/common/huge_pages.h"
+#include "sluice/common/recycling_memory_pool.h"
 #include "sluice/state/key_order.h"
 #include "sluice/state/lookup_memo.h"
 #include "sluice/state/pending_writes.h"
@@ -38,6 +40,17 @@ constexpr int64_t kMinPendingBytesToApply = 1 << 20;
 /// The store's buffers are charged to the shared memory budget once they grew or shrank by
 /// this many bytes since the last charge, or are cleared: a lock per put would cost more.
 constexpr int64_t kChargeStep = 256 << 10;
+
+/// An array a call makes for its keys, as many as a batch has (10M in a large one). Its
+/// memory comes from the batch pool, which keeps it for the next batch's: from the system,
+/// the kernel cleared every page of it anew each time.
+template <typename T>
+using CallArray = HugePageVector<T>;
+
+template <typename T>
+CallArray<T> NewCallArray(size_t n = 0, const T& value = T()) {
+  return CallArray<T>(n, value, HugePageAllocator<T>(BatchMemoryPool()));
+}
 
 }  // namespace
 
@@ -60,7 +73,8 @@ class RocksDbStateStore final : public StateStore {
         db_(provider->db_.get()),
         version_(version),
         num_keys_(provider->num_keys_),
-        snapshot_(db_->GetSnapshot()) {
+        snapshot_(db_->GetSnapshot()),
+        memo_(BatchMemoryPool()) {
     write_options_.disableWAL = true;
   }
 
@@ -275,9 +289,10 @@ class RocksDbStateStore final : public StateStore {
     // sorted lookups.
     constexpr uint32_t kNone = UINT32_MAX;
     constexpr uint32_t kBuffered = uint32_t{1} << 31;
-    std::vector<uint32_t> place(keys.size(), kNone);
+    CallArray<uint32_t> place = NewCallArray<uint32_t>(keys.size(), kNone);
     std::vector<std::string_view> buffered_values;
-    std::vector<uint32_t> lookups;
+    CallArray<uint32_t> lookups = NewCallArray<uint32_t>();
+    lookups.reserve(keys.size());
     std::vector<uint32_t> unbuffered;  // a chunk's keys the buffer does not answer
     std::vector<uint64_t> hashes;      // and their hashes
     for (size_t first = 0; first < keys.size(); first += kChunk) {
@@ -307,13 +322,15 @@ class RocksDbStateStore final : public StateStore {
     SortInKeyOrder(keys, &lookups);
     // What each lookup found, by its place in key order: the reads go through the lookups in
     // that order, and where each key sits among the caller's keys is looked at after.
-    std::string bytes;                         // the values read, one after another
-    std::vector<size_t> ends(lookups.size());  // where each lookup's value ends in bytes
-    std::vector<LookupMemo::Known> known(lookups.size(), LookupMemo::Known::kAbsent);
+    CallArray<char> bytes = NewCallArray<char>();  // the values read, one after another
+    // Where each lookup's value ends in bytes.
+    CallArray<size_t> ends = NewCallArray<size_t>(lookups.size());
+    CallArray<LookupMemo::Known> known =
+        NewCallArray<LookupMemo::Known>(lookups.size(), LookupMemo::Known::kAbsent);
     auto take = [&](size_t j, const rocksdb::Status& status, const rocksdb::Slice& value) {
       if (status.ok()) {
         known[j] = LookupMemo::Known::kHeld;
-        bytes.append(value.data(), value.size());
+        bytes.insert(bytes.end(), value.data(), value.data() + value.size());
       } else if (!status.IsNotFound()) {
         known[j] = LookupMemo::Known::kNothing;
         Fail(FromRocksDb(status, "Cannot read from " + provider_->Describe()));
@@ -343,14 +360,15 @@ class RocksDbStateStore final : public StateStore {
         continue;
       }
       const size_t begin = at == 0 ? 0 : ends[at - 1];
-      found(offset + i, std::string_view(bytes).substr(begin, ends[at] - begin));
+      found(offset + i, std::string_view(bytes.data() + begin, ends[at] - begin));
     }
   }
 
   /// Sorts `indices` by keys[index] in the database's key order.
   static void SortInKeyOrder(std::span<const std::string_view> keys,
-                             std::vector<uint32_t>* indices) {
-    std::vector<KeyOrderEntry<uint32_t>> entries(indices->size());
+                             CallArray<uint32_t>* indices) {
+    CallArray<KeyOrderEntry<uint32_t>> entries =
+        NewCallArray<KeyOrderEntry<uint32_t>>(indices->size());
     for (size_t i = 0; i < entries.size(); ++i) entries[i].payload = (*indices)[i];
     SortByKey(&entries, [&](uint32_t index) { return keys[index]; });
     for (size_t i = 0; i < entries.size(); ++i) (*indices)[i] = entries[i].payload;
@@ -362,14 +380,17 @@ class RocksDbStateStore final : public StateStore {
   /// whose loads do not wait on each other, they are then read in memory order.
   class SortedKeys {
    public:
-    SortedKeys(std::span<const std::string_view> keys, const std::vector<uint32_t>& lookups)
-        : slices_(lookups.size()) {
+    SortedKeys(std::span<const std::string_view> keys, const CallArray<uint32_t>& lookups)
+        : bytes_(NewCallArray<char>()), slices_(NewCallArray<rocksdb::Slice>(lookups.size())) {
       size_t total = 0;
       for (size_t j = 0; j < lookups.size(); ++j) total += keys[lookups[j]].size();
       bytes_.resize(total);
       char* out = bytes_.data();
       for (size_t j = 0; j < lookups.size(); ++j) {
+        // Two misses a key, one on its view and one on its bytes: each fetched ahead, the
+        // view twice as far.
         constexpr size_t kAhead = 8;
+        if (j + 2 * kAhead < lookups.size()) __builtin_prefetch(&keys[lookups[j + 2 * kAhead]]);
         if (j + kAhead < lookups.size()) __builtin_prefetch(keys[lookups[j + kAhead]].data());
         const std::string_view key = keys[lookups[j]];
         std::copy(key.begin(), key.end(), out);
@@ -383,8 +404,8 @@ class RocksDbStateStore final : public StateStore {
     const rocksdb::Slice* data() const { return slices_.data(); }
 
    private:
-    std::string bytes_;
-    std::vector<rocksdb::Slice> slices_;
+    CallArray<char> bytes_;
+    CallArray<rocksdb::Slice> slices_;
   };
 
   /// A GetRound may walk the database in key order (Walk) when it has at least one key to
@@ -589,7 +610,7 @@ class RocksDbStateStore final : public StateStore {
       int64_t bytes;
     } uncharge{provider_->shared_.get(), order_bytes};
     std::vector<bool> superseded;
-    const std::vector<KeyOrderEntry<uint32_t>> order = LastPutsInKeyOrder(keys, &superseded);
+    const CallArray<KeyOrderEntry<uint32_t>> order = LastPutsInKeyOrder(keys, &superseded);
     ARROW_RETURN_NOT_OK(CountNewKeysOfPuts(keys, superseded));
     metrics_.num_updated_rows += static_cast<int64_t>(keys.size());
     const auto files = static_cast<size_t>(
@@ -632,20 +653,25 @@ class RocksDbStateStore final : public StateStore {
 
   /// The places of `keys` in their key order, a key there more than once only at its last
   /// place; `superseded` marks the places left out.
-  static std::vector<KeyOrderEntry<uint32_t>> LastPutsInKeyOrder(
+  static CallArray<KeyOrderEntry<uint32_t>> LastPutsInKeyOrder(
       std::span<const std::string_view> keys, std::vector<bool>* superseded) {
-    std::vector<KeyOrderEntry<uint32_t>> order(keys.size());
+    CallArray<KeyOrderEntry<uint32_t>> order = NewCallArray<KeyOrderEntry<uint32_t>>(keys.size());
     for (size_t i = 0; i < keys.size(); ++i) order[i].payload = static_cast<uint32_t>(i);
     SortByKey(&order, [&](uint32_t i) { return keys[i]; });
     superseded->assign(keys.size(), false);
     size_t kept = 0;
+    // Keys with different prefixes differ: only keys whose prefixes tie are compared.
+    auto same_key = [&](const KeyOrderEntry<uint32_t>& a, const KeyOrderEntry<uint32_t>& b) {
+      return a.prefix == b.prefix && keys[a.payload] == keys[b.payload];
+    };
     for (size_t j = 0; j < order.size();) {
-      uint32_t last = order[j].payload;
-      for (++j; j < order.size() && keys[order[j].payload] == keys[last]; ++j) {
+      const KeyOrderEntry<uint32_t> first = order[j];
+      uint32_t last = first.payload;
+      for (++j; j < order.size() && same_key(order[j], first); ++j) {
         (*superseded)[std::min(last, order[j].payload)] = true;
         last = std::max(last, order[j].payload);
       }
-      order[kept++].payload = last;
+      order[kept++] = {last, first.prefix};
     }
     order.resize(kept);
     return order;
