@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -122,6 +123,33 @@ class RocksDbStateStoreTest : public ::testing::Test {
     EXPECT_EQ(ReadAll(**store), expected) << "version " << version;
     EXPECT_EQ((*store)->metrics().num_keys, static_cast<int64_t>(expected.size()))
         << "version " << version;
+  }
+
+  /// Fills a store of version 2 of `provider`, which holds `committed`, twice with `fill`
+  /// (which adds its changes to the entries it is given): the first time `check` looks at the
+  /// store and it is aborted, which must roll the database back in place; the second time it
+  /// is committed, and version 3 must load in a fresh provider.
+  void FillAbortedThenCommitted(RocksDbStateStoreProvider& provider, const Entries& committed,
+                                const std::function<void(StateStore&, Entries*)>& fill,
+                                const std::function<void(StateStore&)>& check) {
+    {
+      auto store = provider.GetStore(2).ValueOrDie();
+      Entries expected = committed;
+      fill(*store, &expected);
+      check(*store);
+      EXPECT_EQ(ReadAll(*store), expected);
+      EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+      store->Abort();
+    }
+    EXPECT_EQ(provider.loaded_version(), 2) << "the changes were rolled back in place";
+    EXPECT_EQ(ReadAll(*provider.GetStore(2).ValueOrDie()), committed);
+
+    auto store = provider.GetStore(2).ValueOrDie();
+    Entries expected = committed;
+    fill(*store, &expected);
+    ASSERT_EQ(store->Commit().ValueOrDie(), 3);
+    EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
+    ExpectVersion(Conf(), 3, expected);
   }
 
   testing::ScratchDir scratch_;
@@ -354,26 +382,11 @@ TEST_F(RocksDbStateStoreTest, AVersionLargerThanTheWriteBufferIsAppliedInParts) 
     expected->erase("big3");
     (*expected)["k2"] = "after it";
   };
-  {
-    auto store = provider->GetStore(2).ValueOrDie();
-    Entries expected = committed;
-    fill(*store, &expected);
-    EXPECT_EQ(*store->Get("k2"), "after it");
-    EXPECT_FALSE(store->Get("big3").has_value());
-    EXPECT_FALSE(store->Get("k1").has_value());
-    EXPECT_EQ(ReadAll(*store), expected);
-    EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
-    store->Abort();
-  }
-  EXPECT_EQ(provider->loaded_version(), 2) << "the applied part was rolled back in place";
-  EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), committed);
-
-  auto store = provider->GetStore(2).ValueOrDie();
-  Entries expected = committed;
-  fill(*store, &expected);
-  ASSERT_EQ(store->Commit().ValueOrDie(), 3);
-  EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
-  ExpectVersion(Conf(), 3, expected);
+  FillAbortedThenCommitted(*provider, committed, fill, [](StateStore& store) {
+    EXPECT_EQ(*store.Get("k2"), "after it");
+    EXPECT_FALSE(store.Get("big3").has_value());
+    EXPECT_FALSE(store.Get("k1").has_value());
+  });
 }
 
 // What GetMany learns of each key serves the puts that follow it, also after the write buffer
@@ -446,24 +459,10 @@ TEST_F(RocksDbStateStoreTest, APutManyFillingTheBufferAloneGoesStraightToTheData
     for (const std::string& name : looked_up) (*expected)[name] = "small";
     EXPECT_EQ(store.metrics().num_keys, static_cast<int64_t>(expected->size()));
   };
-  {
-    auto store = provider->GetStore(2).ValueOrDie();
-    Entries expected = committed;
-    fill(*store, &expected);
-    EXPECT_EQ(*store->Get("twice"), "the last");
-    EXPECT_EQ(*store->Get("big0"), value);
-    EXPECT_EQ(ReadAll(*store), expected);
-    store->Abort();
-  }
-  EXPECT_EQ(provider->loaded_version(), 2) << "the written puts were rolled back in place";
-  EXPECT_EQ(ReadAll(*provider->GetStore(2).ValueOrDie()), committed);
-
-  auto store = provider->GetStore(2).ValueOrDie();
-  Entries expected = committed;
-  fill(*store, &expected);
-  ASSERT_EQ(store->Commit().ValueOrDie(), 3);
-  EXPECT_EQ(store->metrics().num_keys, static_cast<int64_t>(expected.size()));
-  ExpectVersion(Conf(), 3, expected);
+  FillAbortedThenCommitted(*provider, committed, fill, [&](StateStore& store) {
+    EXPECT_EQ(*store.Get("twice"), "the last");
+    EXPECT_EQ(*store.Get("big0"), value);
+  });
 }
 
 // The puts after a lookup take from it whether each key is new, whatever happened between
