@@ -18,13 +18,12 @@
 #include <rocksdb/sst_file_writer.h>
 
 #include "sluice/common/errors.h"
-#include "sluice/common/huge_pages.h"
-#include "sluice/common/recycling_memory_pool.h"
 #include "sluice/state/key_order.h"
 #include "sluice/state/lookup_memo.h"
 #include "sluice/state/pending_writes.h"
 #include "sluice/state/rocksdb_changelog.h"
 #include "sluice/state/rocksdb_conversions.h"
+#include "sluice/state/rocksdb_sorted_reads.h"
 #include "sluice/state/rocksdb_state_store_provider.h"
 #include "sluice/state/state_file_format.h"
 
@@ -40,17 +39,6 @@ constexpr int64_t kMinPendingBytesToApply = 1 << 20;
 /// The store's buffers are charged to the shared memory budget once they grew or shrank by
 /// this many bytes since the last charge, or are cleared: a lock per put would cost more.
 constexpr int64_t kChargeStep = 256 << 10;
-
-/// An array a call makes for its keys, as many as a batch has (10M in a large one). Its
-/// memory comes from the batch pool, which keeps it for the next batch's: from the system,
-/// the kernel cleared every page of it anew each time.
-template <typename T>
-using CallArray = HugePageVector<T>;
-
-template <typename T>
-CallArray<T> NewCallArray(size_t n = 0, const T& value = T()) {
-  return CallArray<T>(n, value, HugePageAllocator<T>(BatchMemoryPool()));
-}
 
 }  // namespace
 
@@ -74,7 +62,7 @@ class RocksDbStateStore final : public StateStore {
         version_(version),
         num_keys_(provider->num_keys_),
         snapshot_(db_->GetSnapshot()),
-        memo_(BatchMemoryPool()) {
+        memo_(CallArrayPool()) {
     write_options_.disableWAL = true;
   }
 
@@ -277,11 +265,8 @@ class RocksDbStateStore final : public StateStore {
 
   /// GetMany of `keys`, the keys from place `offset` of the call on. The keys the write buffer
   /// does not answer go to the key filter, and those it may hold to the database in its key
-  /// order: by MultiGet when they are few against the keys held, else also by walking it
-  /// (ReadManySorted). Keys in arrival order would each read a table block of their own, mostly
-  /// from outside the block cache; in key order, a batch that touches a good part of a large
-  /// state reads each block once for all of its keys there. The values read are copied, so
-  /// that `found` still sees the keys in order.
+  /// order (ReadInKeyOrder). The values read are copied, so that `found` still sees the keys
+  /// in order.
   void GetRound(std::span<const std::string_view> keys, size_t offset,
                 const std::function<void(size_t, std::string_view)>& found) const {
     constexpr size_t kChunk = 256;
@@ -337,15 +322,7 @@ class RocksDbStateStore final : public StateStore {
       }
       ends[j] = bytes.size();
     };
-    {
-      const SortedKeys sorted(keys, lookups);
-      const auto held = static_cast<size_t>(std::max<int64_t>(num_keys_, 0));
-      if (lookups.size() * kMaxStepsPerLookup >= held) {
-        ReadManySorted(sorted, take);
-      } else {
-        MultiGetSorted(sorted, 0, sorted.size(), take);
-      }
-    }
+    ReadInKeyOrder(db_, SortedKeys(keys, lookups), num_keys_, take);
     for (size_t j = 0; j < lookups.size(); ++j) {
       const uint32_t key = lookups[j];
       if (known[j] == LookupMemo::Known::kAbsent) continue;
@@ -362,143 +339,6 @@ class RocksDbStateStore final : public StateStore {
       const size_t begin = at == 0 ? 0 : ends[at - 1];
       found(offset + i, std::string_view(bytes.data() + begin, ends[at] - begin));
     }
-  }
-
-  /// Sorts `indices` by keys[index] in the database's key order.
-  static void SortInKeyOrder(std::span<const std::string_view> keys,
-                             CallArray<uint32_t>* indices) {
-    CallArray<KeyOrderEntry<uint32_t>> entries =
-        NewCallArray<KeyOrderEntry<uint32_t>>(indices->size());
-    for (size_t i = 0; i < entries.size(); ++i) entries[i].payload = (*indices)[i];
-    SortByKey(&entries, [&](uint32_t index) { return keys[index]; });
-    for (size_t i = 0; i < entries.size(); ++i) (*indices)[i] = entries[i].payload;
-  }
-
-  /// The keys of a GetRound's lookups copied one after another in key order. Read where they
-  /// lie among the caller's keys, each key cost the walk's chain of dependent steps a cache
-  /// miss or two (a batch updating 10M of 50M keys took a tenth longer); copied in one pass,
-  /// whose loads do not wait on each other, they are then read in memory order.
-  class SortedKeys {
-   public:
-    SortedKeys(std::span<const std::string_view> keys, const CallArray<uint32_t>& lookups)
-        : bytes_(NewCallArray<char>()), slices_(NewCallArray<rocksdb::Slice>(lookups.size())) {
-      size_t total = 0;
-      for (size_t j = 0; j < lookups.size(); ++j) total += keys[lookups[j]].size();
-      bytes_.resize(total);
-      char* out = bytes_.data();
-      for (size_t j = 0; j < lookups.size(); ++j) {
-        // Two misses a key, one on its view and one on its bytes: each fetched ahead, the
-        // view twice as far.
-        constexpr size_t kAhead = 8;
-        if (j + 2 * kAhead < lookups.size()) __builtin_prefetch(&keys[lookups[j + 2 * kAhead]]);
-        if (j + kAhead < lookups.size()) __builtin_prefetch(keys[lookups[j + kAhead]].data());
-        const std::string_view key = keys[lookups[j]];
-        std::copy(key.begin(), key.end(), out);
-        slices_[j] = rocksdb::Slice(out, key.size());
-        out += key.size();
-      }
-    }
-
-    size_t size() const { return slices_.size(); }
-    const rocksdb::Slice& operator[](size_t j) const { return slices_[j]; }
-    const rocksdb::Slice* data() const { return slices_.data(); }
-
-   private:
-    CallArray<char> bytes_;
-    CallArray<rocksdb::Slice> slices_;
-  };
-
-  /// A GetRound may walk the database in key order (Walk) when it has at least one key to
-  /// look up per this many keys in the store; with fewer, each key would cost many steps.
-  static constexpr size_t kMaxStepsPerLookup = 16;
-  /// Walk seeks a key when stepping to it took this many steps: a seek costs about as much,
-  /// as it moves the iterator of every sorted run (reading a block of each). With 128, keys
-  /// read in clusters far apart took 20% longer.
-  static constexpr size_t kMaxStepsToNextKey = 16;
-  /// ReadManySorted reads its keys in chunks of this many, and times both ways of reading on
-  /// two chunks of every kChunksPerTiming.
-  static constexpr size_t kChunkKeys = 1024;
-  static constexpr size_t kChunksPerTiming = 64;
-
-  /// As MultiGetSorted, for keys many against those the store holds, chunk by chunk, each
-  /// either walked (Walk) or read by MultiGet, whichever was faster when last timed. Which
-  /// wins depends on more than the share of keys read: on how they cluster, how many entries
-  /// a block holds, how many sorted runs there are and what the cache holds. An aggregation
-  /// updating a fifth of 10M small entries ran its batch 1.5 times as fast walking; Nexmark
-  /// q7's join, reading 40% of 1M rows of bids, took 10% longer walking.
-  template <typename Take>
-  void ReadManySorted(const SortedKeys& keys, Take&& take) const {
-    rocksdb::ReadOptions options;
-    options.fill_cache = false;  // the blocks walked would flush the cache
-    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(options));
-    // Nanoseconds per key of each way (walk, MultiGet) when last timed.
-    double cost[2] = {0, 0};
-    size_t chunk = 0;
-    for (size_t begin = 0; begin < keys.size(); begin += kChunkKeys, ++chunk) {
-      const size_t end = std::min(begin + kChunkKeys, keys.size());
-      const size_t phase = chunk % kChunksPerTiming;
-      const bool timed = phase < 2;
-      const bool walk = timed ? phase == 0 : cost[0] <= cost[1];
-      const auto start = std::chrono::steady_clock::now();
-      if (walk) {
-        if (!Walk(it.get(), keys, begin, end, take)) return;
-      } else {
-        MultiGetSorted(keys, begin, end, take);
-      }
-      if (timed) {
-        const std::chrono::duration<double, std::nano> took =
-            std::chrono::steady_clock::now() - start;
-        cost[walk ? 0 : 1] = took.count() / static_cast<double>(end - begin);
-      }
-    }
-  }
-
-  /// Calls `take(j, status, value)` for each keys[j], j in [begin, end), in order of j, with
-  /// what the database holds for it: RocksDB's MultiGet of the keys.
-  template <typename Take>
-  void MultiGetSorted(const SortedKeys& keys, size_t begin, size_t end, Take&& take) const {
-    constexpr size_t kKeysPerRead = 256;
-    std::vector<rocksdb::PinnableSlice> values(std::min(kKeysPerRead, end - begin));
-    std::vector<rocksdb::Status> statuses(values.size());
-    for (size_t first = begin; first < end; first += kKeysPerRead) {
-      const size_t n = std::min(kKeysPerRead, end - first);
-      db_->MultiGet(rocksdb::ReadOptions(), db_->DefaultColumnFamily(), n, keys.data() + first,
-                    values.data(), statuses.data(), /*sorted_input=*/true);
-      for (size_t j = 0; j < n; ++j) {
-        take(first + j, statuses[j], values[j]);
-        values[j].Reset();
-      }
-    }
-  }
-
-  /// As MultiGetSorted, by the iterator `it` over the database, which seeks the first key and
-  /// goes from each key to the next: by a few steps when it is near, else by a seek. False
-  /// when the iterator failed (`take` was told, and the keys after are left unread).
-  template <typename Take>
-  bool Walk(rocksdb::Iterator* it, const SortedKeys& keys, size_t begin, size_t end,
-            Take&& take) const {
-    const rocksdb::Status not_found = rocksdb::Status::NotFound();
-    for (size_t j = begin; j < end; ++j) {
-      const rocksdb::Slice& key = keys[j];
-      if (j == begin) {
-        it->Seek(key);
-      } else {
-        for (size_t step = 0; it->Valid() && it->key().compare(key) < 0; ++step) {
-          if (step == kMaxStepsToNextKey) {
-            it->Seek(key);
-            break;
-          }
-          it->Next();
-        }
-      }
-      if (!it->status().ok()) {
-        take(j, it->status(), rocksdb::Slice());
-        return false;
-      }
-      const bool held = it->Valid() && it->key() == key;
-      take(j, held ? rocksdb::Status::OK() : not_found, held ? it->value() : rocksdb::Slice());
-    }
-    return true;
   }
 
   /// Puts keys[i] -> values[i] once the store is known writable and no pinned value is out:
