@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,7 +24,7 @@ class LookupMemo {
         known_(HugePageAllocator<Known>(pool)) {}
 
   enum class Known : uint8_t {
-    kNothing,  // the lookup was answered without the database (by the write buffer)
+    kNothing,  // nothing: the buffer answered, the read failed or the database changed since
     kHeld,     // the database holds the key
     kAbsent,   // the database does not hold it
   };
@@ -69,6 +68,7 @@ class LookupMemo {
     const size_t begin = i == 0 ? 0 : ends_[i - 1];
     return std::string_view(bytes_.data() + begin, ends_[i] - begin);
   }
+  Known known_at(size_t i) const { return known_[i]; }
   void set_known(size_t i, Known known) { known_[i] = known; }
 
   int64_t memory_used_bytes() const {

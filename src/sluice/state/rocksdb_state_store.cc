@@ -478,15 +478,12 @@ class RocksDbStateStore final : public StateStore {
         return std::pair<std::string_view, std::optional<std::string_view>>(keys[i], values[i]);
       }));
     }
-    // The lookups' places no put matched may name keys just written.
+    // The lookups' places no put matched may name keys just written: those found absent are
+    // no longer known to be, and a put of one asks the database. Searching the puts for each
+    // could cost more than the puts, were the lookups of other keys.
     for (size_t place = memo_.next(); place < memo_.size(); ++place) {
-      const std::string_view key = memo_.key_at(place);
-      auto at = std::lower_bound(order.begin(), order.end(), key,
-                                 [&](const KeyOrderEntry<uint32_t>& entry, std::string_view k) {
-                                   return keys[entry.payload] < k;
-                                 });
-      if (at != order.end() && keys[at->payload] == key) {
-        memo_.set_known(place, LookupMemo::Known::kHeld);
+      if (memo_.known_at(place) == LookupMemo::Known::kAbsent) {
+        memo_.set_known(place, LookupMemo::Known::kNothing);
       }
     }
     return arrow::Status::OK();
