@@ -166,7 +166,13 @@ int64_t RecyclingMemoryPool::kept_bytes() const {
 
 RecyclingMemoryPool* BatchMemoryPool() {
   // Never destroyed: arrays may outlive static destruction (e.g. held by other statics).
-  static auto* pool = new RecyclingMemoryPool(arrow::default_memory_pool(), int64_t{1} << 30);
+  // A batch of 10M rows into a RocksDB store frees more than 1 GiB of arrays (its keys
+  // copied in key order, their order, the values read, the lookups' memo, the aggregation's
+  // columns): keeping at most 1 GiB, the pool let some go every batch and the next batch's
+  // were fresh pages, whose clearing by the kernel took 6-8% of its CPU time. With 2 GiB the
+  // batches of rocksdb_aggregation_bench took about 9% less CPU time, its peak memory 0.4 GB
+  // more.
+  static auto* pool = new RecyclingMemoryPool(arrow::default_memory_pool(), int64_t{2} << 30);
   return pool;
 }
 
