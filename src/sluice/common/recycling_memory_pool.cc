@@ -169,8 +169,9 @@ RecyclingMemoryPool* BatchMemoryPool() {
   // A batch of 10M rows into a RocksDB store frees more than 1 GiB of arrays (its keys
   // copied in key order, their order, the values read, the lookups' memo, the aggregation's
   // columns): keeping at most 1 GiB, the pool let some go every batch and the next batch's
-  // were fresh pages, whose clearing by the kernel took 6-8% of its CPU time. With 2 GiB the
-  // batches of rocksdb_aggregation_bench took about 9% less CPU time, its peak memory 0.4 GB
+  // were fresh pages, whose clearing by the kernel took 6-8% of its CPU time. With 2 GiB it
+  // takes under 1%, and rocksdb_aggregation_bench ran 4-9% faster in four of five pairs of
+  // runs taking turns (the fifth 8% slower, in the machine's noise), its peak memory 0.4 GB
   // more.
   static auto* pool = new RecyclingMemoryPool(arrow::default_memory_pool(), int64_t{2} << 30);
   return pool;
