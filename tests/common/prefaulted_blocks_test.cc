@@ -72,22 +72,21 @@ TEST(PrefaultedBlocksTest, KeepsAtMostDepthBlocksReady) {
   }
 }
 
-// The owner may go while its task prepares blocks: the task stops, and every block it made
-// goes back where it came from.
+// The owner may go while its task prepares blocks: the owner waits for the block in the
+// task's hands, so nothing is left in the pool once the owner is gone, and the pool may go.
 TEST(PrefaultedBlocksTest, AnOwnerGoneWhileBlocksArePreparedLeavesNothingBehind) {
-  arrow::ProxyMemoryPool pool(arrow::default_memory_pool());
+  int64_t blocks_made = 0;
   for (int i = 0; i < 20; ++i) {
-    PrefaultedBlocks blocks(kBlockBytes, 4, &pool);
-    blocks.Take();
-    std::this_thread::sleep_for(std::chrono::milliseconds(i % 3));
+    arrow::ProxyMemoryPool pool(arrow::default_memory_pool());
+    {
+      PrefaultedBlocks blocks(kBlockBytes, 4, &pool);
+      blocks.Take();
+      std::this_thread::sleep_for(std::chrono::microseconds(500 * (i % 4)));
+    }
+    EXPECT_EQ(pool.bytes_allocated(), 0) << i;
+    blocks_made += pool.num_allocations();
   }
-  // The tasks still running finish their block and free it.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (pool.bytes_allocated() != 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  EXPECT_EQ(pool.bytes_allocated(), 0);
-  EXPECT_GT(pool.num_allocations(), 0);
+  EXPECT_GT(blocks_made, 0);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <mutex>
 #include <new>
 #include <utility>
@@ -34,14 +35,19 @@ struct PrefaultedBlocks::Shared {
   std::mutex mutex;
   std::vector<std::unique_ptr<char[], LargeDeleter>> ready;
   bool preparing = false;
-  /// The owner is gone: the task stops, and what it prepared is freed with this object.
+  /// The owner is gone: the task stops.
   bool abandoned = false;
+  /// The task holds a block outside the lock, allocated from `pool`: the owner waits for it
+  /// before going, since the pool is only promised to outlive the owner.
+  bool block_in_hand = false;
+  std::condition_variable block_put_down;
 
   /// The task: prepares blocks until `depth` are ready or the owner is gone. Out of memory,
   /// it stops: the owner then allocates for itself, and fails there, where it can report it.
   void Prepare() {
     std::unique_lock lock(mutex);
     while (!abandoned && ready.size() < depth) {
+      block_in_hand = true;
       lock.unlock();
       std::unique_ptr<char[], LargeDeleter> block;
       try {
@@ -49,13 +55,24 @@ struct PrefaultedBlocks::Shared {
         block.get_deleter() = LargeDeleter{block_bytes, pool};
       } catch (const std::bad_alloc&) {
         lock.lock();
+        PutDown();
         break;
       }
       Prefault(block.get(), block_bytes);
       lock.lock();
-      ready.push_back(std::move(block));
+      // The owner, even if gone, freed the ready blocks and waits here: this one goes with
+      // them, back to the pool, while the pool is there.
+      if (abandoned) block.reset();
+      else ready.push_back(std::move(block));
+      PutDown();
     }
     preparing = false;
+  }
+
+  /// Called with `mutex` held.
+  void PutDown() {
+    block_in_hand = false;
+    block_put_down.notify_all();
   }
 };
 
@@ -63,9 +80,12 @@ PrefaultedBlocks::PrefaultedBlocks(size_t block_bytes, size_t depth, arrow::Memo
     : shared_(std::make_shared<Shared>(block_bytes, depth, pool)) {}
 
 PrefaultedBlocks::~PrefaultedBlocks() {
-  std::lock_guard lock(shared_->mutex);
+  std::unique_lock lock(shared_->mutex);
   shared_->abandoned = true;
   shared_->ready.clear();
+  // At most one block's preparation; a task not yet started sees `abandoned` and touches
+  // nothing, so this never waits on the IO pool's queue.
+  shared_->block_put_down.wait(lock, [&] { return !shared_->block_in_hand; });
 }
 
 std::unique_ptr<char[], LargeDeleter> PrefaultedBlocks::Take() {
