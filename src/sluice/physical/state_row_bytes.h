@@ -46,13 +46,8 @@ inline std::string EncodeLong(int64_t value) {
   return out;
 }
 
-inline std::string IndexedKey(std::string_view key, int64_t index) {
-  std::string out(key);
-  AppendLong(index, &out);
-  return out;
-}
-
-/// Appends IndexedKey(key, index) to `out` as one row, without a temporary string.
+/// Appends the key of the row kept at `index` under `key` (the key, then the index as a
+/// bigint, as Spark keys a join's kept rows) to `out` as one row.
 inline void AppendIndexedKey(std::string_view key, int64_t index, EncodedRows* out) {
   out->bytes.append(key);
   AppendLong(index, &out->bytes);
@@ -66,14 +61,6 @@ inline std::string_view RowOf(std::string_view value) {
 }
 inline bool MatchedOf(std::string_view value) {
   return value.size() >= kFlagBytes && value.back() == 1;
-}
-
-/// A kept row's value: the row and its matched flag.
-inline std::string WithFlag(std::string_view row, bool matched) {
-  std::string out(row);
-  out.push_back(1);
-  out.push_back(matched ? 1 : 0);
-  return out;
 }
 
 /// Appends a kept row's value, the row and its matched flag, to `out` as one row.

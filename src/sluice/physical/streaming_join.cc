@@ -1,7 +1,6 @@
 #include "sluice/physical/buffered_stream.h"
 #include "sluice/physical/streaming_join.h"
 
-#include <map>
 
 #include <arrow/array.h>
 #include <arrow/compute/api_vector.h>
@@ -80,8 +79,9 @@ struct JoinBuffers {
 struct Candidate {
   int64_t row;        // the new row
   int32_t partition;  // of the key
-  int64_t index;      // of the kept row under its key
+  int64_t lookup;     // where the kept row's key is among its partition's lookups
 };
+
 
 // Which side a bound expression of the condition reads: -1 none, kLeft, kRight, 2 both.
 int SideRead(const expr::BoundExpr& e, int num_left) {
@@ -379,8 +379,8 @@ class StreamingJoinStream final : public BufferedStream {
       std::vector<Candidate> wanted;
       for (size_t k = 0; k < keys.size(); ++k) {
         for (int64_t index = 0; index < counts[k]; ++index) {
+          wanted.push_back({looked_up[k], p, indexed.size()});
           AppendIndexedKey(keys[k], index, &indexed);
-          wanted.push_back({looked_up[k], p, index});
         }
       }
       other.values->GetMany(Views(indexed), [&](size_t c, std::string_view value) {
@@ -427,7 +427,12 @@ class StreamingJoinStream final : public BufferedStream {
     std::vector<uint8_t> matched(n, 0);
     std::vector<int64_t> semi_left_rows;                  // new left rows of a semi join
     EncodedRows semi_kept_rows;                           // kept left rows of a semi join
-    std::map<std::pair<int32_t, std::string>, std::string> flag_updates;  // to set matched
+    // The kept rows matched for the first time, each once, in the order met, to flag after
+    // the walk: their keys (views of the lookups' buffers; a key lies in one partition only),
+    // partitions and flagged values.
+    KeyIndex flagged(0);
+    std::vector<int32_t> flagged_partitions;
+    EncodedRows flagged_values;
     std::vector<int64_t> matching_pairs;
     for (size_t c = 0; c < all.size(); ++c) {
       if (!pass[c]) continue;
@@ -436,9 +441,9 @@ class StreamingJoinStream final : public BufferedStream {
       const int64_t i = candidate.row;
       const bool first_match = !matched[i];
       matched[i] = 1;
-      auto kept_key = std::make_pair(candidate.partition,
-                                     IndexedKey(encoded_keys.row(i), candidate.index));
-      const bool already = MatchedOf(value) || flag_updates.count(kept_key) > 0;
+      const std::string_view kept_key =
+          buffers.partitions[candidate.partition].lookups.row(candidate.lookup);
+      const bool already = MatchedOf(value) || flagged.Find(kept_key) >= 0;
       if (type_ == JoinType::kLeftSemi) {
         if (this_side == kLeft) {
           if (first_match) semi_left_rows.push_back(i);
@@ -448,7 +453,11 @@ class StreamingJoinStream final : public BufferedStream {
       } else {
         matching_pairs.push_back(static_cast<int64_t>(c));
       }
-      if (!already) flag_updates.emplace(std::move(kept_key), WithFlag(RowOf(value), true));
+      if (!already) {
+        flagged.Insert(kept_key);
+        flagged_partitions.push_back(candidate.partition);
+        AppendKeptRow(RowOf(value), /*matched=*/true, &flagged_values);
+      }
     }
     if (matching_pairs.size() == all.size() && !all.empty()) {
       // Every pair matched (an equi-join has no other condition): no copy of the columns.
@@ -469,8 +478,9 @@ class StreamingJoinStream final : public BufferedStream {
       Output(
           arrow::RecordBatch::Make(schema_, semi_kept_rows.size(), std::move(columns)));
     }
-    for (const auto& [where, value] : flag_updates) {
-      ARROW_RETURN_NOT_OK(stores_[other_side][where.first].values->Put(where.second, value));
+    for (size_t u = 0; u < flagged_partitions.size(); ++u) {
+      ARROW_RETURN_NOT_OK(stores_[other_side][flagged_partitions[u]].values->Put(
+          flagged.keys()[u], flagged_values.row(static_cast<int64_t>(u))));
     }
 
     // Keep the new rows as Spark does. A left row always: the right side's new rows are still
