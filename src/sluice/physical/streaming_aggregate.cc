@@ -4,6 +4,8 @@
 
 #include <arrow/util/parallel.h>
 
+#include "sluice/common/huge_pages.h"
+#include "sluice/common/recycling_memory_pool.h"
 #include "sluice/expr/call_memos.h"
 #include "sluice/expr/functions/aggregate_support.h"
 #include "sluice/physical/grouped_aggregation.h"
@@ -18,6 +20,17 @@
 namespace sluice::physical {
 
 namespace {
+
+/// Views of a batch's keys or values, one per group, for a store's GetMany and PutMany: a
+/// RocksDB store reads them in its key order, at random places among 10M of them in a large
+/// batch. In huge pages (fewer TLB misses) from the batch pool (the previous batch's pages,
+/// not fresh ones to clear).
+using BatchViews = HugePageVector<std::string_view>;
+BatchViews NewBatchViews(size_t capacity) {
+  BatchViews views{HugePageAllocator<std::string_view>(BatchMemoryPool())};
+  views.reserve(capacity);
+  return views;
+}
 
 /// What one partition's task gathers for the output in append and complete modes: the rows a
 /// scan of the store gave, copied (the scan's views end with it).
@@ -108,8 +121,7 @@ class StreamingAggregateStream final : public BatchStream {
       id.partition_id = p;
       ARROW_ASSIGN_OR_RAISE(auto* provider, stateful_.providers->Get(id));
       ARROW_ASSIGN_OR_RAISE(stores[p], provider->GetStore(stateful_.batch_id));
-      std::vector<std::string_view> partition_keys;
-      partition_keys.reserve(groups_of[p].size());
+      BatchViews partition_keys = NewBatchViews(groups_of[p].size());
       for (uint32_t g : groups_of[p]) partition_keys.push_back(keys.row(g));
       stores[p]->GetMany(partition_keys, [&](size_t i, std::string_view value) {
         found_groups[p].push_back(groups_of[p][i]);
@@ -155,9 +167,8 @@ class StreamingAggregateStream final : public BatchStream {
       Refill(output.keys);
       Refill(output.values);
       int64_t start = SteadyMillis();
-      std::vector<std::string_view> put_keys, put_values;
-      put_keys.reserve(groups_of[p].size());
-      put_values.reserve(groups_of[p].size());
+      BatchViews put_keys = NewBatchViews(groups_of[p].size());
+      BatchViews put_values = NewBatchViews(groups_of[p].size());
       // Every key is written, even one the watermark makes final in this batch (a batch with
       // rows moves the watermark too whenever input keeps arriving): update mode outputs it
       // now, and the eviction below removes it, as Spark does.
