@@ -1,7 +1,6 @@
 #include "sluice/physical/buffered_stream.h"
 #include "sluice/physical/streaming_join.h"
 
-
 #include <arrow/array.h>
 #include <arrow/compute/api_vector.h>
 #include <arrow/table.h>
@@ -81,7 +80,6 @@ struct Candidate {
   int32_t partition;  // of the key
   int64_t lookup;     // where the kept row's key is among its partition's lookups
 };
-
 
 // Which side a bound expression of the condition reads: -1 none, kLeft, kRight, 2 both.
 int SideRead(const expr::BoundExpr& e, int num_left) {
