@@ -439,9 +439,13 @@ class StreamingJoinStream final : public BufferedStream {
       const int64_t i = candidate.row;
       const bool first_match = !matched[i];
       matched[i] = 1;
-      const std::string_view kept_key =
-          buffers.partitions[candidate.partition].lookups.row(candidate.lookup);
-      const bool already = MatchedOf(value) || flagged.Find(kept_key) >= 0;
+      // Matched before this batch, or earlier in this walk (the index already numbers it).
+      bool already = MatchedOf(value);
+      if (!already) {
+        const size_t flagged_before = flagged.keys().size();
+        flagged.Insert(buffers.partitions[candidate.partition].lookups.row(candidate.lookup));
+        already = flagged.keys().size() == flagged_before;
+      }
       if (type_ == JoinType::kLeftSemi) {
         if (this_side == kLeft) {
           if (first_match) semi_left_rows.push_back(i);
@@ -452,7 +456,6 @@ class StreamingJoinStream final : public BufferedStream {
         matching_pairs.push_back(static_cast<int64_t>(c));
       }
       if (!already) {
-        flagged.Insert(kept_key);
         flagged_partitions.push_back(candidate.partition);
         AppendKeptRow(RowOf(value), /*matched=*/true, &flagged_values);
       }
