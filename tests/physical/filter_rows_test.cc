@@ -191,5 +191,49 @@ TEST(FilterRowsTest, CopyRunsCopiesEachColumnAsTakeGathersIt) {
   }
 }
 
+/// Whether `array`'s values buffer (buffer 2) lies within `of`'s.
+bool SharesValues(const arrow::Array& array, const arrow::Array& of) {
+  const uint8_t* values = array.data()->buffers[2]->data();
+  const auto& outer = *of.data()->buffers[2];
+  return values >= outer.data() && values < outer.data() + outer.size();
+}
+
+TEST(FilterRowsTest, StringsOfRunsSeparatedByRowsWithoutBytesShareTheInputsValues) {
+  // Runs of strings with nulls and empty strings between them, as a filter on Nexmark's
+  // event type sees the bids' `extra` between the persons and auctions.
+  arrow::StringBuilder strings;
+  arrow::BooleanBuilder mask;
+  for (int64_t i = 0; i < kRows; ++i) {
+    const bool kept = i % 50 >= 4;
+    if (kept) {
+      ASSERT_TRUE(strings.Append(std::string(i % 13, static_cast<char>('a' + i % 26))).ok());
+    } else {
+      ASSERT_TRUE((i % 2 == 0 ? strings.AppendNull() : strings.Append("")).ok());
+    }
+    ASSERT_TRUE(mask.Append(kept).ok());
+  }
+  auto column = strings.Finish().ValueOrDie();
+  auto batch = arrow::RecordBatch::Make(arrow::schema({arrow::field("extra", arrow::utf8())}),
+                                        kRows, {column});
+  auto bits = mask.Finish().ValueOrDie();
+  ExpectSameAsArrowFilter(batch, bits);
+  ExpectSameAsArrowFilter(batch->Slice(31, 2000), bits->Slice(31, 2000));
+  auto kept = FilterRows(batch, *bits, arrow::default_memory_pool());
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_TRUE(SharesValues(*(*kept)->column(0), *column));
+
+  // A dropped row with bytes between two runs: the values are copied.
+  std::vector<RowRun> runs = {{4, 46}, {55, 45}};
+  auto copied = CopyRuns(*column->data(), runs, arrow::default_memory_pool());
+  ASSERT_TRUE(copied.ok()) << copied.status();
+  EXPECT_FALSE(SharesValues(*arrow::MakeArray(*copied), *column));
+  // Runs keeping less than half of the values: copied, so that the rest is not held.
+  runs = {{4, 46}};
+  copied = CopyRuns(*column->data(), runs, arrow::default_memory_pool());
+  ASSERT_TRUE(copied.ok()) << copied.status();
+  EXPECT_FALSE(SharesValues(*arrow::MakeArray(*copied), *column));
+  EXPECT_TRUE(arrow::MakeArray(*copied)->Equals(*column->Slice(4, 46)));
+}
+
 }  // namespace
 }  // namespace sluice::physical

@@ -114,12 +114,17 @@ arrow::Result<std::shared_ptr<arrow::Buffer>> CopyFixedWidth(const arrow::ArrayD
   return buffer;
 }
 
-/// Offsets rebased to the copied values, then the values of each run in one memcpy.
+/// Offsets rebased to the copied values, then the values of each run in one memcpy; or no
+/// copy of the values when the rows left out between the runs hold none (null or empty) and
+/// most of the buffer is kept: the values of the runs then lie next to each other already.
+/// A filter on Nexmark's event type keeps the bids, whose 100-byte `extra` is null in the
+/// persons and auctions between them: copying it was 3% of q0's time.
 template <typename Offset>
 arrow::Status CopyBinary(const arrow::ArrayData& rows, const std::vector<RowRun>& runs,
                          int64_t kept, arrow::MemoryPool* pool, arrow::ArrayData* out) {
   const Offset* offsets = rows.GetValues<Offset>(1);
-  const uint8_t* values = rows.buffers[2] == nullptr ? nullptr : rows.buffers[2]->data();
+  const std::shared_ptr<arrow::Buffer>& values_in = rows.buffers[2];
+  const uint8_t* values = values_in == nullptr ? nullptr : values_in->data();
   ARROW_ASSIGN_OR_RAISE(auto offsets_out, Allocate((kept + 1) * sizeof(Offset), pool));
   Offset* next = reinterpret_cast<Offset*>(offsets_out->mutable_data());
   Offset total = 0;
@@ -129,6 +134,14 @@ arrow::Status CopyBinary(const arrow::ArrayData& rows, const std::vector<RowRun>
     for (int64_t i = 1; i <= run.length; ++i) next[i] = total + (offsets[run.start + i] - base);
     next += run.length;
     total = *next;
+  }
+  const Offset first = runs.empty() ? 0 : offsets[runs.front().start];
+  const Offset spanned =
+      runs.empty() ? 0 : offsets[runs.back().start + runs.back().length] - first;
+  if (values_in != nullptr && total > 0 && total == spanned && 2 * total >= values_in->size()) {
+    out->buffers.push_back(std::move(offsets_out));
+    out->buffers.push_back(arrow::SliceBuffer(values_in, first, total));
+    return arrow::Status::OK();
   }
   ARROW_ASSIGN_OR_RAISE(auto values_out, Allocate(total, pool));
   uint8_t* to = values_out->mutable_data();

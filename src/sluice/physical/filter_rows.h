@@ -33,7 +33,9 @@ std::optional<std::vector<RowRun>> SelectedRuns(
 
 /// The rows of `rows` listed by `runs` (in order, not overlapping), copied run by run for the
 /// types stored in flat buffers (fixed width, boolean, binary and string, structs of them),
-/// gathered by Arrow's Take for the others (lists, maps, dictionaries, views).
+/// gathered by Arrow's Take for the others (lists, maps, dictionaries, views). The values of
+/// binary and string rows are shared with `rows`, not copied, when the rows left out between
+/// the runs hold none and the runs hold at least half of the values buffer.
 arrow::Result<std::shared_ptr<arrow::ArrayData>> CopyRuns(const arrow::ArrayData& rows,
                                                           const std::vector<RowRun>& runs,
                                                           arrow::MemoryPool* pool);
