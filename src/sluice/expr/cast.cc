@@ -145,6 +145,26 @@ bool AlwaysSucceeds(const arrow::DataType& from, const arrow::DataType& to) {
            arrow::is_floating(to.id());
   }
   if (from.id() == Type::STRING && to.id() == Type::BINARY) return true;
+  if (to.id() == Type::DECIMAL128) {
+    // Spark's DecimalType.isWiderThan: as many digits before the point and after it (a long
+    // counts as decimal(20,0), an int as (10,0)), so that nothing rounds or overflows.
+    const auto& target = static_cast<const arrow::Decimal128Type&>(to);
+    int32_t whole_digits = -1, scale = 0;
+    switch (from.id()) {
+      case Type::INT8: whole_digits = 3; break;
+      case Type::INT16: whole_digits = 5; break;
+      case Type::INT32: whole_digits = 10; break;
+      case Type::INT64: whole_digits = 20; break;
+      case Type::DECIMAL128: {
+        const auto& source = static_cast<const arrow::Decimal128Type&>(from);
+        whole_digits = source.precision() - source.scale();
+        scale = source.scale();
+        break;
+      }
+      default: return false;
+    }
+    return target.precision() - target.scale() >= whole_digits && target.scale() >= scale;
+  }
   return false;
 }
 

@@ -137,6 +137,24 @@ std::shared_ptr<arrow::DataType> DecimalResultType(Operator op, const arrow::Dec
   return nullptr;
 }
 
+// Whether every result of `op` on decimals of types `a` and `b` fits its type as it is: a sum,
+// difference or product whose exact digits number at most 38 is neither rounded nor overflows,
+// so it cannot fail, and AND, OR and CASE need not keep it from the rows they leave out.
+bool DecimalResultAlwaysFits(Operator op, const arrow::Decimal128Type& a,
+                             const arrow::Decimal128Type& b) {
+  const int32_t p1 = a.precision(), s1 = a.scale(), p2 = b.precision(), s2 = b.scale();
+  constexpr int32_t kMax = arrow::Decimal128Type::kMaxPrecision;
+  switch (op) {
+    case Operator::kAdd:
+    case Operator::kSubtract:
+      return std::max(p1 - s1, p2 - s2) + std::max(s1, s2) + 1 <= kMax;
+    case Operator::kMultiply:
+      return p1 + p2 + 1 <= kMax;
+    default:
+      return false;  // a division fails on a zero divisor
+  }
+}
+
 // Runs an Arrow arithmetic function, turning its overflow and division errors into Spark's.
 arrow::Result<arrow::Datum> CallArrowArithmetic(const std::string& name,
                                                 const std::vector<arrow::Datum>& args,
@@ -521,11 +539,11 @@ ScalarResolver BinaryArithmetic(Operator op) {
         nullable |= converted->nullable();
         args.push_back(std::move(converted));
       }
-      resolved.return_type = DecimalResultType(
-          op, static_cast<const arrow::Decimal128Type&>(*args[0]->type()),
-          static_cast<const arrow::Decimal128Type&>(*args[1]->type()));
+      const auto& left = static_cast<const arrow::Decimal128Type&>(*args[0]->type());
+      const auto& right = static_cast<const arrow::Decimal128Type&>(*args[1]->type());
+      resolved.return_type = DecimalResultType(op, left, right);
+      resolved.can_fail = ansi && !DecimalResultAlwaysFits(op, left, right);
       resolved.args = std::move(args);
-      resolved.can_fail = ansi;
       if (op == Operator::kIntegralDivide || op == Operator::kRemainder ||
           op == Operator::kPmod) {
         // Exact decimal quotient, then truncation (div) or a - b * trunc(a / b) (%, pmod).
