@@ -10,6 +10,7 @@
 #include "sluice/checkpoint/file_uri.h"
 #include "sluice/common/errors.h"
 #include "sluice/common/recycling_memory_pool.h"
+#include "sluice/formats/parquet_dictionary_read.h"
 #include "sluice/types/spark_types.h"
 
 namespace sluice::formats {
@@ -46,15 +47,24 @@ void CollectLeaves(const parquet::arrow::SchemaField& field, const arrow::DataTy
 /// of a file source are never changed once they are visible (as in Spark). The pages are
 /// decompressed into buffers of the batch pool too, which the next file's columns reuse
 /// (Parquet's default pool left them to the allocator, and a scan's peak memory 10-20 MB
-/// higher).
-arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquet(const std::string& path) {
+/// higher). With `dictionaries`, the string columns whose pages are all dictionary-encoded
+/// are read as dictionary arrays, for ExpandDictionaries (parquet_dictionary_read.h).
+arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquet(const std::string& path,
+                                                                       bool dictionaries) {
   ARROW_ASSIGN_OR_RAISE(auto input,
                         arrow::io::MemoryMappedFile::Open(path, arrow::io::FileMode::READ));
   parquet::arrow::FileReaderBuilder builder;
   auto result = [&]() -> arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> {
     ARROW_RETURN_NOT_OK(builder.Open(input, parquet::ReaderProperties(BatchMemoryPool())));
+    parquet::ArrowReaderProperties properties;
+    if (dictionaries) {
+      for (int leaf : DictionaryEncodedStringLeaves(*builder.raw_reader()->metadata())) {
+        properties.set_read_dictionary(leaf, true);
+      }
+    }
     std::unique_ptr<parquet::arrow::FileReader> reader;
-    ARROW_RETURN_NOT_OK(builder.memory_pool(BatchMemoryPool())->Build(&reader));
+    ARROW_RETURN_NOT_OK(
+        builder.memory_pool(BatchMemoryPool())->properties(properties)->Build(&reader));
     return reader;
   }();
   if (!result.ok()) {
@@ -81,7 +91,7 @@ class ParquetReader final : public FormatReader {
     }
     // Spark reads the footer of the first file only; with ignoreCorruptFiles a corrupt one
     // leaves no schema to infer.
-    auto opened = OpenParquet(files[0]);
+    auto opened = OpenParquet(files[0], /*dictionaries=*/false);
     if (!opened.ok() && ScanOptionsOf(options_.files, context_).ignore_corrupt_files) {
       WarnSkippedCorruptFile(files[0], opened.status());
       return SparkError("UNABLE_TO_INFER_SCHEMA",
@@ -99,7 +109,7 @@ class ParquetReader final : public FormatReader {
 
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenFile(
       const std::string& path, const std::shared_ptr<arrow::Schema>& data_schema) const override {
-    ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(path));
+    ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(path, /*dictionaries=*/true));
     reader->set_batch_size(context_.batch_rows);
     std::shared_ptr<arrow::Schema> file_schema;
     ARROW_RETURN_NOT_OK(reader->GetSchema(&file_schema));
@@ -115,9 +125,6 @@ class ParquetReader final : public FormatReader {
       }
     }
     std::sort(leaves.begin(), leaves.end());
-    std::vector<int> row_groups(static_cast<size_t>(reader->num_row_groups()));
-    for (size_t i = 0; i < row_groups.size(); ++i) row_groups[i] = static_cast<int>(i);
-    std::shared_ptr<arrow::RecordBatchReader> batches;
     if (leaves.empty()) {
       // No column is read (count(*), or only partition columns): rows from the metadata.
       int64_t rows = reader->parquet_reader()->metadata()->num_rows();
@@ -127,31 +134,70 @@ class ParquetReader final : public FormatReader {
         columns.push_back(nulls);
       }
       auto batch = arrow::RecordBatch::Make(data_schema, rows, columns);
-      ARROW_ASSIGN_OR_RAISE(batches, arrow::RecordBatchReader::Make({batch}, data_schema));
-      return batches;
+      return arrow::RecordBatchReader::Make({batch}, data_schema);
     }
-    ARROW_ASSIGN_OR_RAISE(auto owned, reader->GetRecordBatchReader(row_groups, leaves));
-    batches = std::shared_ptr<arrow::RecordBatchReader>(std::move(owned));
-    // The batch reader keeps using the file reader: keep it alive with the batches.
-    return ConformToSchema(std::make_shared<OwningReader>(std::move(reader), std::move(batches)),
-                           data_schema, context_.case_sensitive);
+    ARROW_ASSIGN_OR_RAISE(auto row_groups, RowGroupReader::Make(std::move(reader), leaves));
+    return ConformToSchema(std::move(row_groups), data_schema, context_.case_sensitive);
   }
 
  private:
-  /// Keeps the parquet FileReader alive as long as its batch reader.
-  class OwningReader final : public arrow::RecordBatchReader {
+  /// The batches of a file's row groups in turn, none spanning two (as Spark's vectorized
+  /// reader reads them): a column read as a dictionary has one dictionary per row group, and
+  /// Arrow cannot put two in one batch of a struct. The columns read as dictionaries come out
+  /// expanded.
+  class RowGroupReader final : public arrow::RecordBatchReader {
    public:
-    OwningReader(std::unique_ptr<parquet::arrow::FileReader> file,
-                 std::shared_ptr<arrow::RecordBatchReader> batches)
-        : file_(std::move(file)), batches_(std::move(batches)) {}
-    std::shared_ptr<arrow::Schema> schema() const override { return batches_->schema(); }
+    static arrow::Result<std::shared_ptr<RowGroupReader>> Make(
+        std::unique_ptr<parquet::arrow::FileReader> file, std::vector<int> leaves) {
+      auto reader = std::make_shared<RowGroupReader>(std::move(file), std::move(leaves));
+      // The first row group's reader (or one of none) gives the schema of them all.
+      ARROW_RETURN_NOT_OK(reader->OpenRowGroup());
+      arrow::FieldVector fields;
+      for (const auto& field : reader->batches_->schema()->fields()) {
+        fields.push_back(field->WithType(WithoutDictionaries(field->type())));
+      }
+      reader->schema_ = arrow::schema(std::move(fields), reader->batches_->schema()->metadata());
+      reader->dictionaries_ = !reader->schema_->Equals(*reader->batches_->schema());
+      return reader;
+    }
+    RowGroupReader(std::unique_ptr<parquet::arrow::FileReader> file, std::vector<int> leaves)
+        : file_(std::move(file)), leaves_(std::move(leaves)) {}
+
+    std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
     arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
-      return batches_->ReadNext(batch);
+      while (true) {
+        if (batches_ == nullptr) {
+          if (next_group_ >= file_->num_row_groups()) {
+            *batch = nullptr;
+            return arrow::Status::OK();
+          }
+          ARROW_RETURN_NOT_OK(OpenRowGroup());
+        }
+        ARROW_RETURN_NOT_OK(batches_->ReadNext(batch));
+        if (*batch != nullptr) break;
+        batches_ = nullptr;
+      }
+      if (dictionaries_) {
+        ARROW_ASSIGN_OR_RAISE(*batch, ExpandDictionaries(**batch, schema_, BatchMemoryPool()));
+      }
+      return arrow::Status::OK();
     }
 
    private:
-    std::unique_ptr<parquet::arrow::FileReader> file_;
-    std::shared_ptr<arrow::RecordBatchReader> batches_;
+    /// The reader of the next row group (of none when the file has none).
+    arrow::Status OpenRowGroup() {
+      std::vector<int> groups;
+      if (next_group_ < file_->num_row_groups()) groups.push_back(next_group_++);
+      ARROW_ASSIGN_OR_RAISE(batches_, file_->GetRecordBatchReader(groups, leaves_));
+      return arrow::Status::OK();
+    }
+
+    std::unique_ptr<parquet::arrow::FileReader> file_;  // used by batches_
+    const std::vector<int> leaves_;
+    int next_group_ = 0;
+    std::unique_ptr<arrow::RecordBatchReader> batches_;
+    std::shared_ptr<arrow::Schema> schema_;
+    bool dictionaries_ = false;
   };
 
   ParquetReadOptions options_;
