@@ -84,6 +84,30 @@ TEST_F(RegexFunctionsTest, RegexpExtractErrors) {
   ExpectErrorClass("rlike", {StringLit("abc"), StringLit("[")}, "INVALID_PARAMETER_VALUE.PATTERN");
 }
 
+// A constant pattern and a constant group index among its groups cannot fail at run time, so
+// AND, OR and CASE evaluate the call on every row instead of gathering the rows they need
+// (Nexmark q21's ELSE regexp_extract(url, ...)); a pattern or index known only at run time, or
+// an index past the groups, can.
+TEST_F(RegexFunctionsTest, RegexpExtractWithAConstantPatternAndIndexCannotFail) {
+  auto can_fail = [&](const std::string& name, std::vector<expr::BoundExprPtr> args) {
+    auto resolved = Resolve(name, std::move(args));
+    EXPECT_TRUE(resolved.ok()) << resolved.status();
+    return resolved.ok() && (*resolved)->can_fail();
+  };
+  auto url = [&] { return Col("string", R"(["a=1", null])"); };
+  const std::string pattern = "(&|^)channel_id=([^&]*)";
+  EXPECT_FALSE(can_fail("regexp_extract", {url(), StringLit(pattern), IntLit(2)}));
+  EXPECT_FALSE(can_fail("regexp_extract", {url(), StringLit(pattern)}));
+  EXPECT_FALSE(can_fail("regexp_extract_all", {url(), StringLit(pattern), IntLit(0)}));
+  EXPECT_FALSE(can_fail("regexp_instr", {url(), StringLit("x")}));
+  EXPECT_FALSE(can_fail("regexp_count", {url(), StringLit("x")}));
+  EXPECT_TRUE(can_fail("regexp_extract", {url(), StringLit(pattern), IntLit(3)}));
+  EXPECT_TRUE(can_fail("regexp_extract", {url(), StringLit(pattern), IntLit(-1)}));
+  EXPECT_TRUE(can_fail("regexp_extract", {url(), StringLit("abc")}));  // no group 1
+  EXPECT_TRUE(can_fail("regexp_extract", {url(), url(), IntLit(0)}));
+  EXPECT_TRUE(can_fail("regexp_extract", {url(), StringLit(pattern), Col("int", "[1, 2]")}));
+}
+
 TEST_F(RegexFunctionsTest, JavaSyntaxIsTranslated) {
   EXPECT_EQ(One("regexp_extract", {StringLit("abc"), StringLit("(?<x>b)"), IntLit(1)}), "b");
   EXPECT_EQ(One("regexp_extract", {StringLit("a\nb"), StringLit("(?s)a.b"), IntLit(0)}), "a\nb");

@@ -242,10 +242,15 @@ ScalarResolver Extract(ExtractKind kind, std::string function) {
                                                                       : arrow::utf8();
     ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveStringCall(call, signature, type));
     ARROW_ASSIGN_OR_RAISE(auto constant, ConstantRegex(call, 1, function));
-    resolved.can_fail = true;
+    const int64_t default_index = kind == ExtractKind::kInstr ? 0 : 1;
+    // A constant pattern compiled here and a constant group index among its groups leave
+    // nothing to fail at run time: AND, OR and CASE need not keep rows from the call.
+    std::optional<int64_t> index = 0;
+    if (has_index) index = call.args.size() > 2 ? ConstantInt(call, 2) : default_index;
+    resolved.can_fail = constant == nullptr || !index.has_value() || *index < 0 ||
+                        *index > constant->re2().NumberOfCapturingGroups();
     resolved.costly_per_value = true;
     if (kind == ExtractKind::kSubstr) resolved.nullable = true;
-    const int64_t default_index = kind == ExtractKind::kInstr ? 0 : 1;
     resolved.kernel = [kind, function, constant, default_index](
                           const std::vector<arrow::Datum>& args, const EvalContext& context,
                           int64_t num_rows) -> arrow::Result<arrow::Datum> {
