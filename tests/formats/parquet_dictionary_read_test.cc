@@ -126,7 +126,7 @@ TEST(ParquetDictionaryReadTest, AnIndexOutsideTheDictionaryIsAnError) {
   auto expanded = ExpandDictionaries(array->data(), arrow::default_memory_pool());
   ASSERT_FALSE(expanded.ok());
   EXPECT_THAT(expanded.status().message(),
-              ::testing::HasSubstr("dictionary index 2 of row 2 is outside its dictionary of 2"));
+              ::testing::HasSubstr("index 2 of row 2 is outside the 2 values"));
 }
 
 TEST(ParquetDictionaryReadTest, TheParquetFormatReadsTheSameRowsWithPlainTypes) {

@@ -6,6 +6,7 @@
 #include <arrow/buffer.h>
 #include <arrow/compute/api_vector.h>
 
+#include "sluice/common/take_strings.h"
 #include "sluice/expr/key_grouper.h"
 
 namespace sluice::expr {
@@ -110,10 +111,7 @@ class CallMemo {
         ARROW_ASSIGN_OR_RAISE(results_, arrow::Concatenate({results_, computed}, context.pool));
       }
     }
-    const arrow::UInt32Array indices(
-        num_rows, arrow::Buffer::Wrap(ids_.data(), static_cast<int64_t>(ids_.size())));
-    ARROW_ASSIGN_OR_RAISE(auto out, cp::Take(results_, indices, cp::TakeOptions::NoBoundsCheck(),
-                                             &exec));
+    ARROW_ASSIGN_OR_RAISE(auto out, TakeResults(num_rows, exec));
     if (lookups_ == kTrialWindow) first_window_misses_ = misses_;
     if (lookups_ == 2 * kTrialWindow && (misses_ - first_window_misses_) * 4 > kTrialWindow * 3) {
       Stop();
@@ -121,6 +119,22 @@ class CallMemo {
       Clear();
     }
     return arrow::Datum(std::move(out));
+  }
+
+  // The results of the rows ids_ numbers.
+  arrow::Result<std::shared_ptr<arrow::Array>> TakeResults(int64_t num_rows,
+                                                           cp::ExecContext& exec) const {
+    const auto type = results_->type_id();
+    if (type == arrow::Type::STRING || type == arrow::Type::BINARY) {
+      ARROW_ASSIGN_OR_RAISE(auto taken, TakeStrings(*results_->data(), ids_.data(), num_rows,
+                                                    nullptr, 0, exec.memory_pool()));
+      return arrow::MakeArray(std::move(taken));
+    }
+    const arrow::UInt32Array indices(
+        num_rows, arrow::Buffer::Wrap(ids_.data(), static_cast<int64_t>(ids_.size())));
+    ARROW_ASSIGN_OR_RAISE(auto taken,
+                          cp::Take(results_, indices, cp::TakeOptions::NoBoundsCheck(), &exec));
+    return taken.make_array();
   }
 
   void Clear() {

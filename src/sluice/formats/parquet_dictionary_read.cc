@@ -1,17 +1,13 @@
 #include "sluice/formats/parquet_dictionary_read.h"
 
-#include <cstring>
-#include <limits>
-#include <string>
-
 #include <arrow/array/array_base.h>
 #include <arrow/buffer.h>
 #include <arrow/compute/api_vector.h>
 #include <arrow/type.h>
-#include <arrow/util/bit_util.h>
-#include <arrow/util/bitmap_ops.h>
 #include <parquet/metadata.h>
 #include <parquet/schema.h>
+
+#include "sluice/common/take_strings.h"
 
 namespace sluice::formats {
 
@@ -35,60 +31,6 @@ bool AllPagesDictionaryEncoded(const parquet::FileMetaData& metadata, int column
     }
   }
   return true;
-}
-
-/// The values a dictionary array of int32 indices and string or binary values stands for.
-arrow::Result<std::shared_ptr<arrow::ArrayData>> ExpandStrings(const arrow::ArrayData& array,
-                                                               arrow::MemoryPool* pool) {
-  const arrow::ArrayData& dictionary = *array.dictionary;
-  const int64_t rows = array.length;
-  const int64_t entries = dictionary.length;
-  const int32_t* indices = array.GetValues<int32_t>(1);
-  const int32_t* entry_offsets = dictionary.GetValues<int32_t>(1);
-  const uint8_t* entry_bytes =
-      dictionary.buffers[2] == nullptr ? nullptr : dictionary.buffers[2]->data();
-  const uint8_t* validity = array.MayHaveNulls() ? array.buffers[0]->data() : nullptr;
-
-  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> offsets,
-                        arrow::AllocateBuffer((rows + 1) * sizeof(int32_t), pool));
-  auto* out_offsets = reinterpret_cast<int32_t*>(offsets->mutable_data());
-  int64_t total = 0;
-  out_offsets[0] = 0;
-  for (int64_t row = 0; row < rows; ++row) {
-    if (validity == nullptr || arrow::bit_util::GetBit(validity, array.offset + row)) {
-      const int32_t index = indices[row];
-      if (index < 0 || index >= entries) {
-        return arrow::Status::Invalid("Parquet dictionary index ", index, " of row ", row,
-                                      " is outside its dictionary of ", entries, " values");
-      }
-      total += entry_offsets[index + 1] - entry_offsets[index];
-      if (total > std::numeric_limits<int32_t>::max()) {
-        return arrow::Status::CapacityError("Parquet string values of ", rows,
-                                            " rows exceed 2 GiB");
-      }
-    }
-    out_offsets[row + 1] = static_cast<int32_t>(total);
-  }
-  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> bytes, arrow::AllocateBuffer(total, pool));
-  uint8_t* out_bytes = bytes->mutable_data();
-  for (int64_t row = 0; row < rows; ++row) {
-    const int32_t length = out_offsets[row + 1] - out_offsets[row];
-    if (length == 0) continue;
-    std::memcpy(out_bytes + out_offsets[row], entry_bytes + entry_offsets[indices[row]],
-                static_cast<size_t>(length));
-  }
-  std::shared_ptr<arrow::Buffer> valid_bits;
-  if (validity != nullptr) {
-    if (array.offset == 0) {
-      valid_bits = array.buffers[0];
-    } else {
-      ARROW_ASSIGN_OR_RAISE(valid_bits,
-                            arrow::internal::CopyBitmap(pool, validity, array.offset, rows));
-    }
-  }
-  return arrow::ArrayData::Make(dictionary.type, rows,
-                                {std::move(valid_bits), std::move(offsets), std::move(bytes)},
-                                array.null_count);
 }
 
 }  // namespace
@@ -130,7 +72,9 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> ExpandDictionaries(
     const auto values = type.value_type()->id();
     if (type.index_type()->id() == arrow::Type::INT32 &&
         (values == arrow::Type::STRING || values == arrow::Type::BINARY)) {
-      return ExpandStrings(*array, pool);
+      return TakeStrings(*array->dictionary, array->GetValues<int32_t>(1), array->length,
+                         array->MayHaveNulls() ? array->buffers[0]->data() : nullptr,
+                         array->offset, pool);
     }
     // Other dictionaries (not read by DictionaryEncodedStringLeaves' choice): Arrow's Take.
     auto indices = array->Copy();

@@ -4,8 +4,8 @@
 // and an index per row. Arrow's reader, asked for plain strings, looks each index up and
 // appends the value to a builder one at a time: for Nexmark's bid.url (10,000 distinct urls)
 // that was 35 ms a file of a million rows, where reading the indices with the dictionary took
-// 7. Such columns are read as dictionary arrays and expanded here, in two passes (the bytes
-// first, so the values are written once into a buffer of the right size).
+// 7. Such columns are read as dictionary arrays and expanded here by TakeStrings
+// (common/take_strings.h), which writes each value once into a buffer of the right size.
 #pragma once
 
 #include <memory>

@@ -1,0 +1,79 @@
+#include "sluice/common/take_strings.h"
+
+#include <cstring>
+#include <limits>
+
+#include <arrow/buffer.h>
+#include <arrow/type.h>
+#include <arrow/util/bit_util.h>
+#include <arrow/util/bitmap_ops.h>
+
+namespace sluice {
+
+template <typename Index>
+arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(const arrow::ArrayData& values,
+                                                             const Index* indices, int64_t rows,
+                                                             const uint8_t* row_validity,
+                                                             int64_t row_validity_offset,
+                                                             arrow::MemoryPool* pool) {
+  const int64_t entries = values.length;
+  const int32_t* value_offsets = values.GetValues<int32_t>(1);
+  const uint8_t* value_bytes = values.buffers[2] == nullptr ? nullptr : values.buffers[2]->data();
+  const uint8_t* value_validity = values.MayHaveNulls() ? values.buffers[0]->data() : nullptr;
+  std::shared_ptr<arrow::Buffer> validity;
+  uint8_t* out_validity = nullptr;
+  if (row_validity != nullptr || value_validity != nullptr) {
+    ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateBitmap(rows, pool));
+    out_validity = validity->mutable_data();
+  }
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> offsets,
+                        arrow::AllocateBuffer((rows + 1) * sizeof(int32_t), pool));
+  auto* out_offsets = reinterpret_cast<int32_t*>(offsets->mutable_data());
+  int64_t total = 0, nulls = 0;
+  out_offsets[0] = 0;
+  for (int64_t row = 0; row < rows; ++row) {
+    const auto index = static_cast<int64_t>(indices[row]);
+    bool is_valid = row_validity == nullptr ||
+                    arrow::bit_util::GetBit(row_validity, row_validity_offset + row);
+    if (is_valid) {
+      if (index < 0 || index >= entries) {
+        return arrow::Status::Invalid("index ", index, " of row ", row,
+                                      " is outside the ", entries, " values taken from");
+      }
+      is_valid = value_validity == nullptr ||
+                 arrow::bit_util::GetBit(value_validity, values.offset + index);
+    }
+    if (is_valid) {
+      total += value_offsets[index + 1] - value_offsets[index];
+      if (total > std::numeric_limits<int32_t>::max()) {
+        return arrow::Status::CapacityError("the string values of ", rows,
+                                            " rows exceed 2 GiB");
+      }
+    } else {
+      ++nulls;
+    }
+    if (out_validity != nullptr) arrow::bit_util::SetBitTo(out_validity, row, is_valid);
+    out_offsets[row + 1] = static_cast<int32_t>(total);
+  }
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> bytes, arrow::AllocateBuffer(total, pool));
+  uint8_t* out_bytes = bytes->mutable_data();
+  for (int64_t row = 0; row < rows; ++row) {
+    const int32_t length = out_offsets[row + 1] - out_offsets[row];
+    if (length == 0) continue;
+    std::memcpy(out_bytes + out_offsets[row], value_bytes + value_offsets[indices[row]],
+                static_cast<size_t>(length));
+  }
+  if (nulls == 0) validity = nullptr;
+  return arrow::ArrayData::Make(values.type, rows,
+                                {std::move(validity), std::move(offsets), std::move(bytes)},
+                                nulls);
+}
+
+template arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings<int32_t>(
+    const arrow::ArrayData&, const int32_t*, int64_t, const uint8_t*, int64_t,
+    arrow::MemoryPool*);
+template arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings<uint32_t>(
+    const arrow::ArrayData&, const uint32_t*, int64_t, const uint8_t*, int64_t,
+    arrow::MemoryPool*);
+
+}  // namespace sluice

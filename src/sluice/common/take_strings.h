@@ -1,0 +1,35 @@
+// Gathering string values by index, in two passes: the bytes of the rows are counted first,
+// then each value is written once into a buffer of that size. Arrow's Take appends each
+// value to a builder that grows as it goes (checking its room every value, and copying its
+// bytes again at each doubling); a gather of short strings from a small table of distinct
+// values (a Parquet dictionary, a memo's results) spent most of its time there.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <arrow/array/data.h>
+#include <arrow/memory_pool.h>
+#include <arrow/result.h>
+
+namespace sluice {
+
+/// Row i of the result is values[indices[i]] (`values` a string or binary array), for `rows`
+/// rows; null where the row is null in `row_validity` (a bitmap read from bit
+/// `row_validity_offset`; nullptr when no row is) or where the value is null. Fails, naming
+/// the index, on an index of a valid row outside `values`.
+template <typename Index>
+arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(const arrow::ArrayData& values,
+                                                             const Index* indices, int64_t rows,
+                                                             const uint8_t* row_validity,
+                                                             int64_t row_validity_offset,
+                                                             arrow::MemoryPool* pool);
+
+extern template arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings<int32_t>(
+    const arrow::ArrayData&, const int32_t*, int64_t, const uint8_t*, int64_t,
+    arrow::MemoryPool*);
+extern template arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings<uint32_t>(
+    const arrow::ArrayData&, const uint32_t*, int64_t, const uint8_t*, int64_t,
+    arrow::MemoryPool*);
+
+}  // namespace sluice

@@ -1,0 +1,83 @@
+// TakeStrings: the rows Arrow's Take gives, for values with nulls and at an offset, rows with
+// nulls of their own, and both index types.
+#include "sluice/common/take_strings.h"
+
+#include <random>
+
+#include <arrow/api.h>
+#include <arrow/compute/api_vector.h>
+#include <arrow/json/from_string.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace sluice {
+namespace {
+
+/// 300 strings of 0-40 bytes, one in 9 null, as a slice from offset 7.
+std::shared_ptr<arrow::Array> Values(const std::shared_ptr<arrow::DataType>& type) {
+  std::unique_ptr<arrow::ArrayBuilder> builder;
+  EXPECT_TRUE(arrow::MakeBuilder(arrow::default_memory_pool(), type, &builder).ok());
+  auto& strings = static_cast<arrow::BinaryBuilder&>(*builder);
+  for (int i = 0; i < 307; ++i) {
+    EXPECT_TRUE((i % 9 == 4 ? strings.AppendNull()
+                            : strings.Append(std::string(i % 41, static_cast<char>('a' + i % 26))))
+                    .ok());
+  }
+  return builder->Finish().ValueOrDie()->Slice(7);
+}
+
+template <typename Index>
+void ExpectSameAsTake(const std::shared_ptr<arrow::Array>& values, bool row_nulls) {
+  std::mt19937 random(11);
+  std::vector<Index> indices(5000);
+  arrow::NumericBuilder<typename arrow::CTypeTraits<Index>::ArrowType> index_builder;
+  arrow::BooleanBuilder validity;
+  for (auto& index : indices) {
+    index = static_cast<Index>(random() % values->length());
+    const bool valid = !row_nulls || random() % 5 != 0;
+    ASSERT_TRUE((valid ? index_builder.Append(index) : index_builder.AppendNull()).ok());
+    ASSERT_TRUE(validity.Append(valid).ok());
+  }
+  auto index_array = index_builder.Finish().ValueOrDie();
+  auto bits = validity.Finish().ValueOrDie();
+  const uint8_t* row_validity = row_nulls ? bits->data()->buffers[1]->data() : nullptr;
+  auto taken = TakeStrings<Index>(*values->data(), indices.data(),
+                                  static_cast<int64_t>(indices.size()), row_validity, 0,
+                                  arrow::default_memory_pool());
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  auto ours = arrow::MakeArray(*taken);
+  ASSERT_TRUE(ours->ValidateFull().ok()) << ours->ValidateFull();
+  auto expected = arrow::compute::Take(values, index_array).ValueOrDie().make_array();
+  EXPECT_TRUE(ours->Equals(*expected));
+  EXPECT_EQ(ours->null_count(), expected->null_count());
+}
+
+TEST(TakeStringsTest, GivesTheRowsArrowsTakeGives) {
+  for (const auto& type : {arrow::utf8(), arrow::binary()}) {
+    SCOPED_TRACE(type->ToString());
+    auto values = Values(type);
+    ExpectSameAsTake<int32_t>(values, false);
+    ExpectSameAsTake<int32_t>(values, true);
+    ExpectSameAsTake<uint32_t>(values, false);
+    ExpectSameAsTake<uint32_t>(values, true);
+  }
+}
+
+TEST(TakeStringsTest, HasNoValidityWhenNoRowIsNullAndNamesAnIndexOutsideTheValues) {
+  auto values = arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["ab", null, "c"])")
+                    .ValueOrDie();
+  const std::vector<int32_t> present = {0, 2, 2, 0};
+  auto taken = TakeStrings<int32_t>(*values->data(), present.data(), 4, nullptr, 0,
+                                    arrow::default_memory_pool());
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  EXPECT_EQ((*taken)->buffers[0], nullptr);
+  EXPECT_EQ((*taken)->null_count, 0);
+  const std::vector<int32_t> outside = {0, 3};
+  auto failed = TakeStrings<int32_t>(*values->data(), outside.data(), 2, nullptr, 0,
+                                     arrow::default_memory_pool());
+  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(failed.status().message(), ::testing::HasSubstr("index 3 of row 1 is outside"));
+}
+
+}  // namespace
+}  // namespace sluice
