@@ -110,7 +110,7 @@ class ParquetReader final : public FormatReader {
   arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> OpenFile(
       const std::string& path, const std::shared_ptr<arrow::Schema>& data_schema) const override {
     ARROW_ASSIGN_OR_RAISE(auto reader, OpenParquet(path, /*dictionaries=*/true));
-    reader->set_batch_size(context_.batch_rows);
+    reader->set_batch_size(context_.parquet_batch_rows);
     std::shared_ptr<arrow::Schema> file_schema;
     ARROW_RETURN_NOT_OK(reader->GetSchema(&file_schema));
     const auto& manifest = reader->manifest();
