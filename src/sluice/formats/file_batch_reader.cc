@@ -51,7 +51,13 @@ arrow::Result<std::shared_ptr<arrow::RecordBatch>> FileDecode::Read() {
     }
     ARROW_ASSIGN_OR_RAISE(opened_, reader_->OpenFile(local_path_, schema_));
   }
-  return opened_->Next();
+  auto next = opened_->Next();
+  // A page that does not decode (a file damaged past its footer) names the file, as Spark
+  // does; errors of Spark's own classes (FAILFAST's malformed records) stay as they are.
+  if (!next.ok() && !next.status().IsOutOfMemory() && !ErrorClassOf(next.status())) {
+    return FailedReadError(local_path_, next.status());
+  }
+  return next;
 }
 
 namespace {

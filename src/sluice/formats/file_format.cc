@@ -121,6 +121,12 @@ bool SameColumnName(const std::string& a, const std::string& b, bool case_sensit
          });
 }
 
+arrow::Status FailedReadError(const std::string& local_path, const arrow::Status& cause) {
+  return SparkError("FAILED_READ_FILE.NO_HINT", "Encountered error while reading file " +
+                                                    checkpoint::FileUri(local_path) + ". " +
+                                                    cause.message());
+}
+
 arrow::Result<std::shared_ptr<const datetime::TimeZone>> FindZone(std::string_view id) {
   auto zone = datetime::TimeZone::Find(id);
   if (!zone.ok()) {

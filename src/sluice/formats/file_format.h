@@ -120,6 +120,10 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> ConformToSchema(
     std::shared_ptr<arrow::RecordBatchReader> input, std::shared_ptr<arrow::Schema> target,
     bool case_sensitive);
 
+/// Spark's FAILED_READ_FILE.NO_HINT for `local_path`, with the message of `cause`: what a file
+/// that cannot be read (its footer, or any of its pages) fails with.
+arrow::Status FailedReadError(const std::string& local_path, const arrow::Status& cause);
+
 /// The zone named `id`, as datetime::TimeZone::Find reads it; an unknown id fails with
 /// INVALID_TIMEZONE naming it.
 arrow::Result<std::shared_ptr<const datetime::TimeZone>> FindZone(std::string_view id);

@@ -5,7 +5,6 @@
 #include <arrow/adapters/orc/adapter.h>
 #include <arrow/io/file.h>
 
-#include "sluice/checkpoint/file_uri.h"
 #include "sluice/common/errors.h"
 #include "sluice/types/spark_types.h"
 
@@ -24,9 +23,7 @@ arrow::Result<std::unique_ptr<arrow::adapters::orc::ORCFileReader>> OpenOrc(
   ARROW_ASSIGN_OR_RAISE(auto input, arrow::io::ReadableFile::Open(path));
   auto result = arrow::adapters::orc::ORCFileReader::Open(input, arrow::default_memory_pool());
   if (!result.ok()) {
-    return SparkError("FAILED_READ_FILE.NO_HINT",
-                      "Encountered error while reading file " + checkpoint::FileUri(path) + ". " +
-                          result.status().message());
+    return FailedReadError(path, result.status());
   }
   return std::move(result).ValueUnsafe();
 }

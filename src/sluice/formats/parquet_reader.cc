@@ -7,7 +7,6 @@
 #include <parquet/arrow/schema.h>
 #include <parquet/exception.h>
 
-#include "sluice/checkpoint/file_uri.h"
 #include "sluice/common/errors.h"
 #include "sluice/common/recycling_memory_pool.h"
 #include "sluice/formats/parquet_dictionary_read.h"
@@ -68,9 +67,7 @@ arrow::Result<std::unique_ptr<parquet::arrow::FileReader>> OpenParquet(const std
     return reader;
   }();
   if (!result.ok()) {
-    return SparkError("FAILED_READ_FILE.NO_HINT",
-                      "Encountered error while reading file " + checkpoint::FileUri(path) + ". " +
-                          result.status().message());
+    return FailedReadError(path, result.status());
   }
   return std::move(result).ValueUnsafe();
 }
