@@ -3,6 +3,7 @@
 #include "sluice/common/take_strings.h"
 
 #include <random>
+#include <type_traits>
 
 #include <arrow/api.h>
 #include <arrow/compute/api_vector.h>
@@ -41,9 +42,14 @@ void ExpectSameAsTake(const std::shared_ptr<arrow::Array>& values, bool row_null
   auto index_array = index_builder.Finish().ValueOrDie();
   auto bits = validity.Finish().ValueOrDie();
   const uint8_t* row_validity = row_nulls ? bits->data()->buffers[1]->data() : nullptr;
-  auto taken = TakeStrings<Index>(*values->data(), indices.data(),
-                                  static_cast<int64_t>(indices.size()), row_validity, 0,
-                                  arrow::default_memory_pool());
+  const auto rows = static_cast<int64_t>(indices.size());
+  arrow::Result<std::shared_ptr<arrow::ArrayData>> taken;
+  if constexpr (std::is_same_v<Index, int32_t>) {
+    taken = TakeStrings(*values->data(), indices.data(), rows, row_validity, 0,
+                        arrow::default_memory_pool());
+  } else {
+    taken = TakeStrings(*values->data(), indices.data(), rows, arrow::default_memory_pool());
+  }
   ASSERT_TRUE(taken.ok()) << taken.status();
   auto ours = arrow::MakeArray(*taken);
   ASSERT_TRUE(ours->ValidateFull().ok()) << ours->ValidateFull();
@@ -59,7 +65,6 @@ TEST(TakeStringsTest, GivesTheRowsArrowsTakeGives) {
     ExpectSameAsTake<int32_t>(values, false);
     ExpectSameAsTake<int32_t>(values, true);
     ExpectSameAsTake<uint32_t>(values, false);
-    ExpectSameAsTake<uint32_t>(values, true);
   }
 }
 
@@ -67,14 +72,14 @@ TEST(TakeStringsTest, HasNoValidityWhenNoRowIsNullAndNamesAnIndexOutsideTheValue
   auto values = arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["ab", null, "c"])")
                     .ValueOrDie();
   const std::vector<int32_t> present = {0, 2, 2, 0};
-  auto taken = TakeStrings<int32_t>(*values->data(), present.data(), 4, nullptr, 0,
-                                    arrow::default_memory_pool());
+  auto taken = TakeStrings(*values->data(), present.data(), 4, nullptr, 0,
+                           arrow::default_memory_pool());
   ASSERT_TRUE(taken.ok()) << taken.status();
   EXPECT_EQ((*taken)->buffers[0], nullptr);
   EXPECT_EQ((*taken)->null_count, 0);
   const std::vector<int32_t> outside = {0, 3};
-  auto failed = TakeStrings<int32_t>(*values->data(), outside.data(), 2, nullptr, 0,
-                                     arrow::default_memory_pool());
+  auto failed = TakeStrings(*values->data(), outside.data(), 2, nullptr, 0,
+                            arrow::default_memory_pool());
   ASSERT_FALSE(failed.ok());
   EXPECT_THAT(failed.status().message(), ::testing::HasSubstr("index 3 of row 1 is outside"));
 }

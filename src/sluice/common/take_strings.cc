@@ -10,12 +10,14 @@
 
 namespace sluice {
 
+namespace {
+
 template <typename Index>
-arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(const arrow::ArrayData& values,
-                                                             const Index* indices, int64_t rows,
-                                                             const uint8_t* row_validity,
-                                                             int64_t row_validity_offset,
-                                                             arrow::MemoryPool* pool) {
+arrow::Result<std::shared_ptr<arrow::ArrayData>> Take(const arrow::ArrayData& values,
+                                                      const Index* indices, int64_t rows,
+                                                      const uint8_t* row_validity,
+                                                      int64_t row_validity_offset,
+                                                      arrow::MemoryPool* pool) {
   const int64_t entries = values.length;
   const int32_t* value_offsets = values.GetValues<int32_t>(1);
   const uint8_t* value_bytes = values.buffers[2] == nullptr ? nullptr : values.buffers[2]->data();
@@ -69,11 +71,19 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(const arrow::ArrayD
                                 nulls);
 }
 
-template arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings<int32_t>(
-    const arrow::ArrayData&, const int32_t*, int64_t, const uint8_t*, int64_t,
-    arrow::MemoryPool*);
-template arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings<uint32_t>(
-    const arrow::ArrayData&, const uint32_t*, int64_t, const uint8_t*, int64_t,
-    arrow::MemoryPool*);
+}  // namespace
+
+arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(
+    const arrow::ArrayData& values, const int32_t* indices, int64_t rows,
+    const uint8_t* row_validity, int64_t row_validity_offset, arrow::MemoryPool* pool) {
+  return Take(values, indices, rows, row_validity, row_validity_offset, pool);
+}
+
+arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(const arrow::ArrayData& values,
+                                                             const uint32_t* indices,
+                                                             int64_t rows,
+                                                             arrow::MemoryPool* pool) {
+  return Take(values, indices, rows, nullptr, 0, pool);
+}
 
 }  // namespace sluice

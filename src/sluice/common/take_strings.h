@@ -18,18 +18,13 @@ namespace sluice {
 /// rows; null where the row is null in `row_validity` (a bitmap read from bit
 /// `row_validity_offset`; nullptr when no row is) or where the value is null. Fails, naming
 /// the index, on an index of a valid row outside `values`.
-template <typename Index>
+arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(
+    const arrow::ArrayData& values, const int32_t* indices, int64_t rows,
+    const uint8_t* row_validity, int64_t row_validity_offset, arrow::MemoryPool* pool);
+/// The same for unsigned indices, every row valid.
 arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(const arrow::ArrayData& values,
-                                                             const Index* indices, int64_t rows,
-                                                             const uint8_t* row_validity,
-                                                             int64_t row_validity_offset,
+                                                             const uint32_t* indices,
+                                                             int64_t rows,
                                                              arrow::MemoryPool* pool);
-
-extern template arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings<int32_t>(
-    const arrow::ArrayData&, const int32_t*, int64_t, const uint8_t*, int64_t,
-    arrow::MemoryPool*);
-extern template arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings<uint32_t>(
-    const arrow::ArrayData&, const uint32_t*, int64_t, const uint8_t*, int64_t,
-    arrow::MemoryPool*);
 
 }  // namespace sluice

@@ -127,7 +127,7 @@ class CallMemo {
     const auto type = results_->type_id();
     if (type == arrow::Type::STRING || type == arrow::Type::BINARY) {
       ARROW_ASSIGN_OR_RAISE(auto taken, TakeStrings(*results_->data(), ids_.data(), num_rows,
-                                                    nullptr, 0, exec.memory_pool()));
+                                                    exec.memory_pool()));
       return arrow::MakeArray(std::move(taken));
     }
     const arrow::UInt32Array indices(
