@@ -90,9 +90,12 @@ TEST(ParquetDictionaryReadTest, ExpandedColumnsAreThoseOfThePlainRead) {
   int64_t row = 0;
   // A row group at a time: each has dictionaries of its own.
   for (int group = 0; group < dictionary_reader->num_row_groups(); ++group) {
-    std::shared_ptr<arrow::Table> plain, dictionaries;
-    ASSERT_TRUE(plain_reader->ReadRowGroup(group, &plain).ok());
-    ASSERT_TRUE(dictionary_reader->ReadRowGroup(group, &dictionaries).ok());
+    auto plain_read = plain_reader->ReadRowGroup(group);
+    auto dictionary_read = dictionary_reader->ReadRowGroup(group);
+    ASSERT_TRUE(plain_read.ok()) << plain_read.status();
+    ASSERT_TRUE(dictionary_read.ok()) << dictionary_read.status();
+    const std::shared_ptr<arrow::Table>& plain = *plain_read;
+    const std::shared_ptr<arrow::Table>& dictionaries = *dictionary_read;
     ASSERT_EQ(dictionaries->schema()->field(0)->type()->id(), arrow::Type::DICTIONARY);
     arrow::FieldVector fields;
     for (const auto& field : dictionaries->schema()->fields()) {
