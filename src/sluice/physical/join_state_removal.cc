@@ -111,17 +111,12 @@ arrow::Status EvictRows(const RemovedSide& side, int64_t watermark_micros, SideS
     key_of[r] = affected.Insert(expired_keys.row(static_cast<int64_t>(r)));
   }
   const size_t num_keys = affected.keys().size();
-  std::vector<size_t> starts(num_keys + 1, 0);
-  for (int32_t key : key_of) ++starts[static_cast<size_t>(key) + 1];
-  for (size_t k = 0; k < num_keys; ++k) starts[k + 1] += starts[k];
+  const KeyGroups by_key = GroupByKey(key_of, num_keys);
+  const std::vector<size_t>& starts = by_key.starts;
   std::vector<int64_t> grouped_index(num_expired), grouped_unmatched(num_expired);
-  {
-    std::vector<size_t> next(starts.begin(), starts.end() - 1);
-    for (size_t r = 0; r < num_expired; ++r) {
-      const size_t at = next[static_cast<size_t>(key_of[r])]++;
-      grouped_index[at] = expired_index[r];
-      grouped_unmatched[at] = unmatched_of[r];
-    }
+  for (size_t at = 0; at < num_expired; ++at) {
+    grouped_index[at] = expired_index[by_key.members[at]];
+    grouped_unmatched[at] = unmatched_of[by_key.members[at]];
   }
   std::vector<int64_t> count_of(num_keys, 0);
   stores.counts->GetMany(affected.keys(), [&](size_t id, std::string_view count) {

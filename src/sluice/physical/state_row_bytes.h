@@ -142,6 +142,31 @@ class KeyIndex {
   std::vector<std::string_view> keys_;
 };
 
+/// Items grouped by the number of their key, in a counting sort: the items of key k, in their
+/// order, are members[starts[k]] to members[starts[k + 1] - 1].
+struct KeyGroups {
+  std::vector<size_t> starts;
+  std::vector<uint32_t> members;
+};
+
+/// The positions of `key_of` (each item's key number below `num_keys`, or -1 for an item left
+/// out) grouped by key.
+inline KeyGroups GroupByKey(const std::vector<int32_t>& key_of, size_t num_keys) {
+  KeyGroups groups;
+  groups.starts.assign(num_keys + 1, 0);
+  for (int32_t key : key_of) {
+    if (key >= 0) ++groups.starts[static_cast<size_t>(key) + 1];
+  }
+  for (size_t k = 0; k < num_keys; ++k) groups.starts[k + 1] += groups.starts[k];
+  groups.members.resize(groups.starts[num_keys]);
+  std::vector<size_t> next(groups.starts.begin(), groups.starts.end() - 1);
+  for (size_t item = 0; item < key_of.size(); ++item) {
+    const int32_t key = key_of[item];
+    if (key >= 0) groups.members[next[static_cast<size_t>(key)]++] = static_cast<uint32_t>(item);
+  }
+  return groups;
+}
+
 /// The event time of each row, in microseconds, from a timestamp column or a window struct
 /// (its end); nullopt where null.
 struct EventTimes {

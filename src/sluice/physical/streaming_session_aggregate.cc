@@ -133,19 +133,7 @@ class StreamingSessionAggregateStream final : public BatchStream {
     }
     const std::vector<std::string_view>& key_of = key_index.keys();
     const size_t num_keys = key_of.size();
-    std::vector<uint32_t> first_group_of_key(num_keys + 1, 0);  // into groups_by_key
-    for (int32_t k : key_of_group) {
-      if (k >= 0) ++first_group_of_key[static_cast<size_t>(k) + 1];
-    }
-    for (size_t k = 0; k < num_keys; ++k) first_group_of_key[k + 1] += first_group_of_key[k];
-    std::vector<uint32_t> groups_by_key(static_cast<size_t>(num_groups - dropped));
-    {
-      std::vector<uint32_t> next(first_group_of_key.begin(), first_group_of_key.end() - 1);
-      for (int64_t g = 0; g < num_groups; ++g) {
-        const int32_t k = key_of_group[g];
-        if (k >= 0) groups_by_key[next[static_cast<size_t>(k)]++] = static_cast<uint32_t>(g);
-      }
-    }
+    const KeyGroups groups_of_key = GroupByKey(key_of_group, num_keys);
     std::vector<std::vector<uint32_t>> keys_of_partition(num_partitions_);
     for (uint32_t k = 0; k < num_keys; ++k) {
       keys_of_partition[partitioner_->PartitionOf(key_of[k])].push_back(k);
@@ -196,8 +184,8 @@ class StreamingSessionAggregateStream final : public BatchStream {
           return value_decoder_->Append(row);
         }));
       }
-      for (uint32_t i = first_group_of_key[k]; i < first_group_of_key[k + 1]; ++i) {
-        const uint32_t g = groups_by_key[i];
+      for (size_t i = groups_of_key.starts[k]; i < groups_of_key.starts[k + 1]; ++i) {
+        const uint32_t g = groups_of_key.members[i];
         pieces.push_back({k, group_spans[g], -1, g});
       }
       const auto key_pieces = pieces.begin() + first;
