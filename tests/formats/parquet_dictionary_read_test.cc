@@ -132,6 +132,26 @@ TEST(ParquetDictionaryReadTest, AnIndexOutsideTheDictionaryIsAnError) {
               ::testing::HasSubstr("index 2 of row 2 is outside the 2 values"));
 }
 
+// A dictionary of other values (a file's own Arrow schema may ask for large strings) is
+// expanded by Arrow's Take; one inside a struct is expanded too.
+TEST(ParquetDictionaryReadTest, OtherDictionariesAndThoseInStructsAreExpandedToo) {
+  auto dictionary =
+      arrow::json::ArrayFromJSONString(arrow::large_utf8(), R"(["x", "yy"])").ValueOrDie();
+  auto indices = arrow::json::ArrayFromJSONString(arrow::int32(), "[1, null, 0]").ValueOrDie();
+  auto array = std::make_shared<arrow::DictionaryArray>(
+      arrow::dictionary(arrow::int32(), arrow::large_utf8()), indices, dictionary);
+  auto wrapped = arrow::StructArray::Make({array}, std::vector<std::string>{"s"}).ValueOrDie();
+  auto expanded = ExpandDictionaries(wrapped->data(), arrow::default_memory_pool());
+  ASSERT_TRUE(expanded.ok()) << expanded.status();
+  auto expected = arrow::json::ArrayFromJSONString(
+                      arrow::struct_({arrow::field("s", arrow::large_utf8())}),
+                      R"([{"s": "yy"}, {"s": null}, {"s": "x"}])")
+                      .ValueOrDie();
+  auto ours = arrow::MakeArray(*expanded);
+  ASSERT_TRUE(ours->ValidateFull().ok()) << ours->ValidateFull();
+  EXPECT_TRUE(ours->Equals(*expected)) << ours->ToString();
+}
+
 TEST(ParquetDictionaryReadTest, TheParquetFormatReadsTheSameRowsWithPlainTypes) {
   testing::ScratchDir dir;
   auto table = Trips();
