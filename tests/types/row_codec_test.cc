@@ -345,6 +345,23 @@ TEST(RowCodecTest, EncodeRowsEncodesASliceOfRows) {
   EXPECT_EQ(offsets, std::vector<uint32_t>{0});
 }
 
+TEST(RowCodecTest, EncodeRowsOfASliceLongerThanAWriteChunk) {
+  // Rows are written in chunks of every column; a slice from an offset crosses chunks.
+  RandomArrays random(20261206);
+  TypeVector types = EveryType();
+  arrow::ArrayVector columns;
+  for (const auto& type : types) columns.push_back(random.Make(type, 1000));
+  auto encoder = Encoder(types, false);
+  std::string bytes;
+  std::vector<uint32_t> offsets;
+  encoder->EncodeRows(columns, 333, 600, &bytes, &offsets);
+  ASSERT_EQ(offsets.size(), 601u);
+  auto rows = EncodeEach(*encoder, columns);
+  for (int64_t r = 0; r < 600; ++r) {
+    ASSERT_EQ(bytes.substr(offsets[r], offsets[r + 1] - offsets[r]), rows[333 + r]) << "row " << r;
+  }
+}
+
 TEST(RowCodecTest, TimestampsKeepUnitAndZoneOfTheGivenTypes) {
   TypeVector types = {arrow::timestamp(arrow::TimeUnit::MICRO, "America/Los_Angeles"),
                       arrow::decimal128(12, 4)};
