@@ -1,5 +1,5 @@
 // TakeStrings: the rows Arrow's Take gives, for values with nulls and at an offset, rows with
-// nulls of their own, and both index types.
+// nulls of their own, and both index types; TakeColumn the same for columns of any type.
 #include "sluice/common/take_strings.h"
 
 #include <random>
@@ -82,6 +82,28 @@ TEST(TakeStringsTest, HasNoValidityWhenNoRowIsNullAndNamesAnIndexOutsideTheValue
                             arrow::default_memory_pool());
   ASSERT_FALSE(failed.ok());
   EXPECT_THAT(failed.status().message(), ::testing::HasSubstr("index 3 of row 1 is outside"));
+}
+
+TEST(TakeStringsTest, TakeColumnGivesTheRowsArrowsTakeGivesForEveryType) {
+  const std::vector<uint32_t> indices = {3, 0, 3, 1, 2};
+  auto index_array =
+      arrow::json::ArrayFromJSONString(arrow::uint32(), "[3, 0, 3, 1, 2]").ValueOrDie();
+  for (const auto& [type, json] :
+       std::vector<std::pair<std::shared_ptr<arrow::DataType>, std::string>>{
+           {arrow::utf8(), R"(["ab", null, "", "cde"])"},
+           {arrow::binary(), R"(["ab", null, "", "cde"])"},
+           {arrow::large_utf8(), R"(["ab", null, "", "cde"])"},
+           {arrow::int64(), "[1, null, 3, 4]"},
+           {arrow::boolean(), "[true, null, false, true]"},
+           {arrow::list(arrow::int32()), "[[1], null, [], [2, 3]]"}}) {
+    SCOPED_TRACE(type->ToString());
+    auto column = arrow::json::ArrayFromJSONString(type, json).ValueOrDie();
+    auto taken = TakeColumn(*column, indices, arrow::default_memory_pool());
+    ASSERT_TRUE(taken.ok()) << taken.status();
+    ASSERT_TRUE((*taken)->ValidateFull().ok());
+    auto expected = arrow::compute::Take(column, index_array).ValueOrDie().make_array();
+    EXPECT_TRUE((*taken)->Equals(*expected)) << (*taken)->ToString();
+  }
 }
 
 }  // namespace

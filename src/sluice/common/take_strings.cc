@@ -3,7 +3,9 @@
 #include <cstring>
 #include <limits>
 
+#include <arrow/array.h>
 #include <arrow/buffer.h>
+#include <arrow/compute/api_vector.h>
 #include <arrow/type.h>
 #include <arrow/util/bit_util.h>
 #include <arrow/util/bitmap_ops.h>
@@ -84,6 +86,24 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(const arrow::ArrayD
                                                              int64_t rows,
                                                              arrow::MemoryPool* pool) {
   return Take(values, indices, rows, nullptr, 0, pool);
+}
+
+arrow::Result<std::shared_ptr<arrow::Array>> TakeColumn(const arrow::Array& column,
+                                                        std::span<const uint32_t> indices,
+                                                        arrow::MemoryPool* pool) {
+  const auto rows = static_cast<int64_t>(indices.size());
+  const arrow::Type::type id = column.type_id();
+  if (id == arrow::Type::STRING || id == arrow::Type::BINARY) {
+    ARROW_ASSIGN_OR_RAISE(auto taken, TakeStrings(*column.data(), indices.data(), rows, pool));
+    return arrow::MakeArray(std::move(taken));
+  }
+  // The indices are only read: a buffer over them, not a copy.
+  const auto index_buffer = std::make_shared<arrow::Buffer>(
+      reinterpret_cast<const uint8_t*>(indices.data()), rows * sizeof(uint32_t));
+  const arrow::UInt32Array index_array(rows, index_buffer);
+  arrow::compute::ExecContext exec(pool);
+  return arrow::compute::Take(column, index_array, arrow::compute::TakeOptions::NoBoundsCheck(),
+                              &exec);
 }
 
 }  // namespace sluice

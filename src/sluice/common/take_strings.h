@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include <arrow/array/data.h>
 #include <arrow/memory_pool.h>
 #include <arrow/result.h>
+#include <arrow/type_fwd.h>
 
 namespace sluice {
 
@@ -26,5 +28,11 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(const arrow::ArrayD
                                                              const uint32_t* indices,
                                                              int64_t rows,
                                                              arrow::MemoryPool* pool);
+
+/// Row i of the result is column[indices[i]] (each index within `column`): string and binary
+/// columns by TakeStrings, any other type by Arrow's Take.
+arrow::Result<std::shared_ptr<arrow::Array>> TakeColumn(const arrow::Array& column,
+                                                        std::span<const uint32_t> indices,
+                                                        arrow::MemoryPool* pool);
 
 }  // namespace sluice

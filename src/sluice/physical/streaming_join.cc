@@ -2,14 +2,15 @@
 #include "sluice/physical/streaming_join.h"
 
 #include <arrow/array.h>
-#include <arrow/compute/api_vector.h>
+#include <arrow/array/util.h>
+#include <arrow/scalar.h>
 #include <arrow/table.h>
 #include <arrow/util/future.h>
 #include <arrow/util/parallel.h>
 #include <arrow/util/thread_pool.h>
 
+#include "sluice/common/take_strings.h"
 #include "sluice/expr/bound_rewrite.h"
-#include "sluice/physical/int64_arrays.h"
 #include "sluice/physical/join_state_removal.h"
 #include "sluice/physical/state_key_encoding.h"
 #include "sluice/physical/state_row_bytes.h"
@@ -42,7 +43,9 @@ struct SideSpec {
   std::shared_ptr<arrow::Schema> schema;
   /// The schema's column types, as the row encoder takes them.
   std::vector<std::shared_ptr<arrow::DataType>> types;
-  std::shared_ptr<const types::RowEncoder> row_encoder;
+  /// Encodes a kept row's value: the columns, then the matched flag as a boolean column
+  /// (kFlagBytes), so a value is kept as encoded, its flag set in place.
+  std::shared_ptr<const types::RowEncoder> value_encoder;
   /// The column whose event time makes a new row late, if any.
   std::optional<int> watermark_column;
   /// The conjuncts of the condition that read only this side, bound against left then right
@@ -61,14 +64,13 @@ struct JoinBuffers {
     EncodedRows lookups;     // the indexed keys of the other side's rows new rows may match
     EncodedRows candidates;  // and those rows' values
     EncodedRows kept_keys;   // the indexed keys of the new rows kept
-    EncodedRows kept_values;
     RemovalBuffers removal;  // eviction
   };
   struct Side {
-    // The new rows' keys, and the rows as the state keeps them: two of each, as a slice's
+    // The new rows' keys, and their values as the state keeps them: two of each, as a slice's
     // rows are still being kept while the next slice is encoded (StreamingJoinStream::Keep).
     EncodedRows keys[2];
-    EncodedRows rows[2];
+    EncodedRows values[2];
     std::vector<Partition> partitions;
   };
   Side sides[2];
@@ -174,8 +176,10 @@ class StreamingJoinStream final : public BufferedStream {
       spec.keys = side == kLeft ? join_.left_keys() : join_.right_keys();
       spec.schema = inputs_[side]->schema();
       for (const auto& field : spec.schema->fields()) spec.types.push_back(field->type());
-      ARROW_ASSIGN_OR_RAISE(spec.row_encoder,
-                            types::RowEncoder::Make(spec.types, /*for_keys=*/false));
+      auto value_types = spec.types;
+      value_types.push_back(arrow::boolean());
+      ARROW_ASSIGN_OR_RAISE(spec.value_encoder,
+                            types::RowEncoder::Make(value_types, /*for_keys=*/false));
       const auto& output = join_.children()[side]->output();
       for (size_t c = 0; c < output.size(); ++c) {
         if (output[c].event_time_delay_ms) {
@@ -274,13 +278,11 @@ class StreamingJoinStream final : public BufferedStream {
 
   arrow::Result<arrow::ArrayVector> TakeRows(const arrow::RecordBatch& batch,
                                              const std::vector<int64_t>& rows) const {
-    const auto indices = Int64ArrayOf(rows);
-    arrow::compute::ExecContext exec(context_.eval.pool);
+    // Rows of a slice, or pairs of a slice's matches: below 2^32.
+    const std::vector<uint32_t> indices(rows.begin(), rows.end());
     arrow::ArrayVector columns;
     for (const auto& column : batch.columns()) {
-      ARROW_ASSIGN_OR_RAISE(auto taken,
-                            arrow::compute::Take(*column, *indices,
-                                                 arrow::compute::TakeOptions::Defaults(), &exec));
+      ARROW_ASSIGN_OR_RAISE(auto taken, TakeColumn(*column, indices, context_.eval.pool));
       columns.push_back(std::move(taken));
     }
     return columns;
@@ -342,11 +344,14 @@ class StreamingJoinStream final : public BufferedStream {
     const int buffer = next_buffer_;
     next_buffer_ = 1 - next_buffer_;
     EncodedRows& encoded_keys = Refill(buffers.keys[buffer]);
-    EncodedRows& encoded_rows = Refill(buffers.rows[buffer]);
+    EncodedRows& encoded_values = Refill(buffers.values[buffer]);
     key_encoder_->EncodeRows(keys, 0, n, &encoded_keys.bytes, &encoded_keys.offsets);
-    ARROW_ASSIGN_OR_RAISE(auto stored_columns, StoredColumns(this_side, *rows));
-    spec.row_encoder->EncodeRows(stored_columns, 0, n, &encoded_rows.bytes,
-                                 &encoded_rows.offsets);
+    ARROW_ASSIGN_OR_RAISE(auto value_columns, StoredColumns(this_side, *rows));
+    ARROW_ASSIGN_OR_RAISE(auto unmatched,
+                          arrow::MakeArrayFromScalar(arrow::BooleanScalar(false), n, eval.pool));
+    value_columns.push_back(std::move(unmatched));
+    spec.value_encoder->EncodeRows(value_columns, 0, n, &encoded_values.bytes,
+                                   &encoded_values.offsets);
     std::vector<std::vector<int64_t>> rows_of(num_partitions_);
     std::vector<int32_t> partition_of(n, 0);
     for (int64_t i = 0; i < n; ++i) {
@@ -464,10 +469,9 @@ class StreamingJoinStream final : public BufferedStream {
       // Every pair matched (an equi-join has no other condition): no copy of the columns.
       Output(arrow::RecordBatch::Make(schema_, pairs->num_rows(), pairs->columns()));
     } else if (!matching_pairs.empty()) {
-      ARROW_ASSIGN_OR_RAISE(auto taken,
-                            arrow::compute::Take(pairs, Int64ArrayOf(matching_pairs)));
-      auto batch = taken.record_batch();
-      Output(arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns()));
+      ARROW_ASSIGN_OR_RAISE(auto columns, TakeRows(*pairs, matching_pairs));
+      Output(arrow::RecordBatch::Make(schema_, static_cast<int64_t>(matching_pairs.size()),
+                                      std::move(columns)));
     }
     if (!semi_left_rows.empty()) {
       ARROW_ASSIGN_OR_RAISE(auto columns, TakeRows(*rows, semi_left_rows));
@@ -492,7 +496,7 @@ class StreamingJoinStream final : public BufferedStream {
     auto slice = std::make_shared<SliceToKeep>();
     slice->spec = &spec;
     slice->encoded_keys = &encoded_keys;
-    slice->encoded_rows = &encoded_rows;
+    slice->encoded_values = &encoded_values;
     slice->rows_of = std::move(rows_of);
     slice->matched = std::move(matched);
     if (this_side == kRight) {
@@ -510,7 +514,7 @@ class StreamingJoinStream final : public BufferedStream {
   struct SliceToKeep {
     const SideSpec* spec = nullptr;
     const EncodedRows* encoded_keys = nullptr;  // every new row's key
-    const EncodedRows* encoded_rows = nullptr;  // and its columns as the state keeps them
+    EncodedRows* encoded_values = nullptr;      // and its value as the state keeps it
     std::vector<std::vector<int64_t>> rows_of;  // the rows of each partition
     std::vector<uint8_t> matched;               // the rows that matched
     std::optional<int64_t> state_watermark;     // rows it passed are not kept...
@@ -554,7 +558,7 @@ class StreamingJoinStream final : public BufferedStream {
   arrow::Status KeepPartition(SliceToKeep& slice, int p) {
     const SideSpec& spec = *slice.spec;
     const EncodedRows& encoded_keys = *slice.encoded_keys;
-    const EncodedRows& encoded_rows = *slice.encoded_rows;
+    EncodedRows& encoded_values = *slice.encoded_values;
     const std::vector<uint8_t>& matched = slice.matched;
     JoinBuffers::Side& buffers = buffers_->sides[spec.side];
     SideStores& mine = stores_[spec.side][p];
@@ -582,21 +586,22 @@ class StreamingJoinStream final : public BufferedStream {
     // As Spark appends a row: its value at the key's next index, then the key's count, one
     // put per row (the stores' change feeds list every put).
     EncodedRows& indexed = Refill(buffers.partitions[p].kept_keys);
-    EncodedRows& values = Refill(buffers.partitions[p].kept_values);
     EncodedRows counts;
-    size_t row_bytes = 0;  // the values' bytes, most of what is appended
-    for (int64_t i : kept) row_bytes += encoded_rows.row(i).size() + kFlagBytes;
-    values.Reserve(kept.size(), row_bytes);
+    std::vector<std::string_view> values(kept.size());
     std::vector<std::string_view> counted_keys(kept.size());
     for (size_t k = 0; k < kept.size(); ++k) {
       const std::string_view key = distinct.keys()[key_of[k]];
       const int64_t index = next_index[key_of[k]]++;
       AppendIndexedKey(key, index, &indexed);
-      AppendKeptRow(encoded_rows.row(kept[k]), matched[kept[k]], &values);
+      // The flag's value byte, the row's last, was encoded false. Partitions keep distinct
+      // rows, so tasks write distinct bytes.
+      const int64_t i = kept[k];
+      if (matched[i]) encoded_values.bytes[encoded_values.offsets[i + 1] - 1] = 1;
+      values[k] = encoded_values.row(i);
       counted_keys[k] = key;
       counts.Append(EncodeLong(index + 1));
     }
-    ARROW_RETURN_NOT_OK(mine.values->PutMany(Views(indexed), Views(values)));
+    ARROW_RETURN_NOT_OK(mine.values->PutMany(Views(indexed), values));
     ARROW_RETURN_NOT_OK(mine.counts->PutMany(counted_keys, Views(counts)));
     slice.kept[p] = static_cast<int64_t>(kept.size());
     return arrow::Status::OK();
