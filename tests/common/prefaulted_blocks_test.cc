@@ -5,10 +5,14 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <arrow/memory_pool.h>
@@ -39,20 +43,43 @@ size_t ResidentPages(const char* memory, size_t bytes) {
   return count;
 }
 
-TEST(PrefaultedBlocksTest, ATakenBlockHasEveryPageResident) {
-  PrefaultedBlocks blocks(kBlockBytes, 2);
-  auto block = TakeReady(blocks);
-  ASSERT_NE(block, nullptr);
-  EXPECT_EQ(block.get_deleter().bytes, kBlockBytes);
-  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  EXPECT_EQ(ResidentPages(block.get(), kBlockBytes), kBlockBytes / page);
-  // The memory is the caller's to write.
-  std::memset(block.get(), 0x5a, kBlockBytes);
-  EXPECT_EQ(block[kBlockBytes - 1], 0x5a);
+/// The flags (VmFlags) of the mapping of this process that holds `address`.
+std::string MappingFlags(const void* address) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<uintptr_t>(address);
+  bool inside = false;
+  std::string line;
+  while (std::getline(smaps, line)) {
+    uintptr_t start = 0, end = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &start, &end) == 2) {
+      inside = start <= at && at < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+TEST(PrefaultedBlocksTest, ATakenBlockHasEveryPageResidentInThePagesAskedFor) {
+  for (Pages pages : {Pages::kHuge, Pages::kSmall}) {
+    SCOPED_TRACE(pages == Pages::kHuge ? "huge" : "small");
+    PrefaultedBlocks blocks(kBlockBytes, 2, pages);
+    auto block = TakeReady(blocks);
+    ASSERT_NE(block, nullptr);
+    EXPECT_EQ(block.get_deleter().bytes, kBlockBytes);
+    const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    EXPECT_EQ(ResidentPages(block.get(), kBlockBytes), kBlockBytes / page);
+    // The kernel was advised: hg (huge pages wanted) or nh (not).
+    EXPECT_THAT(MappingFlags(block.get()),
+                ::testing::HasSubstr(pages == Pages::kHuge ? " hg" : " nh"));
+    // The memory is the caller's to write.
+    std::memset(block.get(), 0x5a, kBlockBytes);
+    EXPECT_EQ(block[kBlockBytes - 1], 0x5a);
+  }
 }
 
 TEST(PrefaultedBlocksTest, KeepsAtMostDepthBlocksReady) {
-  PrefaultedBlocks blocks(kBlockBytes, 3);
+  PrefaultedBlocks blocks(kBlockBytes, 3, Pages::kHuge);
   ASSERT_NE(TakeReady(blocks), nullptr);
   // The task refills to three blocks and stops there.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -79,7 +106,7 @@ TEST(PrefaultedBlocksTest, AnOwnerGoneWhileBlocksArePreparedLeavesNothingBehind)
   for (int i = 0; i < 20; ++i) {
     arrow::ProxyMemoryPool pool(arrow::default_memory_pool());
     {
-      PrefaultedBlocks blocks(kBlockBytes, 4, &pool);
+      PrefaultedBlocks blocks(kBlockBytes, 4, Pages::kSmall, &pool);
       blocks.Take();
       std::this_thread::sleep_for(std::chrono::microseconds(500 * (i % 4)));
     }

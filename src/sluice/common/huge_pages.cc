@@ -22,7 +22,7 @@ size_t RoundedUp(size_t bytes) {
 
 }  // namespace
 
-void* AllocateLarge(size_t bytes, arrow::MemoryPool* pool) {
+void* AllocateLarge(size_t bytes, arrow::MemoryPool* pool, Pages pages) {
   if (bytes < kHugePageBytes) return ::operator new(bytes, std::align_val_t{kCacheLineBytes});
   const size_t rounded = RoundedUp(bytes);
   void* memory = nullptr;
@@ -37,8 +37,9 @@ void* AllocateLarge(size_t bytes, arrow::MemoryPool* pool) {
     memory = std::aligned_alloc(kHugePageBytes, rounded);
   }
   if (memory == nullptr) throw std::bad_alloc();
-  // Advice only: without huge pages the memory works the same, a little slower.
-  madvise(memory, rounded, MADV_HUGEPAGE);
+  // Advice only: the memory works the same in either size of page. Small pages are asked for
+  // too, as a system set to give huge pages "always" would give them unasked.
+  madvise(memory, rounded, pages == Pages::kHuge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
   return memory;
 }
 

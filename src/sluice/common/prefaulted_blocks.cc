@@ -31,6 +31,7 @@ void Prefault(char* memory, size_t bytes) {
 struct PrefaultedBlocks::Shared {
   const size_t block_bytes;
   const size_t depth;
+  const Pages pages;
   arrow::MemoryPool* const pool;
   std::mutex mutex;
   std::vector<std::unique_ptr<char[], LargeDeleter>> ready;
@@ -51,7 +52,7 @@ struct PrefaultedBlocks::Shared {
       lock.unlock();
       std::unique_ptr<char[], LargeDeleter> block;
       try {
-        block.reset(static_cast<char*>(AllocateLarge(block_bytes, pool)));
+        block.reset(static_cast<char*>(AllocateLarge(block_bytes, pool, pages)));
         block.get_deleter() = LargeDeleter{block_bytes, pool};
       } catch (const std::bad_alloc&) {
         lock.lock();
@@ -76,8 +77,9 @@ struct PrefaultedBlocks::Shared {
   }
 };
 
-PrefaultedBlocks::PrefaultedBlocks(size_t block_bytes, size_t depth, arrow::MemoryPool* pool)
-    : shared_(std::make_shared<Shared>(block_bytes, depth, pool)) {}
+PrefaultedBlocks::PrefaultedBlocks(size_t block_bytes, size_t depth, Pages pages,
+                                   arrow::MemoryPool* pool)
+    : shared_(std::make_shared<Shared>(block_bytes, depth, pages, pool)) {}
 
 PrefaultedBlocks::~PrefaultedBlocks() {
   std::unique_lock lock(shared_->mutex);
