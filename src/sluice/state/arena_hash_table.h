@@ -70,8 +70,13 @@ class ArenaHashTable {
         __builtin_prefetch(&slots_[hash & mask_]);
       }
       if (i >= kRecordsAhead && i - kRecordsAhead < n) {
-        uint64_t slot = slots_[hashes[(i - kRecordsAhead) % kRing] & mask_];
-        if (slot != kEmpty) __builtin_prefetch(RecordOf(slot));
+        // The record the probe will compare the key with, when its tag says it may be the
+        // key's: an insert mostly meets other keys, whose records it never reads.
+        const uint64_t hash = hashes[(i - kRecordsAhead) % kRing];
+        const uint64_t slot = slots_[hash & mask_];
+        if (slot != kEmpty && (slot & kTagMask) == (hash & kTagMask)) {
+          __builtin_prefetch(RecordOf(slot));
+        }
       }
       if (i >= kSlotsAhead) visit(i - kSlotsAhead, hashes[(i - kSlotsAhead) % kRing]);
     }
