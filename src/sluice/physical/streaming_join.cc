@@ -71,6 +71,7 @@ struct JoinBuffers {
     // rows are still being kept while the next slice is encoded (StreamingJoinStream::Keep).
     EncodedRows keys[2];
     EncodedRows values[2];
+    EncodedRows flagged_values;  // the other side's rows the slice matched first, flagged
     std::vector<Partition> partitions;
   };
   Side sides[2];
@@ -435,7 +436,7 @@ class StreamingJoinStream final : public BufferedStream {
     // partitions and flagged values.
     KeyIndex flagged(0);
     std::vector<int32_t> flagged_partitions;
-    EncodedRows flagged_values;
+    EncodedRows& flagged_values = Refill(buffers.flagged_values);
     std::vector<int64_t> matching_pairs;
     for (size_t c = 0; c < all.size(); ++c) {
       if (!pass[c]) continue;
@@ -483,9 +484,17 @@ class StreamingJoinStream final : public BufferedStream {
       Output(
           arrow::RecordBatch::Make(schema_, semi_kept_rows.size(), std::move(columns)));
     }
+    // One pipelined put per partition: a put at a time waited on a miss of the slot and
+    // another of the record, for every flagged row.
+    std::vector<std::vector<std::string_view>> flagged_keys(num_partitions_);
+    std::vector<std::vector<std::string_view>> flagged_rows(num_partitions_);
     for (size_t u = 0; u < flagged_partitions.size(); ++u) {
-      ARROW_RETURN_NOT_OK(stores_[other_side][flagged_partitions[u]].values->Put(
-          flagged.keys()[u], flagged_values.row(static_cast<int64_t>(u))));
+      flagged_keys[flagged_partitions[u]].push_back(flagged.keys()[u]);
+      flagged_rows[flagged_partitions[u]].push_back(flagged_values.row(static_cast<int64_t>(u)));
+    }
+    for (int p = 0; p < num_partitions_; ++p) {
+      if (flagged_keys[p].empty()) continue;
+      ARROW_RETURN_NOT_OK(stores_[other_side][p].values->PutMany(flagged_keys[p], flagged_rows[p]));
     }
 
     // Keep the new rows as Spark does. A left row always: the right side's new rows are still
