@@ -63,7 +63,8 @@ struct JoinBuffers {
   struct Partition {
     EncodedRows lookups;     // the indexed keys of the other side's rows new rows may match
     EncodedRows candidates;  // and those rows' values
-    EncodedRows kept_keys;   // the indexed keys of the new rows kept
+    // The indexed keys of the new rows kept: two, as JoinBuffers::Side's keys and values.
+    EncodedRows kept_keys[2];
     RemovalBuffers removal;  // eviction
   };
   struct Side {
@@ -502,47 +503,100 @@ class StreamingJoinStream final : public BufferedStream {
     // matched (it was emitted and must not be emitted again). A right row unless the state
     // watermark has already passed it, except an unmatched row of an outer join, which the
     // eviction emits.
-    auto slice = std::make_shared<SliceToKeep>();
-    slice->spec = &spec;
-    slice->encoded_keys = &encoded_keys;
-    slice->encoded_values = &encoded_values;
-    slice->rows_of = std::move(rows_of);
-    slice->matched = std::move(matched);
+    std::optional<int64_t> state_watermark;
     if (this_side == kRight) {
-      slice->state_watermark = spec.eviction.StateWatermarkMs(stateful_.eviction_watermark_ms);
+      state_watermark = spec.eviction.StateWatermarkMs(stateful_.eviction_watermark_ms);
     }
-    if (slice->state_watermark) {
-      slice->state_times = EventTimesOf(spec.eviction.kind == JoinStateEviction::Kind::kByKey
-                                            ? keys[spec.eviction.key_index]
-                                            : rows->column(spec.eviction.value_column));
+    EventTimes state_times;
+    if (state_watermark) {
+      state_times = EventTimesOf(spec.eviction.kind == JoinStateEviction::Kind::kByKey
+                                     ? keys[spec.eviction.key_index]
+                                     : rows->column(spec.eviction.value_column));
+    }
+    auto slice = std::make_shared<SliceToKeep>();
+    slice->side = this_side;
+    slice->partitions.resize(num_partitions_);
+    for (int p = 0; p < num_partitions_; ++p) {
+      std::vector<int64_t> kept;
+      for (int64_t i : rows_of[p]) {
+        if (type_ == JoinType::kLeftSemi && this_side == kLeft && matched[i]) continue;
+        const bool emitted_by_eviction = spec.preserved && !matched[i];
+        if (state_watermark && !emitted_by_eviction) {
+          auto time = state_times[i];
+          if (time && *time <= *state_watermark * 1000) continue;
+        }
+        kept.push_back(i);
+      }
+      ARROW_RETURN_NOT_OK(CountKept(this_side, p, kept, encoded_keys, matched, encoded_values,
+                                    &Refill(buffers.partitions[p].kept_keys[buffer]),
+                                    &slice->partitions[p]));
     }
     return Keep(std::move(slice));
   }
 
-  /// A slice's new rows to keep in their side's state, and how.
+  /// A slice's new rows to put in their side's values stores: per partition, the rows' keys
+  /// with their indexes and their values.
   struct SliceToKeep {
-    const SideSpec* spec = nullptr;
-    const EncodedRows* encoded_keys = nullptr;  // every new row's key
-    EncodedRows* encoded_values = nullptr;      // and its value as the state keeps it
-    std::vector<std::vector<int64_t>> rows_of;  // the rows of each partition
-    std::vector<uint8_t> matched;               // the rows that matched
-    std::optional<int64_t> state_watermark;     // rows it passed are not kept...
-    EventTimes state_times;                     // ... by these times
-    std::vector<int64_t> kept;                  // rows kept per partition
+    int side = kLeft;
+    struct Partition {
+      std::vector<std::string_view> keys;
+      std::vector<std::string_view> values;
+    };
+    std::vector<Partition> partitions;
   };
 
-  /// Keeps the rows of `slice` in their side's stores, one task per partition, and returns
-  /// without waiting for them, once those of the slice before are kept: the next slice of the
-  /// side reads and changes only the other side's stores, so it is worked out meanwhile, on
-  /// the other core. FinishKeeping waits for them.
+  /// Counts the `kept` rows of a slice that fall in partition `p` of `side`, in order, in the
+  /// side's counts store, and gives each its key and index in `indexed` and the value to put
+  /// in `out`, its matched flag set. As Spark appends a row, its value goes at the key's next
+  /// index, and each row puts the key's count (the stores' change feeds list every put).
+  arrow::Status CountKept(int side, int p, const std::vector<int64_t>& kept,
+                          const EncodedRows& encoded_keys, const std::vector<uint8_t>& matched,
+                          EncodedRows& encoded_values, EncodedRows* indexed,
+                          SliceToKeep::Partition* out) {
+    if (kept.empty()) return arrow::Status::OK();
+    const state::StateStore& counts_store = *stores_[side][p].counts;
+    KeyIndex distinct(kept.size());
+    std::vector<int32_t> key_of(kept.size());
+    for (size_t k = 0; k < kept.size(); ++k) {
+      key_of[k] = distinct.Insert(encoded_keys.row(kept[k]));
+    }
+    std::vector<int64_t> next_index(distinct.keys().size(), 0);
+    counts_store.GetMany(distinct.keys(), [&](size_t id, std::string_view count) {
+      next_index[id] = ReadLong(count);
+    });
+    EncodedRows counts;
+    std::vector<std::string_view> counted_keys(kept.size());
+    out->values.resize(kept.size());
+    for (size_t k = 0; k < kept.size(); ++k) {
+      const std::string_view key = distinct.keys()[key_of[k]];
+      const int64_t index = next_index[key_of[k]]++;
+      AppendIndexedKey(key, index, indexed);
+      // The flag's value byte, the row's last, was encoded false.
+      const int64_t i = kept[k];
+      if (matched[i]) encoded_values.bytes[encoded_values.offsets[i + 1] - 1] = 1;
+      out->values[k] = encoded_values.row(i);
+      counted_keys[k] = key;
+      counts.Append(EncodeLong(index + 1));
+    }
+    out->keys = Views(*indexed);
+    updated_ += static_cast<int64_t>(kept.size());
+    return stores_[side][p].counts->PutMany(counted_keys, Views(counts));
+  }
+
+  /// Puts the values of `slice` in their side's stores, one task per partition, and returns
+  /// without waiting for them, once those of the slice before are put. They are most of the
+  /// work of keeping a slice (its counts are put before, on this thread): the next slice of
+  /// the side reads and changes only the other side's stores and this side's counts, so it is
+  /// worked out meanwhile, on the other core. FinishKeeping waits for them.
   arrow::Status Keep(std::shared_ptr<SliceToKeep> slice) {
     ARROW_RETURN_NOT_OK(FinishKeeping());
-    slice->kept.assign(num_partitions_, 0);
-    kept_slice_ = slice;
     auto* pool = arrow::internal::GetCpuThreadPool();
     for (int p = 0; p < num_partitions_; ++p) {
-      if (slice->rows_of[p].empty()) continue;
-      auto keeping = pool->Submit([this, slice, p] { return KeepPartition(*slice, p); });
+      if (slice->partitions[p].keys.empty()) continue;
+      auto keeping = pool->Submit([this, slice, p] {
+        return stores_[slice->side][p].values->PutMany(slice->partitions[p].keys,
+                                                       slice->partitions[p].values);
+      });
       if (!keeping.ok()) {
         ARROW_RETURN_NOT_OK(FinishKeeping());
         return keeping.status();
@@ -552,68 +606,12 @@ class StreamingJoinStream final : public BufferedStream {
     return arrow::Status::OK();
   }
 
-  /// Waits until the rows Keep was given are kept.
+  /// Waits until the values Keep was given are put.
   arrow::Status FinishKeeping() {
-    if (kept_slice_ == nullptr) return arrow::Status::OK();
     const arrow::Status status =
         keeping_.empty() ? arrow::Status::OK() : arrow::AllFinished(keeping_).status();
     keeping_.clear();
-    for (int64_t count : kept_slice_->kept) updated_ += count;
-    kept_slice_.reset();
     return status;
-  }
-
-  /// Keeps the rows of `slice` that fall in partition `p`.
-  arrow::Status KeepPartition(SliceToKeep& slice, int p) {
-    const SideSpec& spec = *slice.spec;
-    const EncodedRows& encoded_keys = *slice.encoded_keys;
-    EncodedRows& encoded_values = *slice.encoded_values;
-    const std::vector<uint8_t>& matched = slice.matched;
-    JoinBuffers::Side& buffers = buffers_->sides[spec.side];
-    SideStores& mine = stores_[spec.side][p];
-    std::vector<int64_t> kept;
-    for (int64_t i : slice.rows_of[p]) {
-      if (type_ == JoinType::kLeftSemi && spec.side == kLeft && matched[i]) continue;
-      const bool emitted_by_eviction = spec.preserved && !matched[i];
-      if (slice.state_watermark && !emitted_by_eviction) {
-        auto time = slice.state_times[i];
-        if (time && *time <= *slice.state_watermark * 1000) continue;
-      }
-      kept.push_back(i);
-    }
-    if (kept.empty()) return arrow::Status::OK();
-    // Each key's rows go after the ones it keeps already, in input order.
-    KeyIndex distinct(kept.size());
-    std::vector<int32_t> key_of(kept.size());
-    for (size_t k = 0; k < kept.size(); ++k) {
-      key_of[k] = distinct.Insert(encoded_keys.row(kept[k]));
-    }
-    std::vector<int64_t> next_index(distinct.keys().size(), 0);
-    mine.counts->GetMany(distinct.keys(), [&](size_t id, std::string_view count) {
-      next_index[id] = ReadLong(count);
-    });
-    // As Spark appends a row: its value at the key's next index, then the key's count, one
-    // put per row (the stores' change feeds list every put).
-    EncodedRows& indexed = Refill(buffers.partitions[p].kept_keys);
-    EncodedRows counts;
-    std::vector<std::string_view> values(kept.size());
-    std::vector<std::string_view> counted_keys(kept.size());
-    for (size_t k = 0; k < kept.size(); ++k) {
-      const std::string_view key = distinct.keys()[key_of[k]];
-      const int64_t index = next_index[key_of[k]]++;
-      AppendIndexedKey(key, index, &indexed);
-      // The flag's value byte, the row's last, was encoded false. Partitions keep distinct
-      // rows, so tasks write distinct bytes.
-      const int64_t i = kept[k];
-      if (matched[i]) encoded_values.bytes[encoded_values.offsets[i + 1] - 1] = 1;
-      values[k] = encoded_values.row(i);
-      counted_keys[k] = key;
-      counts.Append(EncodeLong(index + 1));
-    }
-    ARROW_RETURN_NOT_OK(mine.values->PutMany(Views(indexed), values));
-    ARROW_RETURN_NOT_OK(mine.counts->PutMany(counted_keys, Views(counts)));
-    slice.kept[p] = static_cast<int64_t>(kept.size());
-    return arrow::Status::OK();
   }
 
   /// Removes the rows of `spec`'s side that the state watermark has passed; the unmatched ones
@@ -700,9 +698,8 @@ class StreamingJoinStream final : public BufferedStream {
   std::shared_ptr<JoinBuffers> buffers_;
   /// Which of a side's two key and row buffers the next slice fills.
   int next_buffer_ = 0;
-  /// The tasks keeping the last slice's rows (Keep), and that slice.
+  /// The tasks putting the last slice's values (Keep).
   std::vector<arrow::Future<>> keeping_;
-  std::shared_ptr<SliceToKeep> kept_slice_;
 
   int64_t dropped_late_ = 0;
   int64_t updated_ = 0;
