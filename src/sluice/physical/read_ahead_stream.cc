@@ -7,8 +7,8 @@ namespace sluice::physical {
 
 namespace {
 
-// Batches kept ready: the operators above take their input in slices of several batches (a
-// stream-stream join 64K rows, eight of a Parquet scan's batches) and then work on the slice
+// Batches kept ready: the operators above may take their input in slices of several batches
+// (a stream-stream join 16K rows, two of a JSON scan's batches) and then work on the slice
 // for a while. With two ready, the stages below stopped after two batches and the operator
 // waited for the rest of its next slice; with eight they fill the slice meanwhile.
 constexpr size_t kBatchesAhead = 8;

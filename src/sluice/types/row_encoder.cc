@@ -492,7 +492,7 @@ class RowEncoderImpl final : public RowEncoder {
     out->resize(total);
     auto* base = reinterpret_cast<uint8_t*>(out->data());
     // Every column of a chunk of rows before the next chunk: a column's pass touches a line of
-    // each row, and over a whole slice of wide rows (a join's, 64K rows of 270 bytes) the
+    // each row, and over a whole slice of wide rows (a join's, 16K rows of 270 bytes) the
     // lines were gone from the cache by the next column's pass.
     for (int64_t start = 0; start < count; start += kRowsPerWriteChunk) {
       const int64_t rows = std::min(kRowsPerWriteChunk, count - start);
