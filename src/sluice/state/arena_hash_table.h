@@ -62,6 +62,7 @@ class ArenaHashTable {
     constexpr size_t kSlotsAhead = 16;
     constexpr size_t kRecordsAhead = 8;
     constexpr size_t kRing = 32;  // a power of two above kSlotsAhead
+    constexpr size_t kSlotsScannedAhead = 4;  // mostly in the cache line prefetched
     uint64_t hashes[kRing];
     for (size_t i = 0; i < n + kSlotsAhead; ++i) {
       if (i < n) {
@@ -70,12 +71,18 @@ class ArenaHashTable {
         __builtin_prefetch(&slots_[hash & mask_]);
       }
       if (i >= kRecordsAhead && i - kRecordsAhead < n) {
-        // The record the probe will compare the key with, when its tag says it may be the
-        // key's: an insert mostly meets other keys, whose records it never reads.
+        // The record the probe will compare the key with: the first along the key's cluster
+        // whose tag says it may be the key's (an insert mostly meets other keys, whose records
+        // it never reads; a key present is often a slot or two past its home).
         const uint64_t hash = hashes[(i - kRecordsAhead) % kRing];
-        const uint64_t slot = slots_[hash & mask_];
-        if (slot != kEmpty && (slot & kTagMask) == (hash & kTagMask)) {
-          __builtin_prefetch(RecordOf(slot));
+        for (size_t at = hash & mask_, seen = 0; seen < kSlotsScannedAhead;
+             at = (at + 1) & mask_, ++seen) {
+          const uint64_t slot = slots_[at];
+          if (slot == kEmpty) break;
+          if ((slot & kTagMask) == (hash & kTagMask)) {
+            __builtin_prefetch(RecordOf(slot));
+            break;
+          }
         }
       }
       if (i >= kSlotsAhead) visit(i - kSlotsAhead, hashes[(i - kSlotsAhead) % kRing]);
