@@ -1,8 +1,9 @@
-// Memory for large arrays read at random places (hash table slots, arena blocks, filters).
-// With 4 KiB pages nearly every access to such an array larger than a few megabytes also
-// misses the TLB, and a page walk costs about as much as the cache miss itself; in 2 MiB
-// pages the TLB covers the array. Linux gives transparent huge pages to the ranges a program
-// asks for (madvise) when the system is set to "madvise", as Debian's is by default.
+// Memory for large arrays read at random places (hash table slots, filters, and arena blocks,
+// which ask for small pages: see Pages). With 4 KiB pages nearly every access to such an
+// array larger than a few megabytes also misses the TLB, and a page walk costs about as much
+// as the cache miss itself; in 2 MiB pages the TLB covers the array. Linux gives transparent
+// huge pages to the ranges a program asks for (madvise) when the system is set to "madvise",
+// as Debian's is by default.
 #pragma once
 
 #include <cstddef>

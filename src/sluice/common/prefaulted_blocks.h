@@ -14,9 +14,9 @@
 namespace sluice {
 
 /// Supplies blocks of `block_bytes` (from AllocateLarge in `pages`, from `pool` when given)
-/// with every page already written once, keeping up to `depth` of them ready: a task on Arrow's IO pool
-/// prepares them, one at a time, while the owner works. `pool` must outlive this object.
-/// Not thread-safe: one owner calls Take().
+/// with every page already written once, keeping up to `depth` of them ready: a task on
+/// Arrow's IO pool prepares them, one at a time, while the owner works. `pool` must outlive
+/// this object. Not thread-safe: one owner calls Take().
 class PrefaultedBlocks {
  public:
   PrefaultedBlocks(size_t block_bytes, size_t depth, Pages pages,

@@ -557,7 +557,7 @@ class StreamingJoinStream final : public BufferedStream {
                           EncodedRows& encoded_values, EncodedRows* indexed,
                           SliceToKeep::Partition* out) {
     if (kept.empty()) return arrow::Status::OK();
-    const state::StateStore& counts_store = *stores_[side][p].counts;
+    state::StateStore& counts_store = *stores_[side][p].counts;
     KeyIndex distinct(kept.size());
     std::vector<int32_t> key_of(kept.size());
     for (size_t k = 0; k < kept.size(); ++k) {
@@ -583,7 +583,7 @@ class StreamingJoinStream final : public BufferedStream {
     }
     out->keys = Views(*indexed);
     updated_ += static_cast<int64_t>(kept.size());
-    return stores_[side][p].counts->PutMany(counted_keys, Views(counts));
+    return counts_store.PutMany(counted_keys, Views(counts));
   }
 
   /// Puts the values of `slice` in their side's stores, one task per partition, and returns
