@@ -76,17 +76,38 @@ TEST_F(DecodesAcrossBatchesTest, AReadBoundByDecodingDecodesTheNextBatchsFirstFi
   // The first batch has no batch before it: it decodes only its own file.
   auto first = ReadyReader(a, 0, b);
   EXPECT_FALSE(first->decode_ahead());
-  EXPECT_EQ(ReadAll(*first), (std::vector<std::string>{"1", "2", "3", "4"}));
+  // The query works 5 ms on each batch, a quarter of what decoding takes.
+  EXPECT_EQ(ReadAll(*first, std::chrono::milliseconds(5)),
+            (std::vector<std::string>{"1", "2", "3", "4"}));
   EXPECT_EQ(next_asked_, 0);
   // It waited for decoding: the second decodes ahead, and c starts decoding before b is read.
+  // Decoding took longer than the query's work but not its CPU time (it slept): it did not
+  // dominate, and each file decodes ahead only as far as kAheadLimit.
   auto second = ReadyReader(b, 1, c);
   EXPECT_TRUE(second->decode_ahead());
+  EXPECT_EQ(second->ahead_limit().bytes, FileBatchReader::kAheadLimit.bytes);
   ASSERT_TRUE(format_->WaitForOpen("c.json"));
   EXPECT_EQ(format_->opened().back(), std::make_pair(std::string("c.json"), 19));
   EXPECT_EQ(ReadAll(*second), (std::vector<std::string>{"5", "6", "7", "8"}));
   // The third batch reads c from that decode: c is opened once.
   auto third = ReadyReader(c, 2, "");
   EXPECT_EQ(ReadAll(*third), (std::vector<std::string>{"9", "10", "11", "12"}));
+  EXPECT_EQ(OpensOf("c.json"), 1);
+}
+
+TEST_F(DecodesAcrossBatchesTest, AReadWhoseDecodingDominatedDecodesTheNextBatchsFileWhole) {
+  const std::string a = WriteFile("a.json", 1);
+  const std::string b = WriteFile("b.json", 5);
+  const std::string c = WriteFile("c.json", 9);
+  // Each batch takes 20 ms of a core to decode, and the query reads at once.
+  format_ = std::make_shared<RecordingReader>(std::chrono::milliseconds(20),
+                                              sluice::testing::Slowness::kSpinning);
+  ReadAll(*ReadyReader(a, 0, b));
+  auto second = ReadyReader(b, 1, c);
+  EXPECT_TRUE(second->decode_ahead());
+  EXPECT_EQ(second->ahead_limit().bytes, FileBatchReader::kWholeFileLimit.bytes);
+  EXPECT_EQ(ReadAll(*second), (std::vector<std::string>{"5", "6", "7", "8"}));
+  EXPECT_EQ(ReadAll(*ReadyReader(c, 2, "")), (std::vector<std::string>{"9", "10", "11", "12"}));
   EXPECT_EQ(OpensOf("c.json"), 1);
 }
 

@@ -105,6 +105,20 @@ TEST_F(FileBatchReaderTest, AReaderWhoseCallerWaitsForDecodingStartsDecodingAhea
   EXPECT_GE(reader->load()->read_nanos, reader->load()->wait_nanos);
 }
 
+TEST_F(FileBatchReaderTest, AReaderWhoseDecodingDominatesDecodesWholeFilesAhead) {
+  const std::string a = WriteFile("a.json", 1);
+  const std::string b = WriteFile("b.json", 5);
+  const std::string c = WriteFile("c.json", 9);
+  // Each batch takes 20 ms of a core to decode and no time to read.
+  auto format = std::make_shared<RecordingReader>(std::chrono::milliseconds(20),
+                                                  sluice::testing::Slowness::kSpinning);
+  auto reader = ReaderOf(format, {a, b, c});
+  EXPECT_EQ(ReadAll(*reader).size(), 12u);
+  EXPECT_TRUE(reader->load()->DecodeDominates());
+  EXPECT_TRUE(reader->decode_ahead());
+  EXPECT_EQ(reader->ahead_limit().bytes, FileBatchReader::kWholeFileLimit.bytes);
+}
+
 TEST_F(FileBatchReaderTest, ADecodeAheadIsTakenOverOnlyByAReaderOfItsFileAndColumns) {
   const std::string a = WriteFile("a.json", 1);
   const std::string b = WriteFile("b.json", 5);
@@ -171,6 +185,24 @@ TEST(DecodeLoadTest, DecodingIsWhatTheQueryWaitedForWhenItsCallerWaitedOrItBusie
   EXPECT_TRUE(load.DecodeBound());
   load.decode_cpu_nanos = 500;
   EXPECT_FALSE(load.DecodeBound());
+}
+
+TEST(DecodeLoadTest, DecodingDominatesWhenItTookTwiceWhatTheCallerSpentOnItsBatches) {
+  DecodeLoad load;
+  EXPECT_FALSE(load.DecodeDominates());  // nothing read yet
+  // The caller read for 1000 ns, 400 of them waiting: it spent 600 on the batches.
+  load.read_nanos = 1000;
+  load.wait_nanos = 400;
+  load.decode_cpu_nanos = 1200;
+  EXPECT_TRUE(load.DecodeDominates());
+  EXPECT_EQ(FileBatchReader::AheadLimitFor(load).bytes, FileBatchReader::kWholeFileLimit.bytes);
+  load.decode_cpu_nanos = 1100;
+  EXPECT_FALSE(load.DecodeDominates());
+  EXPECT_EQ(FileBatchReader::AheadLimitFor(load).bytes, FileBatchReader::kAheadLimit.bytes);
+  // Decoded whole before its turn, a file is read without a wait, in the caller's time only.
+  load.wait_nanos = 0;
+  load.read_nanos = 500;
+  EXPECT_TRUE(load.DecodeDominates());
 }
 
 }  // namespace

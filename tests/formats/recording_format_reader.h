@@ -22,28 +22,40 @@ namespace sluice::testing {
 /// The priority of the calling thread; the test process's threads share it.
 inline int ThisThreadsPriority() { return getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())); }
 
+/// How a slow batch takes its time: asleep, or busy on its core as decoding is.
+enum class Slowness { kSleeping, kSpinning };
+
 /// Slows each batch of `input` by `delay`: a file that decodes slower than it is read.
 class SlowReader final : public arrow::RecordBatchReader {
  public:
-  SlowReader(std::shared_ptr<arrow::RecordBatchReader> input, std::chrono::milliseconds delay)
-      : input_(std::move(input)), delay_(delay) {}
+  SlowReader(std::shared_ptr<arrow::RecordBatchReader> input, std::chrono::milliseconds delay,
+             Slowness slowness)
+      : input_(std::move(input)), delay_(delay), slowness_(slowness) {}
   std::shared_ptr<arrow::Schema> schema() const override { return input_->schema(); }
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
-    std::this_thread::sleep_for(delay_);
+    if (slowness_ == Slowness::kSleeping) {
+      std::this_thread::sleep_for(delay_);
+    } else {
+      const auto until = std::chrono::steady_clock::now() + delay_;
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
     return input_->ReadNext(batch);
   }
 
  private:
   std::shared_ptr<arrow::RecordBatchReader> input_;
   std::chrono::milliseconds delay_;
+  Slowness slowness_;
 };
 
 /// The JSON reader (two rows a batch), recording which files it opens and at which priority
 /// of the opening thread; with a delay, each batch is that slow.
 class RecordingReader final : public formats::FormatReader {
  public:
-  explicit RecordingReader(std::chrono::milliseconds delay = std::chrono::milliseconds(0))
-      : delay_(delay) {
+  explicit RecordingReader(std::chrono::milliseconds delay = std::chrono::milliseconds(0),
+                           Slowness slowness = Slowness::kSleeping)
+      : delay_(delay), slowness_(slowness) {
     formats::FormatContext context;
     context.batch_rows = 2;
     json_ = formats::MakeFormatReader(formats::FileFormat::kJson, {}, context).ValueOrDie();
@@ -65,7 +77,7 @@ class RecordingReader final : public formats::FormatReader {
     }
     ARROW_ASSIGN_OR_RAISE(auto file, json_->OpenFile(path, schema));
     if (delay_.count() == 0) return file;
-    return std::make_shared<SlowReader>(std::move(file), delay_);
+    return std::make_shared<SlowReader>(std::move(file), delay_, slowness_);
   }
 
   /// The files opened so far, in order, with the priority each was opened at.
@@ -87,6 +99,7 @@ class RecordingReader final : public formats::FormatReader {
  private:
   std::shared_ptr<const formats::FormatReader> json_;
   std::chrono::milliseconds delay_;
+  Slowness slowness_;
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   mutable std::vector<std::pair<std::string, int>> opened_;

@@ -14,11 +14,15 @@ void DecodesAcrossBatches::Ready(
     current_loads_.clear();
     loads_batch_ = first;
   }
-  const bool decode_ahead =
-      std::any_of(previous_loads_.begin(), previous_loads_.end(), [&](const ReadLoad& before) {
-        return before.read->Equals(read) && before.load->DecodeBound();
+  // The read's load in the previous batch (the first of them if it read the same columns
+  // more than once) that was bound by decoding.
+  const auto before =
+      std::find_if(previous_loads_.begin(), previous_loads_.end(), [&](const ReadLoad& load) {
+        return load.read->Equals(read) && load.load->DecodeBound();
       });
-  reader.set_decode_ahead(decode_ahead);
+  const bool decode_ahead = before != previous_loads_.end();
+  reader.set_decode_ahead(decode_ahead, decode_ahead ? FileBatchReader::AheadLimitFor(*before->load)
+                                                     : FileBatchReader::kAheadLimit);
   current_loads_.push_back({std::make_shared<arrow::Schema>(read), reader.load()});
   // A decode for this batch is taken by the reader that reads its file as decoded (or left
   // for another read of the source in this batch); decodes for earlier batches are stale.

@@ -26,9 +26,10 @@ class DecodesAcrossBatches {
   /// with the columns `read` (ReadOnly already applied). A source may be read several times in
   /// one batch (a self-join reads it twice, each its own columns): what a read did in the
   /// batch before is found by its columns. `reader` decodes ahead if that read was bound by
-  /// decoding, and takes over the decode of its first file started then, if it reads that
-  /// file as decoded. When it decodes ahead, the first file of the next batch
-  /// (`next_first_file`, when known) starts decoding for log batch `last` + 1.
+  /// decoding (whole files ahead if decoding dominated it), and takes over the decode of its
+  /// first file started then, if it reads that file as decoded. When it decodes ahead, the
+  /// first file of the next batch (`next_first_file`, when known) starts decoding for log
+  /// batch `last` + 1.
   void Ready(FileBatchReader& reader, const arrow::Schema& read, int64_t first, int64_t last,
              const std::function<std::optional<std::string>()>& next_first_file);
   /// Drops the decodes under way (the query stops).

@@ -78,7 +78,7 @@ arrow::internal::Executor* IoPool() { return arrow::io::default_io_context().exe
 
 std::unique_ptr<FileDecode> FileBatchReader::DecodeAhead(const std::string& local_path) const {
   return std::make_unique<FileDecode>(reader_, local_path, DecodedSchema(), BackgroundPool(),
-                                      kAheadLimit);
+                                      ahead_limit_);
 }
 
 void FileBatchReader::TakeOver(std::unique_ptr<FileDecode>& decode) {
@@ -93,7 +93,7 @@ void FileBatchReader::TakeOver(std::unique_ptr<FileDecode>& decode) {
 bool FileBatchReader::OpenNext() {
   if (next_file_ >= files_.size()) return false;
   // Its turn has come: the file decodes at the process's priority.
-  const ReadAheadLimit limit = decode_ahead() ? kAheadLimit : ReadAheadLimit{};
+  const ReadAheadLimit limit = decode_ahead() ? ahead_limit_ : ReadAheadLimit{};
   if (next_ != nullptr) {
     current_ = std::move(next_);
     current_->Reschedule(IoPool(), limit);
@@ -117,7 +117,7 @@ void FileBatchReader::EndFile() {
   CountReadTime();
   current_ = nullptr;
   if (!decode_ahead() && next_file_ < files_.size() && load_->DecodeBound()) {
-    set_decode_ahead(true);
+    set_decode_ahead(true, AheadLimitFor(*load_));
   }
 }
 

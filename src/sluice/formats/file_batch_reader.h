@@ -89,6 +89,18 @@ struct DecodeLoad {
             static_cast<double>(decode_cpu_nanos.load(std::memory_order_relaxed)) >=
                 0.6 * read);
   }
+
+  /// Decoding took over twice the time the caller spent on what it read (its reading time less
+  /// its waits): a file decoding ahead keeps up with the one read only if it may be decoded
+  /// whole before its turn (FileBatchReader::kWholeFileLimit). A caller busier than that reads
+  /// each batch soon after it is decoded, from the cache, and decoding further ahead would
+  /// only cost it fresh memory.
+  bool DecodeDominates() const {
+    const auto read = static_cast<double>(read_nanos.load(std::memory_order_relaxed));
+    if (read <= 0) return false;
+    const auto busy = read - static_cast<double>(wait_nanos.load(std::memory_order_relaxed));
+    return static_cast<double>(decode_cpu_nanos.load(std::memory_order_relaxed)) >= 2 * busy;
+  }
 };
 
 /// Reads `files` in order as batches of `schema` (= `data_schema` + the partition columns).
@@ -117,13 +129,21 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   void ReadOnly(const arrow::Schema& read);
 
   /// Decodes ahead: the next file while one is read (at the lowest priority, on
-  /// BackgroundPool()), and each file as far as kAheadLimit. Worth its memory only in a scan
-  /// bound by decoding (DecodeLoad): a reader turns it on by itself after a file that was, and
-  /// the file source from the reader of its previous batch.
-  void set_decode_ahead(bool decode_ahead) {
+  /// BackgroundPool()), and each file as far as `limit` (kAheadLimit, or kWholeFileLimit when
+  /// decoding dominates). Worth its memory only in a scan bound by decoding (DecodeLoad): a
+  /// reader turns it on by itself after a file that was, and the file source from the reader
+  /// of its previous batch.
+  void set_decode_ahead(bool decode_ahead, ReadAheadLimit limit = kAheadLimit) {
     load_->decoded_ahead.store(decode_ahead, std::memory_order_relaxed);
+    ahead_limit_ = limit;
   }
   bool decode_ahead() const { return load_->decoded_ahead.load(std::memory_order_relaxed); }
+  /// How far each file is decoded ahead when decoding ahead.
+  ReadAheadLimit ahead_limit() const { return ahead_limit_; }
+  /// The limit of decoding ahead for a scan whose decoding went as `load` did.
+  static ReadAheadLimit AheadLimitFor(const DecodeLoad& load) {
+    return load.DecodeDominates() ? kWholeFileLimit : kAheadLimit;
+  }
   /// How the decoding of this reader's files has gone so far.
   std::shared_ptr<const DecodeLoad> load() const { return load_; }
 
@@ -138,6 +158,10 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   /// What a file decoded ahead keeps ready at most: enough for much of a file to be decoded
   /// while the one before it is read, and a bound on the memory that takes.
   static constexpr ReadAheadLimit kAheadLimit{1024, int64_t{16} << 20};
+  /// And when decoding dominates (DecodeLoad::DecodeDominates): a whole file of a million
+  /// wide rows (a Parquet file of Spark's 128 MB blocks decodes to about that), so that the
+  /// next file's decode never stops for the one read, and the two keep both cores busy.
+  static constexpr ReadAheadLimit kWholeFileLimit{1024, int64_t{128} << 20};
 
  private:
   /// Makes the next file current_ (and starts decoding the one after it when decoding ahead);
@@ -170,6 +194,7 @@ class FileBatchReader final : public arrow::RecordBatchReader {
   /// When decoding ahead: the decode of files_[next_file_], started while current_ is read.
   std::unique_ptr<FileDecode> next_;
   std::shared_ptr<DecodeLoad> load_ = std::make_shared<DecodeLoad>();
+  ReadAheadLimit ahead_limit_ = kAheadLimit;
   int64_t first_read_nanos_ = -1;  // steady clock, at the first ReadNext
 };
 
