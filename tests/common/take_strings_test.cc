@@ -95,7 +95,9 @@ TEST(TakeStringsTest, TakeColumnGivesTheRowsArrowsTakeGivesForEveryType) {
            {arrow::large_utf8(), R"(["ab", null, "", "cde"])"},
            {arrow::int64(), "[1, null, 3, 4]"},
            {arrow::boolean(), "[true, null, false, true]"},
-           {arrow::list(arrow::int32()), "[[1], null, [], [2, 3]]"}}) {
+           {arrow::list(arrow::int32()), "[[1], null, [], [2, 3]]"},
+           {arrow::struct_({arrow::field("a", arrow::int32()), arrow::field("s", arrow::utf8())}),
+            R"([{"a": 1, "s": "x"}, null, {"a": null, "s": "yz"}, {"a": 4, "s": null}])"}}) {
     SCOPED_TRACE(type->ToString());
     auto column = arrow::json::ArrayFromJSONString(type, json).ValueOrDie();
     auto taken = TakeColumn(*column, indices, arrow::default_memory_pool());
@@ -104,6 +106,29 @@ TEST(TakeStringsTest, TakeColumnGivesTheRowsArrowsTakeGivesForEveryType) {
     auto expected = arrow::compute::Take(column, index_array).ValueOrDie().make_array();
     EXPECT_TRUE((*taken)->Equals(*expected)) << (*taken)->ToString();
   }
+}
+
+TEST(TakeStringsTest, TakeColumnTakesAStructsFieldsFromItsOffset) {
+  // A struct sliced from row 2: its fields hold rows from their own offset 0.
+  auto column = arrow::json::ArrayFromJSONString(
+                    arrow::struct_({arrow::field("s", arrow::utf8()),
+                                    arrow::field("b", arrow::boolean())}),
+                    R"([{"s": "skipped", "b": true}, null, {"s": "a", "b": false}, null,
+                        {"s": null, "b": true}, {"s": "bcd", "b": null}])")
+                    .ValueOrDie()
+                    ->Slice(2);
+  const std::vector<uint32_t> indices = {3, 1, 0, 2, 0};
+  auto taken = TakeColumn(*column, indices, arrow::default_memory_pool());
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  ASSERT_TRUE((*taken)->ValidateFull().ok());
+  auto expected =
+      arrow::compute::Take(column, arrow::json::ArrayFromJSONString(arrow::uint32(),
+                                                                   "[3, 1, 0, 2, 0]")
+                                       .ValueOrDie())
+          .ValueOrDie()
+          .make_array();
+  EXPECT_TRUE((*taken)->Equals(*expected)) << (*taken)->ToString();
+  EXPECT_EQ((*taken)->null_count(), 1);
 }
 
 }  // namespace

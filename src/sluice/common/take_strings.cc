@@ -97,6 +97,30 @@ arrow::Result<std::shared_ptr<arrow::Array>> TakeColumn(const arrow::Array& colu
     ARROW_ASSIGN_OR_RAISE(auto taken, TakeStrings(*column.data(), indices.data(), rows, pool));
     return arrow::MakeArray(std::move(taken));
   }
+  if (id == arrow::Type::STRUCT) {
+    // Field by field, so that its strings are taken as above (Arrow's Take of a struct takes
+    // each field with its own kernels).
+    const auto& fields = static_cast<const arrow::StructArray&>(column);
+    std::shared_ptr<arrow::Buffer> validity;
+    int64_t nulls = 0;
+    if (column.null_count() != 0) {
+      ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateBitmap(rows, pool));
+      uint8_t* bits = validity->mutable_data();
+      for (int64_t row = 0; row < rows; ++row) {
+        const bool valid = column.IsValid(static_cast<int64_t>(indices[row]));
+        arrow::bit_util::SetBitTo(bits, row, valid);
+        nulls += !valid;
+      }
+      if (nulls == 0) validity = nullptr;
+    }
+    auto taken = arrow::ArrayData::Make(column.type(), rows, {std::move(validity)}, nulls);
+    for (int field = 0; field < fields.num_fields(); ++field) {
+      // field(i) is sliced to the struct's rows, as the indices count them.
+      ARROW_ASSIGN_OR_RAISE(auto child, TakeColumn(*fields.field(field), indices, pool));
+      taken->child_data.push_back(child->data());
+    }
+    return arrow::MakeArray(std::move(taken));
+  }
   // The indices are only read: a buffer over them, not a copy.
   const auto index_buffer = std::make_shared<arrow::Buffer>(
       reinterpret_cast<const uint8_t*>(indices.data()), rows * sizeof(uint32_t));

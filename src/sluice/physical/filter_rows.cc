@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #include <arrow/array/util.h>
 #include <arrow/buffer.h>
@@ -11,6 +12,8 @@
 #include <arrow/util/bit_run_reader.h>
 #include <arrow/util/bit_util.h>
 #include <arrow/util/bitmap_ops.h>
+
+#include "sluice/common/take_strings.h"
 
 namespace sluice::physical {
 
@@ -271,7 +274,8 @@ arrow::Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(
   if (kept == batch->num_rows()) return batch;
   if (kept == 0) return batch->Slice(0, 0);
   auto runs = SelectedRuns(bits, static_cast<size_t>(kept / kMinMeanRunLength));
-  if (!runs) {
+  arrow::ArrayVector columns;
+  if (!runs && batch->num_rows() > std::numeric_limits<uint32_t>::max()) {
     arrow::compute::ExecContext context(pool);
     ARROW_ASSIGN_OR_RAISE(auto filtered,
                           arrow::compute::Filter(arrow::Datum(batch), mask,
@@ -279,7 +283,26 @@ arrow::Result<std::shared_ptr<arrow::RecordBatch>> FilterRows(
                                                  &context));
     return filtered.record_batch();
   }
-  arrow::ArrayVector columns;
+  if (!runs) {
+    // Runs too short to copy: the kept rows gathered by index, strings in two passes
+    // (TakeColumn), where Arrow's Filter appends them to builders that grow as they go.
+    std::vector<uint32_t> indices;
+    indices.reserve(static_cast<size_t>(kept));
+    ARROW_RETURN_NOT_OK(arrow::internal::VisitTwoSetBitRuns(
+        bits.buffers[1]->data(), bits.offset,
+        mask.null_count() == 0 ? nullptr : bits.buffers[0]->data(), bits.offset, bits.length,
+        [&indices](int64_t start, int64_t length) {
+          for (int64_t row = start; row < start + length; ++row) {
+            indices.push_back(static_cast<uint32_t>(row));
+          }
+          return arrow::Status::OK();
+        }));
+    for (const auto& column : batch->columns()) {
+      ARROW_ASSIGN_OR_RAISE(auto taken, TakeColumn(*column, indices, pool));
+      columns.push_back(std::move(taken));
+    }
+    return arrow::RecordBatch::Make(batch->schema(), kept, std::move(columns));
+  }
   for (const auto& column : batch->columns()) {
     ARROW_ASSIGN_OR_RAISE(auto copied, CopyRuns(*column->data(), *runs, pool));
     columns.push_back(arrow::MakeArray(std::move(copied)));
