@@ -32,6 +32,20 @@ class StringFunctionsTest : public FunctionCallTest {
   }
 };
 
+TEST_F(StringFunctionsTest, LengthOfAReplaceOfLiteralsReadsTheTextItself) {
+  // length(replace(s, 'c', '')) counts the occurrences in s; the replaced text is never built.
+  // Its values are the golden case length_of_replace's.
+  auto s = Col("string", R"(["accbc", "ünï c", null])");
+  auto replace = Resolve("replace", {s, StringLit("c"), StringLit("")}).ValueOrDie();
+  auto length = Resolve("length", {replace}).ValueOrDie();
+  ASSERT_EQ(length->children().size(), 1u);
+  EXPECT_EQ(length->children()[0], s);
+  ExpectCall("length", {replace}, "int", "[2, 4, null]");
+  // With a search that is not a literal, the replaced text is built and measured.
+  auto by_column = Resolve("replace", {s, s, StringLit("")}).ValueOrDie();
+  EXPECT_EQ(Resolve("length", {by_column}).ValueOrDie()->children()[0], by_column);
+}
+
 TEST_F(StringFunctionsTest, ConcatPropagatesNulls) {
   auto s = Col("string", R"(["abc", "", "ünï", null, "z", null])");
   auto u = Col("string", R"(["x", "", "日本", "y", null, null])");

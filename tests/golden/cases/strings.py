@@ -138,6 +138,35 @@ CASES = [
         ],
     ),
     select("length_of_binary", table("h STRING", [["00ff10"], [""], [None]]), ["length(unhex(h))"]),
+    # length(replace(...)) with literal arguments is counted without building the replaced text.
+    select(
+        "length_of_replace",
+        table(
+            "s STRING, u STRING",
+            [
+                ["banana", "an"],
+                ["aaaaa", "a"],
+                ["ünïcödé über", "ü"],
+                ["日本語の日本", "日本"],
+                ["", ""],
+                ["no match", "q"],
+                [None, "a"],
+                ["abc", None],
+            ],
+        ),
+        [
+            "length(s) - length(replace(s, 'a', ''))",
+            "length(replace(s, 'aa', 'b'))",
+            "length(replace(s, 'ü', 'ue'))",
+            "char_length(replace(s, '日本', 'x'))",
+            "octet_length(replace(s, 'ü', 'u'))",
+            "bit_length(replace(s, 'an', ''))",
+            "length(replace(s, '', 'x'))",
+            "length(replace(s, 'a'))",
+            "length(replace(s, 'a', NULL))",
+            "length(replace(s, u, '--'))",
+        ],
+    ),
     select(
         "split_basic",
         SPLITTABLE,

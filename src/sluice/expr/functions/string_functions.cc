@@ -354,6 +354,60 @@ ScalarResolver Trim(TrimSide side, bool trim_string_last) {
 
 enum class LengthKind { kChars, kOctets, kBits };
 
+/// The text of a literal string, or nothing for any other expression.
+std::optional<std::string> LiteralString(const BoundExpr& e) {
+  if (e.kind() != BoundKind::kLiteral) return std::nullopt;
+  const auto& value = static_cast<const BoundLiteral&>(e).value();
+  if (!value->is_valid || value->type->id() != arrow::Type::STRING) return std::nullopt;
+  return static_cast<const arrow::StringScalar&>(*value).ToString();
+}
+
+/// length(replace(s, search, replacement)) with a literal search and replacement: the length
+/// of s changed by each occurrence of search, counted without building the replaced string
+/// (`length(s) - length(replace(s, 'c', ''))` is how SQL counts a character). A count of bytes,
+/// or of the bytes that start a character (Utf8Length), adds up over concatenation, so the
+/// count is exact for any bytes. Nothing when `arg` is not such a call.
+std::optional<ResolvedCall> LengthOfReplace(const BoundExprPtr& arg, bool bytes, int scale) {
+  if (arg->kind() != BoundKind::kCall ||
+      static_cast<const BoundCall&>(*arg).function_name() != "replace") {
+    return std::nullopt;
+  }
+  const auto& replace_args = arg->children();
+  const auto search = LiteralString(*replace_args[1]);
+  const auto replacement = replace_args.size() > 2 ? LiteralString(*replace_args[2])
+                                                   : std::optional<std::string>("");
+  if (!search || !replacement) return std::nullopt;
+  auto length_of = [bytes](std::string_view text) {
+    return bytes ? static_cast<int64_t>(text.size()) : Utf8Length(text);
+  };
+  // What each occurrence adds; replace leaves the text as it is when search is empty.
+  const int64_t change = search->empty() ? 0 : length_of(*replacement) - length_of(*search);
+  ResolvedCall resolved;
+  resolved.args = {replace_args[0]};
+  resolved.return_type = arrow::int32();
+  resolved.kernel = [length_of, change, search = *search, scale](
+                        const std::vector<arrow::Datum>& args, const EvalContext& context,
+                        int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    StringInput input(args[0]);
+    return MapToFixed<arrow::Int32Type>(
+        args, num_rows, context.pool, [&](int64_t row, int32_t* out) -> arrow::Result<bool> {
+          if (!input.IsValid(row)) return false;
+          const std::string_view text = input.View(row);
+          int64_t length = length_of(text);
+          if (change != 0) {
+            // The occurrences replace finds: from the left, not overlapping.
+            for (size_t at = text.find(search); at != std::string_view::npos;
+                 at = text.find(search, at + search.size())) {
+              length += change;
+            }
+          }
+          *out = static_cast<int32_t>(length * scale);
+          return true;
+        });
+  };
+  return resolved;
+}
+
 ScalarResolver Length(LengthKind kind) {
   return [kind](CallSite call) -> arrow::Result<ResolvedCall> {
     ARROW_ASSIGN_OR_RAISE(auto resolved,
@@ -361,6 +415,10 @@ ScalarResolver Length(LengthKind kind) {
     const bool bytes = kind != LengthKind::kChars ||
                        resolved.args[0]->type()->id() == arrow::Type::BINARY;
     const int scale = kind == LengthKind::kBits ? 8 : 1;
+    if (auto fused = LengthOfReplace(resolved.args[0], bytes, scale)) {
+      fused->nullable = resolved.nullable;
+      return *std::move(fused);
+    }
     resolved.kernel = [bytes, scale](const std::vector<arrow::Datum>& args,
                                      const EvalContext& context,
                                      int64_t num_rows) -> arrow::Result<arrow::Datum> {
