@@ -34,7 +34,10 @@ cat "${folder}"/*.parquet >/dev/null
 # The engines take turns query by query, each query RUNS times (2) per engine, and each figure
 # is the best of its runs: the machine's speed drifts over minutes, and timing all of one
 # engine's queries before the other's made the ratios of two runs differ by up to 2x. Spark's
-# JVM stays up throughout, warmed up by a first run of every query.
+# JVM stays up throughout, warmed up by a first run of every query; likewise each Sluice run
+# times the query's second run in its process (--warm), as a long-running job's process has
+# its memory in use already (a fresh process's first touches of its memory were up to a
+# quarter of a short query's CPU time on a virtual machine).
 runs="${RUNS:-2}"
 coproc SPARK { "${venv}/bin/python" "${repo_root}/bench/nexmark/spark_nexmark.py" \
                  --files "${folder}" --queries "${queries}" 2>/dev/null; }
@@ -54,7 +57,8 @@ printf '%-5s %12s %12s %12s %12s %10s %12s\n' query sluice_s spark_s sluice_cpu_
 for query in ${queries//,/ }; do
   sluice_s="" sluice_c="" spark_s="" spark_c=""
   for ((run = 0; run < runs; ++run)); do
-    line="$("${runner}" --child "${query}" --provider 0 --files "${folder}" --events "${events}" |
+    line="$("${runner}" --child "${query}" --provider 0 --files "${folder}" --events "${events}" \
+              --warm |
             grep '^RESULT ' || echo "RESULT nan nan")"
     read -r _ seconds cpu _ <<<"${line}"
     sluice_s+=" ${seconds}" sluice_c+=" ${cpu}"

@@ -53,7 +53,8 @@ window, without the suite's de-duplication of each side per window.
 
 The same events, written once to Parquet by the generator (one file per 1,000,000 events), read
 by both engines with the file source, a file per micro-batch, Trigger.AvailableNow and the noop
-sink; Spark in local mode on every core, with a warm JVM. The engines take turns query by
+sink; Spark in local mode on every core, with a warm JVM, and Sluice timed on the second run
+of each query in its process, as Spark is. The engines take turns query by
 query, and each figure is the best of two runs, so that a drift of the machine's speed does not
 favour either. speedup is Spark's seconds over Sluice's; cpu_ratio is Spark's CPU seconds over
 Sluice's.

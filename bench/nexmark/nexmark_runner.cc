@@ -6,7 +6,7 @@
 // so its peak memory is its own.
 //
 //   nexmark_runner [--events N] [--per-batch N] [--rate N] [--queries q0,q1,...] [--sql]
-//                  [--files DIR]
+//                  [--files DIR] [--warm]
 //   nexmark_runner --write-events DIR [--events N] [--per-batch N] [--rate N]
 //
 // --rate is the events' rate in event time (events per second, 10000).
@@ -14,7 +14,8 @@
 // --sql runs the queries' SQL texts instead of their DataFrame versions. --write-events writes
 // the events to Parquet files in DIR (a file sink, one file per batch of --per-batch events),
 // so that another engine reads the very same events; --files reads them from there (the file
-// source, a file per micro-batch) instead of generating them.
+// source, a file per micro-batch) instead of generating them. --warm times each query's second
+// run in its process, as the side-by-side run with Spark's warm JVM does.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,6 +61,7 @@ struct Settings {
   bool sql = false;
   std::string files;         // read the events from Parquet files here
   std::string write_events;  // write the events to Parquet files here
+  bool warm = false;         // run each query once untimed first, in the same process
 };
 
 /// The events: generated, or read from the Parquet files --write-events wrote.
@@ -111,8 +113,44 @@ int64_t FolderBytes(const fs::path& folder) {
   return bytes;
 }
 
-/// One run, in this process: prints "RESULT <seconds> <cpu seconds> <peak rss kB> <batches>
-/// <checkpoint bytes>" or fails.
+/// The figures of one run of a query.
+struct Run {
+  double seconds = 0;
+  double cpu = 0;
+  size_t batches = 0;
+  int64_t checkpoint_bytes = 0;
+};
+
+/// Runs `df` from a checkpoint of its own to the end of its input.
+arrow::Result<Run> RunOnce(const std::shared_ptr<sluice::SparkSession>& spark,
+                           const sluice::DataFrame& df, const Query& query) {
+  const fs::path checkpoint =
+      fs::temp_directory_path() / ("nexmark-checkpoint-" + sluice::formats::RandomUuid());
+  auto batches = std::make_shared<sluice::bench::BatchTimes>();
+  spark->streams()->addListener(batches);
+  const double cpu_before = sluice::bench::ProcessCpuSeconds();
+  const auto wall_before = std::chrono::steady_clock::now();
+  auto query_run = df.writeStream()
+                       .format("noop")
+                       .outputMode(query.output_mode)
+                       .option("checkpointLocation", checkpoint.string())
+                       .trigger(sluice::Trigger::AvailableNow())
+                       .start();
+  arrow::Status status = query_run.ok() ? (*query_run)->awaitTermination() : query_run.status();
+  Run run;
+  run.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_before).count();
+  run.cpu = sluice::bench::ProcessCpuSeconds() - cpu_before;
+  spark->streams()->removeListener(batches);
+  run.batches = batches->times().size();
+  if (status.ok()) run.checkpoint_bytes = FolderBytes(checkpoint);
+  fs::remove_all(checkpoint);
+  ARROW_RETURN_NOT_OK(status);
+  return run;
+}
+
+/// One run, in this process (after one untimed run with --warm): prints "RESULT <seconds>
+/// <cpu seconds> <peak rss kB> <batches> <checkpoint bytes>" or fails.
 int RunChild(const Settings& settings, const Query& query, const std::string& provider_class) {
   auto spark = sluice::SparkSession::builder().getOrCreate().ValueOrDie();
   (void)spark->conf().set("spark.sql.shuffle.partitions", "1");
@@ -127,34 +165,18 @@ int RunChild(const Settings& settings, const Query& query, const std::string& pr
     }
     df = spark->sql(query.sql);
   }
-  const fs::path checkpoint =
-      fs::temp_directory_path() / ("nexmark-checkpoint-" + sluice::formats::RandomUuid());
-  auto batches = std::make_shared<sluice::bench::BatchTimes>();
-  spark->streams()->addListener(batches);
-  const double cpu_before = sluice::bench::ProcessCpuSeconds();
-  const auto wall_before = std::chrono::steady_clock::now();
-  auto query_run = df.writeStream()
-                       .format("noop")
-                       .outputMode(query.output_mode)
-                       .option("checkpointLocation", checkpoint.string())
-                       .trigger(sluice::Trigger::AvailableNow())
-                       .start();
-  arrow::Status status = query_run.ok() ? (*query_run)->awaitTermination() : query_run.status();
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_before).count();
-  const double cpu = sluice::bench::ProcessCpuSeconds() - cpu_before;
-  spark->streams()->removeListener(batches);
-  if (!status.ok()) {
-    std::cerr << query.name << ": " << status.ToString() << "\n";
-    fs::remove_all(checkpoint);
-    return 1;
+  arrow::Result<Run> run;
+  for (int round = settings.warm ? 0 : 1; round < 2; ++round) {
+    run = RunOnce(spark, df, query);
+    if (!run.ok()) {
+      std::cerr << query.name << ": " << run.status().ToString() << "\n";
+      return 1;
+    }
   }
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
-  const int64_t checkpoint_bytes = FolderBytes(checkpoint);
-  fs::remove_all(checkpoint);
-  std::cout << "RESULT " << seconds << " " << cpu << " " << usage.ru_maxrss << " "
-            << batches->times().size() << " " << checkpoint_bytes << std::endl;
+  std::cout << "RESULT " << run->seconds << " " << run->cpu << " " << usage.ru_maxrss << " "
+            << run->batches << " " << run->checkpoint_bytes << std::endl;
   return 0;
 }
 
@@ -165,6 +187,7 @@ std::optional<std::vector<double>> RunInChild(const std::string& self, const Set
                         " --events " + std::to_string(settings.events) + " --per-batch " +
                         std::to_string(settings.per_batch) + " --rate " +
                         std::to_string(settings.rate) + (settings.sql ? " --sql" : "") +
+                        (settings.warm ? " --warm" : "") +
                         (settings.files.empty() ? "" : " --files " + settings.files);
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return std::nullopt;
@@ -198,6 +221,8 @@ Settings Parse(int argc, char** argv, std::string* child_query, int* provider) {
       settings.sql = true;
     } else if (arg == "--files") {
       settings.files = fs::absolute(next()).string();
+    } else if (arg == "--warm") {
+      settings.warm = true;
     } else if (arg == "--write-events") {
       settings.write_events = next();
     } else if (arg == "--child") {
