@@ -222,6 +222,32 @@ CASES = [
             "a < 1.5",
         ],
     ),
+    # Decimals compare as their unscaled integers: signs, values past 64 bits, nulls, and
+    # more rows than one 64-bit word of results.
+    select(
+        "decimal_comparisons",
+        table(
+            "p DECIMAL(30,3), q DECIMAL(30,3)",
+            [[None, "0.000"], ["1.000", None]]
+            + [
+                [f"{sign}{i * 123456789012345678:d}.{i % 1000:03d}",
+                 f"{other}{(70 - i) * 123456789012345678:d}.{(i * 7) % 1000:03d}"]
+                for i in range(70)
+                for sign, other in [("-" if i % 3 == 0 else "", "-" if i % 5 == 0 else "")]
+            ],
+        ),
+        [
+            "p = q",
+            "p <> q",
+            "p < q",
+            "p <= q",
+            "p > q",
+            "p >= q",
+            "p > 1234567890123456789.5",
+            "0.908 * p < -1000000",
+            "p = p",
+        ],
+    ),
     *select_each(
         "cross_type_comparison_invalid_string",
         table("a INT, d DATE", [[1, "2024-01-01"]]),
