@@ -362,6 +362,31 @@ std::optional<std::string> LiteralString(const BoundExpr& e) {
   return static_cast<const arrow::StringScalar&>(*value).ToString();
 }
 
+/// The length of each text (in bytes, or in characters: the bytes that start one), changed
+/// by `change` for each occurrence of `search` (none when empty), times `scale`.
+Kernel LengthKernel(bool bytes, int scale, std::string search, int64_t change) {
+  return [bytes, scale, search = std::move(search), change](
+             const std::vector<arrow::Datum>& args, const EvalContext& context,
+             int64_t num_rows) -> arrow::Result<arrow::Datum> {
+    StringInput input(args[0]);
+    return MapToFixed<arrow::Int32Type>(
+        args, num_rows, context.pool, [&](int64_t row, int32_t* out) -> arrow::Result<bool> {
+          if (!input.IsValid(row)) return false;
+          const std::string_view text = input.View(row);
+          int64_t length = bytes ? static_cast<int64_t>(text.size()) : Utf8Length(text);
+          if (change != 0) {
+            // The occurrences replace finds: from the left, not overlapping.
+            for (size_t at = text.find(search); at != std::string_view::npos;
+                 at = text.find(search, at + search.size())) {
+              length += change;
+            }
+          }
+          *out = static_cast<int32_t>(length * scale);
+          return true;
+        });
+  };
+}
+
 /// length(replace(s, search, replacement)) with a literal search and replacement: the length
 /// of s changed by each occurrence of search, counted without building the replaced string
 /// (`length(s) - length(replace(s, 'c', ''))` is how SQL counts a character). A count of bytes,
@@ -385,26 +410,7 @@ std::optional<ResolvedCall> LengthOfReplace(const BoundExprPtr& arg, bool bytes,
   ResolvedCall resolved;
   resolved.args = {replace_args[0]};
   resolved.return_type = arrow::int32();
-  resolved.kernel = [length_of, change, search = *search, scale](
-                        const std::vector<arrow::Datum>& args, const EvalContext& context,
-                        int64_t num_rows) -> arrow::Result<arrow::Datum> {
-    StringInput input(args[0]);
-    return MapToFixed<arrow::Int32Type>(
-        args, num_rows, context.pool, [&](int64_t row, int32_t* out) -> arrow::Result<bool> {
-          if (!input.IsValid(row)) return false;
-          const std::string_view text = input.View(row);
-          int64_t length = length_of(text);
-          if (change != 0) {
-            // The occurrences replace finds: from the left, not overlapping.
-            for (size_t at = text.find(search); at != std::string_view::npos;
-                 at = text.find(search, at + search.size())) {
-              length += change;
-            }
-          }
-          *out = static_cast<int32_t>(length * scale);
-          return true;
-        });
-  };
+  resolved.kernel = LengthKernel(bytes, scale, *search, change);
   return resolved;
 }
 
@@ -419,20 +425,7 @@ ScalarResolver Length(LengthKind kind) {
       fused->nullable = resolved.nullable;
       return *std::move(fused);
     }
-    resolved.kernel = [bytes, scale](const std::vector<arrow::Datum>& args,
-                                     const EvalContext& context,
-                                     int64_t num_rows) -> arrow::Result<arrow::Datum> {
-      StringInput input(args[0]);
-      return MapToFixed<arrow::Int32Type>(
-          args, num_rows, context.pool, [&](int64_t row, int32_t* out) -> arrow::Result<bool> {
-            if (!input.IsValid(row)) return false;
-            const std::string_view text = input.View(row);
-            *out = static_cast<int32_t>((bytes ? static_cast<int64_t>(text.size())
-                                               : Utf8Length(text)) *
-                                        scale);
-            return true;
-          });
-    };
+    resolved.kernel = LengthKernel(bytes, scale, "", 0);
     return resolved;
   };
 }
