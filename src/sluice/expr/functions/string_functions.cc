@@ -354,14 +354,6 @@ ScalarResolver Trim(TrimSide side, bool trim_string_last) {
 
 enum class LengthKind { kChars, kOctets, kBits };
 
-/// The text of a literal string, or nothing for any other expression.
-std::optional<std::string> LiteralString(const BoundExpr& e) {
-  if (e.kind() != BoundKind::kLiteral) return std::nullopt;
-  const auto& value = static_cast<const BoundLiteral&>(e).value();
-  if (!value->is_valid || value->type->id() != arrow::Type::STRING) return std::nullopt;
-  return static_cast<const arrow::StringScalar&>(*value).ToString();
-}
-
 /// The length of each text (in bytes, or in characters: the bytes that start one), changed
 /// by `change` for each occurrence of `search` (none when empty), times `scale`.
 Kernel LengthKernel(bool bytes, int scale, std::string search, int64_t change) {
@@ -397,10 +389,10 @@ std::optional<ResolvedCall> LengthOfReplace(const BoundExprPtr& arg, bool bytes,
       static_cast<const BoundCall&>(*arg).function_name() != "replace") {
     return std::nullopt;
   }
-  const auto& replace_args = arg->children();
-  const auto search = LiteralString(*replace_args[1]);
-  const auto replacement = replace_args.size() > 2 ? LiteralString(*replace_args[2])
-                                                   : std::optional<std::string>("");
+  const CallSite replace{"replace", arg->children()};
+  const auto search = ConstantString(replace, 1);
+  const auto replacement =
+      replace.args.size() > 2 ? ConstantString(replace, 2) : std::optional<std::string>("");
   if (!search || !replacement) return std::nullopt;
   auto length_of = [bytes](std::string_view text) {
     return bytes ? static_cast<int64_t>(text.size()) : Utf8Length(text);
@@ -408,7 +400,7 @@ std::optional<ResolvedCall> LengthOfReplace(const BoundExprPtr& arg, bool bytes,
   // What each occurrence adds; replace leaves the text as it is when search is empty.
   const int64_t change = search->empty() ? 0 : length_of(*replacement) - length_of(*search);
   ResolvedCall resolved;
-  resolved.args = {replace_args[0]};
+  resolved.args = {replace.args[0]};
   resolved.return_type = arrow::int32();
   resolved.kernel = LengthKernel(bytes, scale, *search, change);
   return resolved;
