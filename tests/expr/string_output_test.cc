@@ -1,5 +1,5 @@
 // StringOutput: the row-by-row builder of string results, whose short appends are copied
-// without a call to memcpy; and Utf8Length, which counts eight bytes at a time.
+// without a call to memcpy; and Utf8Length.
 #include "sluice/expr/functions/string_columns.h"
 
 #include <gtest/gtest.h>
@@ -35,8 +35,8 @@ TEST(StringOutputTest, RowsOfEveryLengthReadBackAsAppended) {
 }
 
 TEST(Utf8LengthTest, CountsTheBytesThatAreNotContinuationBytesAtEveryLengthAndPosition) {
-  // Characters of one to four bytes, and stray bytes, at every position of the eight-byte
-  // words and in the bytes after the last whole word.
+  // Characters of one to four bytes, and stray bytes, at every position of the blocks
+  // counted at once and in the bytes after the last whole block.
   const std::vector<std::string> pieces = {"a", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
                                            "\x80", "\xFF", "~"};
   std::mt19937 random(7);

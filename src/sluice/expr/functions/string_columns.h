@@ -23,6 +23,8 @@
 #include <arrow/type.h>
 #include <arrow/util/bit_util.h>
 
+#include "sluice/expr/functions/byte_counts.h"
+
 namespace sluice::expr {
 
 /// Reads a utf8 or binary argument (array or scalar standing for every row) without copying.
@@ -355,26 +357,9 @@ inline int Utf8Width(unsigned char lead) {
   return lead < 0xF8 ? 4 : 1;
 }
 
-/// Number of code points in `text`: its bytes less its continuation bytes (10xxxxxx), those
-/// counted eight bytes at a time (q14's length(extra) was a twentieth of the query).
+/// Number of code points in `text`: its bytes less its continuation bytes (10xxxxxx).
 inline int64_t Utf8Length(std::string_view text) {
-  constexpr uint64_t kHighBits = 0x8080808080808080ULL;
-  const char* next = text.data();
-  size_t left = text.size();
-  int64_t continuation = 0;
-  for (; left >= 8; left -= 8, next += 8) {
-    uint64_t word;
-    std::memcpy(&word, next, 8);
-    // Bit 7 of each byte: set where the byte's bit 7 is set and its bit 6 is not (shifting
-    // the word left by one moves each byte's bit 6 to its bit 7).
-    const uint64_t marks = word & ~(word << 1) & kHighBits;
-    // One bit a byte, summed into the top byte.
-    continuation += static_cast<int64_t>(((marks >> 7) * 0x0101010101010101ULL) >> 56);
-  }
-  for (; left > 0; --left, ++next) {
-    continuation += (static_cast<unsigned char>(*next) & 0xC0) == 0x80;
-  }
-  return static_cast<int64_t>(text.size()) - continuation;
+  return static_cast<int64_t>(text.size()) - CountContinuationBytes(text);
 }
 
 /// Byte offset of code point `index` (0-based) in `text`, or text.size() when past the end.

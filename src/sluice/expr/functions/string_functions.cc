@@ -366,7 +366,9 @@ Kernel LengthKernel(bool bytes, int scale, std::string search, int64_t change) {
           if (!input.IsValid(row)) return false;
           const std::string_view text = input.View(row);
           int64_t length = bytes ? static_cast<int64_t>(text.size()) : Utf8Length(text);
-          if (change != 0) {
+          if (change != 0 && search.size() == 1) {
+            length += change * CountByte(text, search[0]);
+          } else if (change != 0) {
             // The occurrences replace finds: from the left, not overlapping.
             for (size_t at = text.find(search); at != std::string_view::npos;
                  at = text.find(search, at + search.size())) {
