@@ -18,6 +18,23 @@ namespace sluice::expr {
 /// What an element-wise operation made of one row.
 enum class RowOutcome : uint8_t { kValue, kNull, kError };
 
+/// The low `n` (<= 64) bits of a word set.
+inline uint64_t LowBits(int64_t n) { return n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
+
+/// Bits `first` to `first + n` (n <= 64) of a validity bitmap (all set when there is none), as
+/// the low bits of a word.
+inline uint64_t ValidityWord(const uint8_t* validity, int64_t first, int64_t n) {
+  if (validity == nullptr) return LowBits(n);
+  uint8_t bytes[16] = {};
+  std::memcpy(bytes, validity + first / 8, static_cast<size_t>((first % 8 + n + 7) / 8));
+  uint64_t low, high;
+  std::memcpy(&low, bytes, 8);
+  std::memcpy(&high, bytes + 8, 8);
+  const int shift = static_cast<int>(first % 8);
+  const uint64_t word = shift == 0 ? low : (low >> shift) | (high << (64 - shift));
+  return word & LowBits(n);
+}
+
 /// Reads a fixed-width numeric argument that is either an array or a scalar standing for all rows,
 /// without copying. `T` is an Arrow type class (arrow::Int64Type, arrow::DoubleType, ...).
 template <typename T>
@@ -53,18 +70,8 @@ class NumericInput {
 
   /// The validity of rows [begin, begin + n), n <= 64, as the low bits of a word.
   uint64_t ValidBits(int64_t begin, int64_t n) const {
-    const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-    if (row_mask_ == 0) return scalar_valid_ ? all : 0;
-    if (validity_ == nullptr) return all;
-    const int64_t first = offset_ + begin;
-    uint8_t bytes[16] = {};
-    std::memcpy(bytes, validity_ + first / 8, static_cast<size_t>((first % 8 + n + 7) / 8));
-    uint64_t low, high;
-    std::memcpy(&low, bytes, 8);
-    std::memcpy(&high, bytes + 8, 8);
-    const int shift = static_cast<int>(first % 8);
-    const uint64_t word = shift == 0 ? low : (low >> shift) | (high << (64 - shift));
-    return word & all;
+    if (row_mask_ == 0) return scalar_valid_ ? LowBits(n) : 0;
+    return ValidityWord(validity_, offset_ + begin, n);
   }
 
  private:

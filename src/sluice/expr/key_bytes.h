@@ -79,12 +79,21 @@ inline uint64_t HashKeyBytes(const uint8_t* data, size_t length) {
   return FoldedProduct(k1 ^ length, FoldedProduct(first ^ k2, last ^ state));
 }
 
-/// Whether `a` and `b` hold the same `length` bytes. Keys of up to two words are compared here
-/// (a call to memcmp for each probe cost more); longer ones by memcmp, whose vector compares
-/// take a url in a few steps where a loop of words ended in a mispredicted branch.
+/// Whether `a` and `b` hold the same `length` bytes. Those of 4 to 16 bytes are compared here
+/// (a call to memcmp for each probe, or each string compared with a literal, cost more);
+/// others by memcmp, whose vector compares take a url in a few steps where a loop of words
+/// ended in a mispredicted branch.
 inline bool EqualKeyBytes(const uint8_t* a, const uint8_t* b, size_t length) {
-  if (length < 8 || length > 16) return std::memcmp(a, b, length) == 0;
-  // The last word overlaps the first when the length is not 16.
+  if (length < 4 || length > 16) return std::memcmp(a, b, length) == 0;
+  // The last word overlaps the first when the length is not a whole two words (or one).
+  if (length < 8) {
+    uint32_t a_first, b_first, a_last, b_last;
+    std::memcpy(&a_first, a, 4);
+    std::memcpy(&b_first, b, 4);
+    std::memcpy(&a_last, a + length - 4, 4);
+    std::memcpy(&b_last, b + length - 4, 4);
+    return a_first == b_first && a_last == b_last;
+  }
   return LoadWord(a) == LoadWord(b) && LoadWord(a + length - 8) == LoadWord(b + length - 8);
 }
 

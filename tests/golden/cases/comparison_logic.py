@@ -109,6 +109,36 @@ CASES = [
         STRINGS,
         ["s < 'abc'", "s = 'abc'", "s > 'Z'", "s >= ''", "s <=> NULL", "s IN ('abc', 'ab', NULL)"],
     ),
+    # Strings compare as unsigned bytes; equal ones of 4 to 16 bytes are compared in words, so
+    # the pairs differ in their first, middle or last byte at every length up to 20, with
+    # multi-byte characters, nulls and more rows than one 64-bit word of results.
+    select(
+        "string_comparisons_by_bytes",
+        table(
+            "s STRING, t STRING",
+            [[None, "a"], ["a", None], ["", ""], ["", "a"]]
+            + [
+                [word, word[:at] + change + word[at + 1:]]
+                for length in range(1, 21)
+                for word in ["abcdefghijklmnopqrstu"[:length]]
+                for at, change in [(0, "b"), (length // 2, "\u00e9"), (length - 1, "A"), (length - 1, word[-1])]
+            ]
+            + [["\u20ac1", "\u00e91"], ["apple", "baidu"], ["google", "google"], ["facebook", "faceboo"]],
+        ),
+        [
+            "s = t",
+            "s <> t",
+            "s < t",
+            "s <= t",
+            "s > t",
+            "s >= t",
+            "s = 'abcde'",
+            "'abcdefgh' < s",
+            "s IN ('apple', 'abcdefghijklmnopq', 'abc')",
+            "CAST(s AS BINARY) < CAST(t AS BINARY)",
+            "CAST(s AS BINARY) = CAST(t AS BINARY)",
+        ],
+    ),
     select(
         "like_patterns",
         STRINGS,

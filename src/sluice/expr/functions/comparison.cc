@@ -5,6 +5,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <string_view>
+#include <type_traits>
 
 #include <arrow/compute/api.h>
 #include <arrow/type.h>
@@ -15,6 +17,8 @@
 #include "sluice/expr/elementwise.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/functions/function_areas.h"
+#include "sluice/expr/functions/string_columns.h"
+#include "sluice/expr/key_bytes.h"
 #include "sluice/expr/type_coercion.h"
 
 namespace sluice::expr {
@@ -82,8 +86,8 @@ __int128 Unscaled(const arrow::Decimal128& value) {
                                value.low_bits());
 }
 
-template <Comparison kComparison>
-bool Compares(__int128 a, __int128 b) {
+template <Comparison kComparison, typename T>
+bool Compares(const T& a, const T& b) {
   if constexpr (kComparison == Comparison::kEqual) return a == b;
   if constexpr (kComparison == Comparison::kNotEqual) return a != b;
   if constexpr (kComparison == Comparison::kLess) return a < b;
@@ -92,29 +96,23 @@ bool Compares(__int128 a, __int128 b) {
   return a >= b;
 }
 
-/// Decimals of one precision and scale (the arguments meet at their common type) compare as
-/// their unscaled integers; Arrow's kernel called an out-of-line comparison per value, 8% of
-/// Nexmark q14's batch thread (`0.908 * price > 1000000`).
-template <Comparison kComparison>
-arrow::Result<arrow::Datum> CompareDecimals(const std::vector<arrow::Datum>& args,
-                                            int64_t num_rows, arrow::MemoryPool* pool) {
-  NumericInput<arrow::Decimal128Type> a(args[0]);
-  NumericInput<arrow::Decimal128Type> b(args[1]);
+/// A boolean array of `num_rows` rows, 64 at a time: `valid_bits(begin, n)` gives the rows
+/// whose arguments are both valid (the others are null), `holds(row)` whether the comparison
+/// holds for a valid row.
+template <typename ValidBits, typename Holds>
+arrow::Result<arrow::Datum> CompareRows(int64_t num_rows, arrow::MemoryPool* pool,
+                                        ValidBits valid_bits, Holds holds) {
   ARROW_ASSIGN_OR_RAISE(auto values, arrow::AllocateBitmap(num_rows, pool));
   ARROW_ASSIGN_OR_RAISE(auto validity, arrow::AllocateBitmap(num_rows, pool));
   int64_t null_count = 0;
   for (int64_t begin = 0; begin < num_rows; begin += 64) {
     const int64_t n = std::min<int64_t>(64, num_rows - begin);
-    const uint64_t valid = a.ValidBits(begin, n) & b.ValidBits(begin, n);
-    uint64_t holds = 0;
-    for (int64_t j = 0; j < n; ++j) {
-      holds |= uint64_t{Compares<kComparison>(Unscaled(a.Value(begin + j)),
-                                              Unscaled(b.Value(begin + j)))}
-               << j;
-    }
-    holds &= valid;
+    const uint64_t valid = valid_bits(begin, n);
+    uint64_t held = 0;
+    for (int64_t j = 0; j < n; ++j) held |= uint64_t{holds(begin + j)} << j;
+    held &= valid;
     const auto bytes = static_cast<size_t>((n + 7) / 8);
-    std::memcpy(values->mutable_data() + begin / 8, &holds, bytes);
+    std::memcpy(values->mutable_data() + begin / 8, &held, bytes);
     std::memcpy(validity->mutable_data() + begin / 8, &valid, bytes);
     null_count += n - std::popcount(valid);
   }
@@ -125,19 +123,60 @@ arrow::Result<arrow::Datum> CompareDecimals(const std::vector<arrow::Datum>& arg
                                              null_count));
 }
 
-arrow::Result<arrow::Datum> CompareDecimalArrays(Comparison comparison,
-                                                 const std::vector<arrow::Datum>& args,
-                                                 int64_t num_rows, arrow::MemoryPool* pool) {
+/// Decimals of one precision and scale (the arguments meet at their common type) compare as
+/// their unscaled integers; Arrow's kernel called an out-of-line comparison per value, 8% of
+/// Nexmark q14's batch thread (`0.908 * price > 1000000`).
+template <Comparison kComparison>
+arrow::Result<arrow::Datum> CompareDecimals(const std::vector<arrow::Datum>& args,
+                                            int64_t num_rows, arrow::MemoryPool* pool) {
+  NumericInput<arrow::Decimal128Type> a(args[0]);
+  NumericInput<arrow::Decimal128Type> b(args[1]);
+  return CompareRows(
+      num_rows, pool,
+      [&](int64_t begin, int64_t n) { return a.ValidBits(begin, n) & b.ValidBits(begin, n); },
+      [&](int64_t row) {
+        return Compares<kComparison>(Unscaled(a.Value(row)), Unscaled(b.Value(row)));
+      });
+}
+
+/// Strings and binaries compare as their bytes, unsigned, as Spark's UTF8String does. Equality
+/// looks at the lengths first and compares short values in words (EqualKeyBytes): Arrow's
+/// kernel called memcmp for each pair of equal length, and Nexmark q21's comparisons of
+/// lower(channel) with four names were a fifth of its batch thread.
+template <Comparison kComparison>
+arrow::Result<arrow::Datum> CompareStrings(const std::vector<arrow::Datum>& args,
+                                           int64_t num_rows, arrow::MemoryPool* pool) {
+  StringInput a(args[0]);
+  StringInput b(args[1]);
+  auto equal = [](std::string_view x, std::string_view y) {
+    return x.size() == y.size() &&
+           EqualKeyBytes(reinterpret_cast<const uint8_t*>(x.data()),
+                         reinterpret_cast<const uint8_t*>(y.data()), x.size());
+  };
+  return CompareRows(
+      num_rows, pool,
+      [&](int64_t begin, int64_t n) { return a.ValidBits(begin, n) & b.ValidBits(begin, n); },
+      [&](int64_t row) {
+        const std::string_view x = a.View(row);
+        const std::string_view y = b.View(row);
+        if constexpr (kComparison == Comparison::kEqual) return equal(x, y);
+        if constexpr (kComparison == Comparison::kNotEqual) return !equal(x, y);
+        return Compares<kComparison>(x.compare(y), 0);
+      });
+}
+
+/// `compare(std::integral_constant<Comparison, c>())` for the comparison `c` asked for: the
+/// templates above instantiated for each.
+template <typename Compare>
+arrow::Result<arrow::Datum> ForComparison(Comparison comparison, Compare compare) {
+  using C = Comparison;
   switch (comparison) {
-    case Comparison::kEqual: return CompareDecimals<Comparison::kEqual>(args, num_rows, pool);
-    case Comparison::kNotEqual:
-      return CompareDecimals<Comparison::kNotEqual>(args, num_rows, pool);
-    case Comparison::kLess: return CompareDecimals<Comparison::kLess>(args, num_rows, pool);
-    case Comparison::kLessEqual:
-      return CompareDecimals<Comparison::kLessEqual>(args, num_rows, pool);
-    case Comparison::kGreater: return CompareDecimals<Comparison::kGreater>(args, num_rows, pool);
-    case Comparison::kGreaterEqual:
-      return CompareDecimals<Comparison::kGreaterEqual>(args, num_rows, pool);
+    case C::kEqual: return compare(std::integral_constant<C, C::kEqual>());
+    case C::kNotEqual: return compare(std::integral_constant<C, C::kNotEqual>());
+    case C::kLess: return compare(std::integral_constant<C, C::kLess>());
+    case C::kLessEqual: return compare(std::integral_constant<C, C::kLessEqual>());
+    case C::kGreater: return compare(std::integral_constant<C, C::kGreater>());
+    case C::kGreaterEqual: return compare(std::integral_constant<C, C::kGreaterEqual>());
   }
   return arrow::Status::Invalid("unknown comparison");
 }
@@ -182,12 +221,21 @@ Kernel ComparisonKernel(Comparison comparison, const std::shared_ptr<arrow::Data
     };
   }
   const bool decimal = type->id() == arrow::Type::DECIMAL128;
-  return [comparison, floating, is_float32, decimal](
+  const bool strings = type->id() == arrow::Type::STRING || type->id() == arrow::Type::BINARY;
+  return [comparison, floating, is_float32, decimal, strings](
              const std::vector<arrow::Datum>& args, const EvalContext& context,
              int64_t num_rows) -> arrow::Result<arrow::Datum> {
     // Two scalars (a comparison of constants) are left to Arrow, which gives a scalar.
-    if (decimal && (args[0].is_array() || args[1].is_array())) {
-      return CompareDecimalArrays(comparison, args, num_rows, context.pool);
+    const bool arrays = args[0].is_array() || args[1].is_array();
+    if (decimal && arrays) {
+      return ForComparison(comparison, [&](auto c) {
+        return CompareDecimals<decltype(c)::value>(args, num_rows, context.pool);
+      });
+    }
+    if (strings && arrays) {
+      return ForComparison(comparison, [&](auto c) {
+        return CompareStrings<decltype(c)::value>(args, num_rows, context.pool);
+      });
     }
     if (floating) {
       return is_float32 ? CompareFloatingArrays<arrow::FloatType>(comparison, args, num_rows,

@@ -23,6 +23,7 @@
 #include <arrow/type.h>
 #include <arrow/util/bit_util.h>
 
+#include "sluice/expr/elementwise.h"
 #include "sluice/expr/functions/byte_counts.h"
 
 namespace sluice::expr {
@@ -53,6 +54,11 @@ class StringInput {
   bool IsValid(int64_t row) const {
     if (is_scalar_) return scalar_valid_;
     return validity_ == nullptr || arrow::bit_util::GetBit(validity_, offset_ + row);
+  }
+  /// The validity of rows [begin, begin + n), n <= 64, as the low bits of a word.
+  uint64_t ValidBits(int64_t begin, int64_t n) const {
+    if (is_scalar_) return scalar_valid_ ? LowBits(n) : 0;
+    return ValidityWord(validity_, offset_ + begin, n);
   }
   std::string_view View(int64_t row) const {
     if (is_scalar_) return scalar_value_;
