@@ -113,7 +113,7 @@ arrow::Result<ResolvedCall> ResolveDateTrunc(CallSite call) {
         [&](int64_t micros, int64_t* out) -> arrow::Result<bool> {
           const int64_t i = row++;
           if (!units.IsValid(i)) return false;
-          const TruncLevel level = ParseTruncLevel(units.Value(i), false);
+          const TruncLevel level = ParseTruncLevel(units.View(i), false);
           if (level == TruncLevel::kInvalid) return false;
           *out = TruncTimestamp(micros, level, *zone, cursor);
           return true;
@@ -135,7 +135,7 @@ arrow::Result<ResolvedCall> ResolveTrunc(CallSite call) {
     StringInput units(args[1]);
     const bool scalar_unit = args[1].is_scalar();
     const TruncLevel fixed = scalar_unit && units.IsValid(0)
-                                 ? ParseTruncLevel(units.Value(0), true)
+                                 ? ParseTruncLevel(units.View(0), true)
                                  : TruncLevel::kInvalid;
     int64_t row = 0;
     return MapUnary<arrow::Date32Type, arrow::Date32Type>(
@@ -145,7 +145,7 @@ arrow::Result<ResolvedCall> ResolveTrunc(CallSite call) {
           TruncLevel level = fixed;
           if (!scalar_unit) {
             if (!units.IsValid(i)) return false;
-            level = ParseTruncLevel(units.Value(i), true);
+            level = ParseTruncLevel(units.View(i), true);
           }
           if (level == TruncLevel::kInvalid) return false;
           *out = static_cast<int32_t>(TruncDays(days, level));
@@ -308,11 +308,11 @@ arrow::Result<ResolvedCall> ResolveNextDay(CallSite call) {
           const int64_t i = args[1].is_scalar() ? 0 : row;
           ++row;
           if (!names.IsValid(i)) return false;
-          const int target = DayOfWeekFromString(names.Value(i));
+          const int target = DayOfWeekFromString(names.View(i));
           if (target == 0) {
             if (!ansi) return false;
             return SparkError("ILLEGAL_DAY_OF_WEEK",
-                              "Illegal input for day of week: " + std::string(names.Value(i)) +
+                              "Illegal input for day of week: " + std::string(names.View(i)) +
                                   ".");
           }
           const int current = IsoDayOfWeek(days);
@@ -608,8 +608,8 @@ ScalarResolver ShiftZone(bool from_utc) {
             const int64_t i = args[1].is_scalar() ? 0 : row;
             ++row;
             if (!zones.IsValid(i)) return false;
-            if (!cached || cached_name != zones.Value(i)) {
-              cached_name = std::string(zones.Value(i));
+            if (!cached || cached_name != zones.View(i)) {
+              cached_name = std::string(zones.View(i));
               auto found = TimeZone::Find(cached_name);
               if (!found.ok()) {
                 return SparkError("INVALID_TIMEZONE",

@@ -22,6 +22,7 @@
 #include "sluice/expr/elementwise.h"
 #include "sluice/expr/function_registry.h"
 #include "sluice/expr/functions/function_areas.h"
+#include "sluice/expr/functions/string_columns.h"
 #include "sluice/types/spark_types.h"
 
 
@@ -102,28 +103,6 @@ arrow::Result<arrow::Datum> MapUnary(const arrow::Datum& input, int64_t num_rows
   }
   return arrow::Datum(std::move(array));
 }
-
-// Reads a string argument that is an array or a scalar.
-class StringInput {
- public:
-  explicit StringInput(const arrow::Datum& datum) {
-    if (datum.is_scalar()) {
-      const auto& scalar = *datum.scalar();
-      valid_ = scalar.is_valid;
-      if (valid_) value_ = static_cast<const arrow::StringScalar&>(scalar).view();
-    } else {
-      array_ = std::static_pointer_cast<arrow::StringArray>(datum.make_array());
-    }
-  }
-  bool IsValid(int64_t i) const { return array_ ? array_->IsValid(i) : valid_; }
-  std::string_view Value(int64_t i) const { return array_ ? array_->GetView(i) : value_; }
-
- private:
-  std::shared_ptr<arrow::StringArray> array_;
-  bool valid_ = false;
-  std::string_view value_;
-};
-
 
 inline arrow::Status RequireStringPattern(const CallSite& call, size_t index) {
   const auto id = call.args[index]->type()->id();

@@ -118,7 +118,7 @@ class PatternSource {
   arrow::Result<const DateTimePattern*> At(int64_t i) {
     if (constant_) return constant_.get();
     if (!strings_ || !strings_->IsValid(i)) return nullptr;
-    std::string_view text = strings_->Value(i);
+    std::string_view text = strings_->View(i);
     if (!cached_ || cached_->pattern() != text) {
       ARROW_ASSIGN_OR_RAISE(auto pattern, DateTimePattern::Compile(text));
       cached_ = std::make_shared<DateTimePattern>(std::move(pattern));
@@ -215,7 +215,7 @@ arrow::Result<arrow::Datum> ParseColumn(const arrow::Datum& values, const arrow:
       wide.SetNull(i);
       continue;
     }
-    if (!pattern->Parse(in.Value(i), &parsed, &error)) {
+    if (!pattern->Parse(in.View(i), &parsed, &error)) {
       if (fail_on_error) return CannotParse(error);
       wide.SetNull(i);
       continue;

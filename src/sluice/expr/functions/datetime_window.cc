@@ -543,7 +543,7 @@ arrow::Result<arrow::Datum> ComputeSessions(const arrow::Datum& time_input,
   // A constant gap is parsed once; a gap column row by row.
   std::optional<IntervalParts> constant_gap;
   if (gap_input.is_scalar() && gaps.IsValid(0)) {
-    auto parsed = ParseInterval(gaps.Value(0));
+    auto parsed = ParseInterval(gaps.View(0));
     if (parsed.ok()) constant_gap = *parsed;
   }
   arrow::TimestampBuilder starts(time_type, pool);
@@ -561,7 +561,7 @@ arrow::Result<arrow::Datum> ComputeSessions(const arrow::Datum& time_input,
     starts.UnsafeAppend(start);
     std::optional<IntervalParts> gap = constant_gap;
     if (!gap_input.is_scalar() && gaps.IsValid(row)) {
-      auto parsed = ParseInterval(gaps.Value(row));
+      auto parsed = ParseInterval(gaps.View(row));
       if (parsed.ok()) gap = *parsed;
     }
     int64_t end = 0;
