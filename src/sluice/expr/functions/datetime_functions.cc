@@ -153,15 +153,16 @@ arrow::Result<arrow::Datum> FormatColumn(const arrow::Datum& values, const arrow
   const int64_t unit_micros =
       constant != nullptr && !constant->uses_zone() ? constant->unit_micros() : 1;
   PatternSource source(std::move(constant), patterns);
-  arrow::StringBuilder builder(pool);
-  ARROW_RETURN_NOT_OK(builder.Reserve(rows));
+  // Room for ten bytes a row (a date) to start with; StringOutput copies the short texts
+  // without a call to memcpy (q17's date_format was a seventh of its aggregation's thread).
+  StringOutput out(rows, rows * 10, pool);
   ZoneOffsetCursor cursor(zone);
   std::string text;
   std::optional<int64_t> text_unit;  // the unit `text` was formatted for
   for (int64_t i = 0; i < rows; ++i) {
     ARROW_ASSIGN_OR_RAISE(const DateTimePattern* pattern, source.At(i));
     if (!in.IsValid(i) || pattern == nullptr) {
-      ARROW_RETURN_NOT_OK(builder.AppendNull());
+      out.AppendNullRow();
       continue;
     }
     const int64_t micros = in.Value(i);
@@ -179,9 +180,10 @@ arrow::Result<arrow::Datum> FormatColumn(const arrow::Datum& values, const arrow
       pattern->Format(local, facts, &text);
       text_unit = unit;
     }
-    ARROW_RETURN_NOT_OK(builder.Append(text));
+    out.AppendRow(text);
   }
-  ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto data, out.Finish());
+  auto array = arrow::MakeArray(std::move(data));
   if (scalar) {
     ARROW_ASSIGN_OR_RAISE(auto value, array->GetScalar(0));
     return arrow::Datum(std::move(value));
