@@ -21,12 +21,12 @@ enum class RowOutcome : uint8_t { kValue, kNull, kError };
 /// The low `n` (<= 64) bits of a word set.
 inline uint64_t LowBits(int64_t n) { return n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
 
-/// Bits `first` to `first + n` (n <= 64) of a validity bitmap (all set when there is none), as
-/// the low bits of a word.
-inline uint64_t ValidityWord(const uint8_t* validity, int64_t first, int64_t n) {
-  if (validity == nullptr) return LowBits(n);
+/// Bits `first` to `first + n` (n <= 64) of a bitmap, as the low bits of a word; all set when
+/// there is none (the validity of an array without nulls).
+inline uint64_t BitmapWord(const uint8_t* bitmap, int64_t first, int64_t n) {
+  if (bitmap == nullptr) return LowBits(n);
   uint8_t bytes[16] = {};
-  std::memcpy(bytes, validity + first / 8, static_cast<size_t>((first % 8 + n + 7) / 8));
+  std::memcpy(bytes, bitmap + first / 8, static_cast<size_t>((first % 8 + n + 7) / 8));
   uint64_t low, high;
   std::memcpy(&low, bytes, 8);
   std::memcpy(&high, bytes + 8, 8);
@@ -71,7 +71,7 @@ class NumericInput {
   /// The validity of rows [begin, begin + n), n <= 64, as the low bits of a word.
   uint64_t ValidBits(int64_t begin, int64_t n) const {
     if (row_mask_ == 0) return scalar_valid_ ? LowBits(n) : 0;
-    return ValidityWord(validity_, offset_ + begin, n);
+    return BitmapWord(validity_, offset_ + begin, n);
   }
 
  private:

@@ -269,6 +269,18 @@ CASES = [
         ["count_if(v IS NULL) AS nulls", "count_if(d > 0) AS positive", "count_if(k = 'a') AS is_a"],
         ordered_by=["k NULLS FIRST"],
     ),
+    # More rows than a 64-row word, conditions true, false and null in no order, and groups
+    # met again and again.
+    aggregate(
+        "count_if_over_many_rows",
+        table(
+            "k INT, v INT",
+            [[i % 7, None if i % 11 == 0 else (i * 37) % 100] for i in range(201)],
+        ),
+        ["k"],
+        ["count_if(v < 50) AS low", "count_if(v >= 50 AND v < 90) AS middle", "count(*) AS n"],
+        ordered_by=["k"],
+    ),
     aggregate(
         "aggregate_then_filter_and_expressions",
         SALES,

@@ -1,10 +1,13 @@
 // count(*), count(a, ...), count(DISTINCT ...), count_if(cond).
+#include <algorithm>
+
 #include <arrow/array.h>
 #include <arrow/builder.h>
 #include <arrow/type.h>
 #include <arrow/util/bit_util.h>
 
 #include "sluice/expr/call_checks.h"
+#include "sluice/expr/elementwise.h"
 #include "sluice/expr/functions/aggregate_support.h"
 
 namespace sluice::expr::aggregates {
@@ -44,14 +47,17 @@ class CountAccumulator final : public GroupedAccumulator {
       return arrow::Status::OK();
     }
     if (count_true_) {
+      // The rows that count, 64 at a time and added without a branch: a condition such as
+      // q17's price < 10000 holds for rows in no order, and a branch on each mispredicted.
       const auto& data = *checks[0];
       const uint8_t* values = data.buffers[1]->data();
       const uint8_t* validity = data.GetNullCount() != 0 ? data.buffers[0]->data() : nullptr;
-      for (int64_t i = 0; i < num_rows; ++i) {
-        const int64_t bit = data.offset + i;
-        const bool hit = arrow::bit_util::GetBit(values, bit) &&
-                         (validity == nullptr || arrow::bit_util::GetBit(validity, bit));
-        counts[group_ids[i]] += hit;
+      for (int64_t begin = 0; begin < num_rows; begin += 64) {
+        const int64_t n = std::min<int64_t>(64, num_rows - begin);
+        const int64_t first = data.offset + begin;
+        const uint64_t hits = BitmapWord(values, first, n) & BitmapWord(validity, first, n);
+        const GroupId* groups = group_ids + begin;
+        for (int64_t j = 0; j < n; ++j) counts[groups[j]] += (hits >> j) & 1;
       }
       return arrow::Status::OK();
     }

@@ -58,7 +58,7 @@ class StringInput {
   /// The validity of rows [begin, begin + n), n <= 64, as the low bits of a word.
   uint64_t ValidBits(int64_t begin, int64_t n) const {
     if (is_scalar_) return scalar_valid_ ? LowBits(n) : 0;
-    return ValidityWord(validity_, offset_ + begin, n);
+    return BitmapWord(validity_, offset_ + begin, n);
   }
   std::string_view View(int64_t row) const {
     if (is_scalar_) return scalar_value_;
