@@ -139,6 +139,25 @@ CASES = [
             "CAST(s AS BINARY) = CAST(t AS BINARY)",
         ],
     ),
+    # CASE with string results: literals, a column, NULL, an expression, with and without
+    # ELSE, over more rows than a 64-row word, with null and multi-byte values.
+    select(
+        "case_when_strings",
+        table(
+            "v INT, s STRING",
+            [[None if i % 13 == 0 else (i * 37) % 100, None if i % 9 == 0 else "r\u00e9" + str(i)]
+             for i in range(150)],
+        ),
+        [
+            "CASE WHEN v < 30 THEN 'low' WHEN v < 60 THEN s WHEN v < 70 THEN NULL "
+            "ELSE concat(s, '!') END",
+            "CASE WHEN v >= 8 AND v <= 18 THEN 'day' WHEN v <= 6 OR v >= 20 THEN 'night' "
+            "ELSE 'other' END",
+            "CASE WHEN v > 50 THEN s END",
+            "CASE WHEN s IS NULL THEN 'none' WHEN v IS NULL THEN '' ELSE upper(s) END",
+            "CASE WHEN v < 50 THEN CAST(s AS BINARY) ELSE CAST('x' AS BINARY) END",
+        ],
+    ),
     select(
         "like_patterns",
         STRINGS,
