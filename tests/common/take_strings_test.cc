@@ -1,5 +1,6 @@
 // TakeStrings: the rows Arrow's Take gives, for values with nulls and at an offset, rows with
-// nulls of their own, and both index types; TakeColumn the same for columns of any type.
+// nulls of their own, and both index types; TakeColumn the same for columns of any type,
+// sliced ones included.
 #include "sluice/common/take_strings.h"
 
 #include <random>
@@ -93,7 +94,14 @@ TEST(TakeStringsTest, TakeColumnGivesTheRowsArrowsTakeGivesForEveryType) {
            {arrow::utf8(), R"(["ab", null, "", "cde"])"},
            {arrow::binary(), R"(["ab", null, "", "cde"])"},
            {arrow::large_utf8(), R"(["ab", null, "", "cde"])"},
+           {arrow::int8(), "[1, null, -3, 4]"},
+           {arrow::int16(), "[1, null, -3, 4]"},
+           {arrow::int32(), "[1, null, -3, 4]"},
            {arrow::int64(), "[1, null, 3, 4]"},
+           {arrow::float64(), "[1.5, null, -0.0, 4]"},
+           {arrow::date32(), "[1, null, 3, 4]"},
+           {arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"), "[1, null, 3, 4]"},
+           {arrow::decimal128(30, 3), R"(["1.500", null, "-12345678901234567890.123", "4.000"])"},
            {arrow::boolean(), "[true, null, false, true]"},
            {arrow::list(arrow::int32()), "[[1], null, [], [2, 3]]"},
            {arrow::struct_({arrow::field("a", arrow::int32()), arrow::field("s", arrow::utf8())}),
@@ -105,6 +113,31 @@ TEST(TakeStringsTest, TakeColumnGivesTheRowsArrowsTakeGivesForEveryType) {
     ASSERT_TRUE((*taken)->ValidateFull().ok());
     auto expected = arrow::compute::Take(column, index_array).ValueOrDie().make_array();
     EXPECT_TRUE((*taken)->Equals(*expected)) << (*taken)->ToString();
+  }
+}
+
+TEST(TakeStringsTest, TakeColumnTakesFixedWidthValuesFromTheirOffset) {
+  // Sliced from row 2, with and without nulls among the rows taken.
+  for (const auto& [type, json] :
+       std::vector<std::pair<std::shared_ptr<arrow::DataType>, std::string>>{
+           {arrow::int64(), "[9, 9, 1, null, 3, 4, 5]"},
+           {arrow::int64(), "[9, null, 1, 2, 3, 4, 5]"},
+           {arrow::decimal128(38, 0),
+            R"(["9", "9", "1", null, "-99999999999999999999999999999999999999", "4", "5"])"}}) {
+    SCOPED_TRACE(json);
+    auto column = arrow::json::ArrayFromJSONString(type, json).ValueOrDie()->Slice(2);
+    const std::vector<uint32_t> indices = {4, 2, 0, 2, 3};
+    auto taken = TakeColumn(*column, indices, arrow::default_memory_pool());
+    ASSERT_TRUE(taken.ok()) << taken.status();
+    ASSERT_TRUE((*taken)->ValidateFull().ok());
+    auto expected =
+        arrow::compute::Take(column, arrow::json::ArrayFromJSONString(arrow::uint32(),
+                                                                     "[4, 2, 0, 2, 3]")
+                                         .ValueOrDie())
+            .ValueOrDie()
+            .make_array();
+    EXPECT_TRUE((*taken)->Equals(*expected)) << (*taken)->ToString();
+    EXPECT_EQ((*taken)->null_count(), expected->null_count());
   }
 }
 

@@ -73,6 +73,36 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> Take(const arrow::ArrayData& va
                                 nulls);
 }
 
+/// The result of taking `indices` from `column` with its validity only: the type, the rows,
+/// and the validity bitmap (none when no taken row is null).
+arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeValidity(const arrow::Array& column,
+                                                              std::span<const uint32_t> indices,
+                                                              arrow::MemoryPool* pool) {
+  const auto rows = static_cast<int64_t>(indices.size());
+  std::shared_ptr<arrow::Buffer> validity;
+  int64_t nulls = 0;
+  if (column.null_count() != 0) {
+    ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateBitmap(rows, pool));
+    uint8_t* bits = validity->mutable_data();
+    for (int64_t row = 0; row < rows; ++row) {
+      const bool valid = column.IsValid(static_cast<int64_t>(indices[static_cast<size_t>(row)]));
+      arrow::bit_util::SetBitTo(bits, row, valid);
+      nulls += !valid;
+    }
+    if (nulls == 0) validity = nullptr;
+  }
+  return arrow::ArrayData::Make(column.type(), rows, {std::move(validity)}, nulls);
+}
+
+/// to[i] = from[indices[i]], values of kWidth bytes.
+template <size_t kWidth>
+void GatherFixed(const uint8_t* from, std::span<const uint32_t> indices, uint8_t* to) {
+  for (const uint32_t index : indices) {
+    std::memcpy(to, from + static_cast<size_t>(index) * kWidth, kWidth);
+    to += kWidth;
+  }
+}
+
 }  // namespace
 
 arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(
@@ -101,24 +131,35 @@ arrow::Result<std::shared_ptr<arrow::Array>> TakeColumn(const arrow::Array& colu
     // Field by field, so that its strings are taken as above (Arrow's Take of a struct takes
     // each field with its own kernels).
     const auto& fields = static_cast<const arrow::StructArray&>(column);
-    std::shared_ptr<arrow::Buffer> validity;
-    int64_t nulls = 0;
-    if (column.null_count() != 0) {
-      ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateBitmap(rows, pool));
-      uint8_t* bits = validity->mutable_data();
-      for (int64_t row = 0; row < rows; ++row) {
-        const bool valid = column.IsValid(static_cast<int64_t>(indices[row]));
-        arrow::bit_util::SetBitTo(bits, row, valid);
-        nulls += !valid;
-      }
-      if (nulls == 0) validity = nullptr;
-    }
-    auto taken = arrow::ArrayData::Make(column.type(), rows, {std::move(validity)}, nulls);
+    ARROW_ASSIGN_OR_RAISE(auto taken, TakeValidity(column, indices, pool));
     for (int field = 0; field < fields.num_fields(); ++field) {
       // field(i) is sliced to the struct's rows, as the indices count them.
       ARROW_ASSIGN_OR_RAISE(auto child, TakeColumn(*fields.field(field), indices, pool));
       taken->child_data.push_back(child->data());
     }
+    return arrow::MakeArray(std::move(taken));
+  }
+  // Numbers, dates, times and decimals: values of a fixed width in buffer 1.
+  const bool fixed = (arrow::is_primitive(id) && id != arrow::Type::BOOL) ||
+                     id == arrow::Type::DECIMAL128;
+  const int bit_width = fixed ? column.type()->byte_width() * 8 : 0;
+  if (bit_width == 8 || bit_width == 16 || bit_width == 32 || bit_width == 64 ||
+      bit_width == 128) {
+    // A copy of a known width a row, without Arrow's checks of each index's validity.
+    const auto width = static_cast<size_t>(bit_width / 8);
+    ARROW_ASSIGN_OR_RAISE(auto taken, TakeValidity(column, indices, pool));
+    ARROW_ASSIGN_OR_RAISE(auto values, arrow::AllocateBuffer(rows * bit_width / 8, pool));
+    const uint8_t* from = column.data()->buffers[1]->data() +
+                          static_cast<size_t>(column.offset()) * width;
+    uint8_t* to = values->mutable_data();
+    switch (width) {
+      case 1: GatherFixed<1>(from, indices, to); break;
+      case 2: GatherFixed<2>(from, indices, to); break;
+      case 4: GatherFixed<4>(from, indices, to); break;
+      case 8: GatherFixed<8>(from, indices, to); break;
+      default: GatherFixed<16>(from, indices, to); break;
+    }
+    taken->buffers.push_back(std::move(values));
     return arrow::MakeArray(std::move(taken));
   }
   // The indices are only read: a buffer over them, not a copy.

@@ -30,7 +30,8 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> TakeStrings(const arrow::ArrayD
                                                              arrow::MemoryPool* pool);
 
 /// Row i of the result is column[indices[i]] (each index within `column`): string and binary
-/// columns by TakeStrings, structs field by field, any other type by Arrow's Take.
+/// columns by TakeStrings, structs field by field, numbers, dates, times and decimals a copy
+/// of their width a row, any other type by Arrow's Take.
 arrow::Result<std::shared_ptr<arrow::Array>> TakeColumn(const arrow::Array& column,
                                                         std::span<const uint32_t> indices,
                                                         arrow::MemoryPool* pool);
