@@ -1,5 +1,6 @@
 // StringOutput: the row-by-row builder of string results, whose short appends are copied
-// without a call to memcpy; and Utf8Length.
+// without a call to memcpy and whose validity is a bitmap only once a row is null; and
+// Utf8Length.
 #include "sluice/expr/functions/string_columns.h"
 
 #include <gtest/gtest.h>
@@ -31,6 +32,43 @@ TEST(StringOutputTest, RowsOfEveryLengthReadBackAsAppended) {
     EXPECT_EQ(strings.GetView(row), text.substr(0, length));
     EXPECT_EQ(strings.GetView(row + 1), text.substr(0, length));
     EXPECT_TRUE(strings.IsNull(row + 2));
+  }
+}
+
+TEST(StringOutputTest, NullsAnywhereAmongMoreRowsThanReserved) {
+  // Reserved for 10 rows, given 1000: the first null comes after many valid rows (the
+  // bitmap made then), others follow on both sides of each growth; none at all gives no
+  // bitmap.
+  for (const int64_t first_null : {int64_t{0}, int64_t{9}, int64_t{10}, int64_t{700}, int64_t{-1}}) {
+    SCOPED_TRACE(first_null);
+    StringOutput out(10, 0, arrow::default_memory_pool());
+    auto is_null = [&](int64_t row) {
+      return first_null >= 0 && row >= first_null && (row == first_null || row % 7 == 3);
+    };
+    for (int64_t row = 0; row < 1000; ++row) {
+      if (is_null(row)) {
+        out.Append("dropped");
+        out.AppendNullRow();
+      } else {
+        out.AppendRow(std::to_string(row));
+      }
+    }
+    auto data = out.Finish();
+    ASSERT_TRUE(data.ok()) << data.status();
+    const arrow::StringArray strings(*data);
+    ASSERT_TRUE(strings.ValidateFull().ok());
+    ASSERT_EQ(strings.length(), 1000);
+    int64_t nulls = 0;
+    for (int64_t row = 0; row < 1000; ++row) {
+      if (is_null(row)) {
+        ++nulls;
+        EXPECT_TRUE(strings.IsNull(row)) << row;
+      } else {
+        EXPECT_EQ(strings.GetView(row), std::to_string(row)) << row;
+      }
+    }
+    EXPECT_EQ(strings.null_count(), nulls);
+    EXPECT_EQ((*data)->buffers[0] == nullptr, nulls == 0);
   }
 }
 

@@ -133,10 +133,9 @@ class StringOutput {
  public:
   StringOutput(int64_t num_rows, int64_t data_hint, arrow::MemoryPool* pool,
                std::shared_ptr<arrow::DataType> type = arrow::utf8())
-      : type_(std::move(type)), offsets_(pool), data_(pool), validity_(pool) {
+      : type_(std::move(type)), pool_(pool), offsets_(pool), data_(pool) {
     status_ = offsets_.Reserve(num_rows + 1);
     if (status_.ok()) status_ = data_.Reserve(data_hint > 0 ? data_hint : 0);
-    if (status_.ok()) status_ = validity_.Reserve(num_rows);
     if (status_.ok()) offsets_.UnsafeAppend(0);
   }
 
@@ -185,14 +184,14 @@ class StringOutput {
       return arrow::Status::CapacityError(
           "A string result is larger than 2 GiB in one batch; use smaller batches.");
     }
-    const int64_t length = validity_.length();
-    const int64_t null_count = validity_.false_count();
     std::shared_ptr<arrow::Buffer> validity, offsets, data;
-    ARROW_RETURN_NOT_OK(validity_.Finish(&validity));
+    if (nulls_ > 0) {
+      ARROW_RETURN_NOT_OK(validity_->Resize(arrow::bit_util::BytesForBits(rows_)));
+      validity = validity_;
+    }
     ARROW_RETURN_NOT_OK(offsets_.Finish(&offsets));
     ARROW_RETURN_NOT_OK(data_.Finish(&data));
-    if (null_count == 0) validity = nullptr;
-    return arrow::ArrayData::Make(type_, length, {validity, offsets, data}, null_count);
+    return arrow::ArrayData::Make(type_, rows_, {validity, offsets, data}, nulls_);
   }
 
  private:
@@ -222,13 +221,43 @@ class StringOutput {
   }
 
   void FinishRow(bool valid) {
-    if (offsets_.length() < offsets_.capacity() && validity_.length() < validity_.capacity()) {
+    if (offsets_.length() < offsets_.capacity()) {
       offsets_.UnsafeAppend(static_cast<int32_t>(data_.length()));
-      validity_.UnsafeAppend(valid);
     } else {
       status_ &= offsets_.Append(static_cast<int32_t>(data_.length()));
-      status_ &= validity_.Append(valid);
     }
+    if (!valid || validity_ != nullptr) SetValidity(valid);
+    ++rows_;
+  }
+  /// Records the validity of row rows_ once some row is null: the bitmap is made at the first
+  /// null, every row before it valid (a bit a row appended to a builder was a tenth of
+  /// q22's split parts, whose rows are never null).
+  void SetValidity(bool valid) {
+    if (rows_ >= validity_rows_ && !GrowValidity()) return;
+    arrow::bit_util::SetBitTo(validity_->mutable_data(), rows_, valid);
+    nulls_ += valid ? 0 : 1;
+  }
+  bool GrowValidity() {
+    const int64_t rows = std::max({rows_ + 1, 2 * validity_rows_, offsets_.capacity() - 1});
+    const int64_t bytes = arrow::bit_util::BytesForBits(rows);
+    if (validity_ == nullptr) {
+      auto made = arrow::AllocateResizableBuffer(bytes, pool_);
+      if (!made.ok()) {
+        status_ &= made.status();
+        return false;
+      }
+      validity_ = std::move(made).ValueUnsafe();
+      // The rows before the first null are valid; those after set their own bits.
+      std::memset(validity_->mutable_data(), 0xFF, static_cast<size_t>(bytes));
+    } else {
+      const arrow::Status resized = validity_->Resize(bytes);
+      if (!resized.ok()) {
+        status_ &= resized;
+        return false;
+      }
+    }
+    validity_rows_ = bytes * 8;
+    return true;
   }
   void Grow(int64_t extra) {
     const int64_t wanted = std::max<int64_t>(data_.length() + extra, data_.capacity() * 2);
@@ -237,9 +266,14 @@ class StringOutput {
   }
 
   std::shared_ptr<arrow::DataType> type_;
+  arrow::MemoryPool* pool_;
   arrow::TypedBufferBuilder<int32_t> offsets_;
   arrow::BufferBuilder data_;
-  arrow::TypedBufferBuilder<bool> validity_;
+  // None while every row is valid; then a bit for each of validity_rows_ rows.
+  std::shared_ptr<arrow::ResizableBuffer> validity_;
+  int64_t validity_rows_ = 0;
+  int64_t rows_ = 0;
+  int64_t nulls_ = 0;
   arrow::Status status_;
   bool overflow_ = false;
 };
