@@ -111,6 +111,28 @@ CASES = [
         ),
         ["r * e", "r / e", "r + e"],
     ),
+    # Products whose factors fit 64 bits (multiplied in one instruction) and those that do
+    # not, at the ends of bigint, with nulls and negatives.
+    select(
+        "decimal_multiply_at_64_bits",
+        table(
+            "b BIGINT, d DECIMAL(30,0)",
+            [
+                [9223372036854775807, "9223372036854775807"],
+                [-9223372036854775808, "-9223372036854775808"],
+                [3, "9223372036854775808"],
+                [None, "-18446744073709551616"],
+                [-5, None],
+            ],
+        ),
+        [
+            "0.908 * b",
+            "b * 2.5",
+            "d * 3",
+            "d * -0.5",
+            "CAST(b AS DECIMAL(19,0)) * CAST(b AS DECIMAL(19,0))",
+        ],
+    ),
     select("decimal_with_double", DECIMALS, ["p + 1.5e0", "p * cast(2 AS DOUBLE)", "p / cast(4 AS DOUBLE)"]),
     select(
         "string_operand_coercion",

@@ -216,7 +216,14 @@ Kernel DecimalKernel(Operator op, std::shared_ptr<arrow::DataType> result_type, 
                               Int128* out) {
       Int128 a = ToInt128(left), b = ToInt128(right);
       if (op == Operator::kMultiply) {
-        if (__builtin_mul_overflow(a, b, out)) return false;
+        // Factors of 64 bits (prices, rates) multiply in one instruction and cannot overflow
+        // 128; others are checked.
+        const auto a64 = static_cast<int64_t>(a), b64 = static_cast<int64_t>(b);
+        if (a64 == a && b64 == b) {
+          *out = static_cast<Int128>(a64) * b64;
+        } else if (__builtin_mul_overflow(a, b, out)) {
+          return false;
+        }
       } else {
         if (__builtin_mul_overflow(a, left_factor, &a) ||
             __builtin_mul_overflow(b, right_factor, &b)) {
