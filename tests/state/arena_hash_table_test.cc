@@ -261,6 +261,42 @@ TEST(ArenaHashTableTest, MarksFollowTheirEntries) {
   EXPECT_TRUE(marked_now().empty());
 }
 
+// The index doubles from 16 to 262,144 slots: mostly from the entries' tags, and every
+// seventh doubling (when the tags have run short) from their keys. Entries marked, changed
+// and removed between the doublings keep their values and marks through both kinds.
+TEST(ArenaHashTableTest, DoublingsFromTagsAndFromKeysKeepEntriesAndMarks) {
+  ArenaHashTable table;
+  std::map<std::string, std::string> expected;
+  std::set<std::string> marked;
+  for (int key = 0; key < 190000; ++key) {
+    const std::string name = "key-" + std::to_string(key);
+    if (key % 7 == 0) {
+      table.MarkingUpsertHashed(name, ArenaHashTable::Hash(name), "marked",
+                                [](std::optional<std::string_view>) {});
+      marked.insert(name);
+      expected[name] = "marked";
+    } else {
+      table.Upsert(name, std::to_string(key));
+      expected[name] = std::to_string(key);
+    }
+    if (key % 5 == 4) {  // one in five removed a while after it came
+      const std::string removed = "key-" + std::to_string(key / 2);
+      if (expected.erase(removed) == 1) {
+        table.Erase(removed);
+        marked.erase(removed);
+      }
+    }
+  }
+  ASSERT_EQ(table.size(), static_cast<int64_t>(expected.size()));
+  for (const auto& [key, value] : expected) {
+    const auto entry = table.FindEntry(key);
+    ASSERT_TRUE(entry.has_value()) << key;
+    ASSERT_EQ(entry->value, value) << key;
+    ASSERT_EQ(entry->marked, marked.count(key) == 1) << key;
+  }
+  EXPECT_FALSE(table.Find("key-190000").has_value());
+}
+
 /// Where the values of the keys `from` to `to` - 1 (as decimal strings) are kept.
 std::vector<const char*> ValueAddresses(const ArenaHashTable& table, int from, int to) {
   std::vector<const char*> addresses;

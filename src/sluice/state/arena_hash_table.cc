@@ -34,20 +34,27 @@ constexpr Pages kRecordPages = Pages::kSmall;
 
 }  // namespace
 
-ArenaHashTable::ArenaHashTable() : slots_(kInitialSlots, kEmpty), mask_(kInitialSlots - 1) {}
+ArenaHashTable::ArenaHashTable() { ResetSlots(kInitialSlots); }
+
+void ArenaHashTable::ResetSlots(size_t slots) {
+  slots_.assign(slots, kEmpty);
+  mask_ = slots - 1;
+  tag_shift_ = std::countr_zero(slots);
+  tag_bits_ = kTagBits;
+}
 
 uint64_t ArenaHashTable::Hash(std::string_view key) {
   return arrow::internal::ComputeStringHash<0>(key.data(), static_cast<int64_t>(key.size()));
 }
 
-uint64_t ArenaHashTable::MakeSlot(uint64_t hash, const char* record) {
+uint64_t ArenaHashTable::MakeSlot(uint64_t hash, const char* record) const {
   auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(record));
   ARROW_CHECK_EQ(address & ~kAddressMask, 0u) << "a state record address exceeds 48 bits";
-  return (hash & kTagMask) | address;
+  return TagOf(hash) | address;
 }
 
 size_t ArenaHashTable::Probe(std::string_view key, uint64_t hash) const {
-  uint64_t tag = hash & kTagMask;
+  uint64_t tag = TagOf(hash);
   size_t index = hash & mask_;
   while (true) {
     uint64_t slot = slots_[index];
@@ -192,13 +199,37 @@ void ArenaHashTable::EraseAt(size_t hole) {
 
 void ArenaHashTable::Grow() {
   auto old = std::move(slots_);
-  slots_.assign(old.size() * 2, kEmpty);
+  const size_t n = old.size();
+  const size_t old_mask = mask_;
+  const bool from_tags = tag_bits_ > kMinTagBits;
+  slots_.assign(n * 2, kEmpty);
   mask_ = slots_.size() - 1;
   auto place = [this](uint64_t slot, size_t home) {
     size_t index = home;
     while (slots_[index] != kEmpty) index = (index + 1) & mask_;
     slots_[index] = AtIndex(slot, index, home);
   };
+  if (from_tags) {
+    // Each entry's new home is its old one with the next bit of its hash, the lowest of its
+    // tag, which gives that bit up. The old slots are read in order, and the new ones filled
+    // near two points moving with them: no record is read but those of entries far from home.
+    tag_shift_ += 1;
+    tag_bits_ -= 1;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t slot = old[i];
+      if (slot == kEmpty) continue;
+      const uint64_t distance = (slot & kDistanceMask) >> kDistanceShift;
+      const size_t old_home = distance == kFarFromHome
+                                  ? Hash(KeyOf(RecordOf(slot))) & old_mask
+                                  : (i - distance) & old_mask;
+      const size_t home = old_home | (((slot >> kTagShift) & 1) * n);
+      place((slot & ~kTagMask) | (((slot & kTagMask) >> 1) & kTagMask), home);
+    }
+    return;
+  }
+  // Tags too narrow for another doubling: every key hashed again, and tagged in full.
+  tag_shift_ += 1;
+  tag_bits_ = kTagBits;
   // A pipeline, as Pipelined runs probes: each record is prefetched well before its key is
   // hashed, and each new home slot a few entries before it is filled. Entry by entry, every
   // move of a table larger than the caches would wait on memory twice.
@@ -210,18 +241,18 @@ void ArenaHashTable::Grow() {
   };
   Move ring[kPlacesAhead];
   size_t moves = 0;
-  const size_t n = old.size();
   for (size_t i = 0; i < n; ++i) {
     if (i + kRecordsAhead < n && old[i + kRecordsAhead] != kEmpty) {
       __builtin_prefetch(RecordOf(old[i + kRecordsAhead]));
     }
     const uint64_t slot = old[i];
     if (slot == kEmpty) continue;
-    const size_t home = Hash(KeyOf(RecordOf(slot))) & mask_;
+    const uint64_t hash = Hash(KeyOf(RecordOf(slot)));
+    const size_t home = hash & mask_;
     __builtin_prefetch(&slots_[home]);
     Move& move = ring[moves % kPlacesAhead];
     if (moves >= kPlacesAhead) place(move.slot, move.home);
-    move = {slot, home};
+    move = {(slot & ~kTagMask) | TagOf(hash), home};
     ++moves;
   }
   for (size_t m = moves > kPlacesAhead ? moves - kPlacesAhead : 0; m < moves; ++m) {
@@ -356,15 +387,13 @@ void ArenaHashTable::Reserve(int64_t entries) {
   if (size_ == 0) {
     size_t slots = slots_.size();
     while (static_cast<size_t>(entries) * 4 > slots * 3) slots *= 2;
-    slots_.assign(slots, kEmpty);
-    mask_ = slots - 1;
+    ResetSlots(slots);
   }
   while (!fits()) Grow();
 }
 
 void ArenaHashTable::Clear() {
-  slots_.assign(kInitialSlots, kEmpty);
-  mask_ = kInitialSlots - 1;
+  ResetSlots(kInitialSlots);
   size_ = 0;
   blocks_.clear();
   blocks_by_address_.clear();

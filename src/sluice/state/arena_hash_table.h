@@ -79,7 +79,7 @@ class ArenaHashTable {
              at = (at + 1) & mask_, ++seen) {
           const uint64_t slot = slots_[at];
           if (slot == kEmpty) break;
-          if ((slot & kTagMask) == (hash & kTagMask)) {
+          if ((slot & kTagMask) == TagOf(hash)) {
             __builtin_prefetch(RecordOf(slot));
             break;
           }
@@ -234,8 +234,10 @@ class ArenaHashTable {
   // A slot packs a record's address (low 48 bits: user-space addresses on x86-64 and AArch64
   // fit) with the entry's distance from its home slot (bits 48 to 52; kFarFromHome when it
   // is that far or farther, and then worked out from the key: rare below three quarters
-  // full), 10 bits of its key's hash (bits 53 to 62), so a probe compares them before
-  // touching memory, and the entry's mark (bit 63).
+  // full), its tag (bits 53 to 62), so a probe compares it before touching memory, and the
+  // entry's mark (bit 63). The tag holds the tag_bits_ bits of its key's hash just above
+  // those of the home slot (from bit tag_shift_, the log2 of the slots): doubling the index
+  // takes each entry's next home bit from its tag, without reading its record (Grow).
   static constexpr uint64_t kEmpty = 0;
   static constexpr uint64_t kAddressMask = (uint64_t{1} << 48) - 1;
   static constexpr int kDistanceShift = 48;
@@ -243,6 +245,12 @@ class ArenaHashTable {
   static constexpr uint64_t kDistanceMask = kFarFromHome << kDistanceShift;
   static constexpr uint64_t kMarkBit = uint64_t{1} << 63;
   static constexpr uint64_t kTagMask = ~kAddressMask & ~kDistanceMask & ~kMarkBit;
+  static constexpr int kTagShift = 53;
+  static constexpr int kTagBits = 10;
+  // A doubling that would leave tags narrower than this reads every record to rehash
+  // instead, which gives them back all their bits; narrower tags send more probes to records
+  // that are not the key's.
+  static constexpr int kMinTagBits = 4;
   // A record's header: its key's length, whose top bit is set once no entry refers to the
   // record (Discard), then its value's length.
   static constexpr size_t kRecordHeader = 2 * sizeof(uint32_t);
@@ -262,7 +270,13 @@ class ArenaHashTable {
   static const char* RecordOf(uint64_t slot) {
     return reinterpret_cast<const char*>(static_cast<uintptr_t>(slot & kAddressMask));
   }
-  static uint64_t MakeSlot(uint64_t hash, const char* record);
+  /// The tag of a key of `hash`, in its place in a slot.
+  uint64_t TagOf(uint64_t hash) const {
+    return ((hash >> tag_shift_) & ((uint64_t{1} << tag_bits_) - 1)) << kTagShift;
+  }
+  uint64_t MakeSlot(uint64_t hash, const char* record) const;
+  /// Sizes the index to `slots` empty slots (a power of two), its tags in full.
+  void ResetSlots(size_t slots);
   /// `slot` with its distance from home set for sitting at `index`, its home being `home`.
   uint64_t AtIndex(uint64_t slot, size_t index, size_t home) const {
     const uint64_t distance = std::min<uint64_t>((index - home) & mask_, kFarFromHome);
@@ -319,6 +333,8 @@ class ArenaHashTable {
   // Probes land anywhere in a large index: huge pages spare them most TLB misses.
   HugePageVector<uint64_t> slots_;
   size_t mask_ = 0;
+  int tag_shift_ = 0;  // log2 of the slots
+  int tag_bits_ = kTagBits;
   int64_t size_ = 0;
   /// Records are appended to the last block.
   std::vector<Block> blocks_;
