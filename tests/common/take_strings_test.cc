@@ -85,10 +85,21 @@ TEST(TakeStringsTest, HasNoValidityWhenNoRowIsNullAndNamesAnIndexOutsideTheValue
   EXPECT_THAT(failed.status().message(), ::testing::HasSubstr("index 3 of row 1 is outside"));
 }
 
+/// TakeColumn of `indices` from `column` gives what Arrow's Take gives, nulls included.
+void ExpectTakeColumnAsArrowsTake(const std::shared_ptr<arrow::Array>& column,
+                                  const std::vector<uint32_t>& indices) {
+  auto taken = TakeColumn(*column, indices, arrow::default_memory_pool());
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  ASSERT_TRUE((*taken)->ValidateFull().ok());
+  arrow::UInt32Builder index_builder;
+  ASSERT_TRUE(index_builder.AppendValues(indices).ok());
+  auto index_array = index_builder.Finish().ValueOrDie();
+  auto expected = arrow::compute::Take(column, index_array).ValueOrDie().make_array();
+  EXPECT_TRUE((*taken)->Equals(*expected)) << (*taken)->ToString();
+  EXPECT_EQ((*taken)->null_count(), expected->null_count());
+}
+
 TEST(TakeStringsTest, TakeColumnGivesTheRowsArrowsTakeGivesForEveryType) {
-  const std::vector<uint32_t> indices = {3, 0, 3, 1, 2};
-  auto index_array =
-      arrow::json::ArrayFromJSONString(arrow::uint32(), "[3, 0, 3, 1, 2]").ValueOrDie();
   for (const auto& [type, json] :
        std::vector<std::pair<std::shared_ptr<arrow::DataType>, std::string>>{
            {arrow::utf8(), R"(["ab", null, "", "cde"])"},
@@ -107,12 +118,8 @@ TEST(TakeStringsTest, TakeColumnGivesTheRowsArrowsTakeGivesForEveryType) {
            {arrow::struct_({arrow::field("a", arrow::int32()), arrow::field("s", arrow::utf8())}),
             R"([{"a": 1, "s": "x"}, null, {"a": null, "s": "yz"}, {"a": 4, "s": null}])"}}) {
     SCOPED_TRACE(type->ToString());
-    auto column = arrow::json::ArrayFromJSONString(type, json).ValueOrDie();
-    auto taken = TakeColumn(*column, indices, arrow::default_memory_pool());
-    ASSERT_TRUE(taken.ok()) << taken.status();
-    ASSERT_TRUE((*taken)->ValidateFull().ok());
-    auto expected = arrow::compute::Take(column, index_array).ValueOrDie().make_array();
-    EXPECT_TRUE((*taken)->Equals(*expected)) << (*taken)->ToString();
+    ExpectTakeColumnAsArrowsTake(arrow::json::ArrayFromJSONString(type, json).ValueOrDie(),
+                                 {3, 0, 3, 1, 2});
   }
 }
 
@@ -125,19 +132,8 @@ TEST(TakeStringsTest, TakeColumnTakesFixedWidthValuesFromTheirOffset) {
            {arrow::decimal128(38, 0),
             R"(["9", "9", "1", null, "-99999999999999999999999999999999999999", "4", "5"])"}}) {
     SCOPED_TRACE(json);
-    auto column = arrow::json::ArrayFromJSONString(type, json).ValueOrDie()->Slice(2);
-    const std::vector<uint32_t> indices = {4, 2, 0, 2, 3};
-    auto taken = TakeColumn(*column, indices, arrow::default_memory_pool());
-    ASSERT_TRUE(taken.ok()) << taken.status();
-    ASSERT_TRUE((*taken)->ValidateFull().ok());
-    auto expected =
-        arrow::compute::Take(column, arrow::json::ArrayFromJSONString(arrow::uint32(),
-                                                                     "[4, 2, 0, 2, 3]")
-                                         .ValueOrDie())
-            .ValueOrDie()
-            .make_array();
-    EXPECT_TRUE((*taken)->Equals(*expected)) << (*taken)->ToString();
-    EXPECT_EQ((*taken)->null_count(), expected->null_count());
+    ExpectTakeColumnAsArrowsTake(
+        arrow::json::ArrayFromJSONString(type, json).ValueOrDie()->Slice(2), {4, 2, 0, 2, 3});
   }
 }
 
@@ -150,18 +146,7 @@ TEST(TakeStringsTest, TakeColumnTakesAStructsFieldsFromItsOffset) {
                         {"s": null, "b": true}, {"s": "bcd", "b": null}])")
                     .ValueOrDie()
                     ->Slice(2);
-  const std::vector<uint32_t> indices = {3, 1, 0, 2, 0};
-  auto taken = TakeColumn(*column, indices, arrow::default_memory_pool());
-  ASSERT_TRUE(taken.ok()) << taken.status();
-  ASSERT_TRUE((*taken)->ValidateFull().ok());
-  auto expected =
-      arrow::compute::Take(column, arrow::json::ArrayFromJSONString(arrow::uint32(),
-                                                                   "[3, 1, 0, 2, 0]")
-                                       .ValueOrDie())
-          .ValueOrDie()
-          .make_array();
-  EXPECT_TRUE((*taken)->Equals(*expected)) << (*taken)->ToString();
-  EXPECT_EQ((*taken)->null_count(), 1);
+  ExpectTakeColumnAsArrowsTake(column, {3, 1, 0, 2, 0});
 }
 
 }  // namespace

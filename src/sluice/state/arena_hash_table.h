@@ -19,9 +19,10 @@ namespace sluice::state {
 /// Maps byte-string keys to byte-string values. Each entry is one record (key length, value
 /// length, key, value) bump-allocated in an arena of large blocks; the index is an
 /// open-addressing table (linear probing, backward-shift removal, no tombstones) of 8-byte
-/// slots, each holding the record's address, 10 bits of its key's hash so most probes never
-/// touch a record, how far the entry sits from its home slot so a removal shifts the entries
-/// after it without reading their records, and the entry's mark. Space of overwritten and
+/// slots, each holding the record's address, up to 10 bits of its key's hash (its tag) so most
+/// probes never touch a record and a doubling of the index reads none, how far the entry sits
+/// from its home slot so a removal shifts the entries after it without reading their records,
+/// and the entry's mark. Space of overwritten and
 /// removed records is reclaimed in two ways: a block left with no live record is freed at
 /// once, which costs no copy when entries leave in about the order they came (state evicted
 /// by event time); and once the arena holds more garbage than live bytes, the live records of
