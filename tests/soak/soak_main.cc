@@ -23,6 +23,7 @@
 #include <arrow/compute/initialize.h>
 
 #include "soak/crash_restart_harness.h"
+#include "sluice/common/read_ahead.h"
 #include "support/kafka_broker.h"
 
 namespace {
@@ -65,6 +66,9 @@ int RunChild(const SoakPipeline& pipeline, const std::map<std::string, std::stri
   sluice::soak::SoakInput input{flag("input"), flag("bootstrap"), flag("input-topic")};
   sluice::soak::SoakRun run{flag("run"), flag("output-topic")};
   arrow::Status status = pipeline.Run(input, run);
+  // The process exits next: its pools' threads must be done with their tasks first (a child
+  // crashed in libparquet once at exit, as the test binaries did before they waited).
+  sluice::WaitForPoolsIdle();
   if (!status.ok()) {
     std::cerr << "sluice_soak --child " << pipeline.name() << ": " << status.ToString()
               << std::endl;

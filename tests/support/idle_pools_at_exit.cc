@@ -5,9 +5,6 @@
 // the binary crashes after its tests passed (one run in a few dozen on a loaded machine).
 #include <gtest/gtest.h>
 
-#include <arrow/io/interfaces.h>
-#include <arrow/util/thread_pool.h>
-
 #include "sluice/common/read_ahead.h"
 
 namespace sluice::testing {
@@ -15,13 +12,7 @@ namespace {
 
 class IdlePoolsAtExit final : public ::testing::Environment {
  public:
-  void TearDown() override {
-    // Arrow's CPU and IO pools (ThreadPools both), then the engine's own.
-    arrow::internal::GetCpuThreadPool()->WaitForIdle();
-    static_cast<arrow::internal::ThreadPool*>(arrow::io::default_io_context().executor())
-        ->WaitForIdle();
-    WaitForPoolsIdle();
-  }
+  void TearDown() override { WaitForPoolsIdle(); }
 };
 
 [[maybe_unused]] const auto* const kRegistered =

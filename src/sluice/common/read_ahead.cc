@@ -8,6 +8,7 @@
 #include <limits>
 #include <thread>
 
+#include <arrow/io/interfaces.h>
 #include <arrow/util/byte_size.h>
 #include <arrow/util/thread_pool.h>
 
@@ -154,6 +155,10 @@ BackgroundExecutor* TheBackgroundExecutor() {
 arrow::internal::Executor* BackgroundPool() { return TheBackgroundExecutor(); }
 
 void WaitForPoolsIdle() {
+  // Arrow's CPU and I/O pools (ThreadPools both), then the engine's own.
+  arrow::internal::GetCpuThreadPool()->WaitForIdle();
+  static_cast<arrow::internal::ThreadPool*>(arrow::io::default_io_context().executor())
+      ->WaitForIdle();
   static_cast<arrow::internal::ThreadPool*>(PipelinePool())->WaitForIdle();
   TheBackgroundExecutor()->WaitForIdle();
 }

@@ -100,9 +100,10 @@ arrow::internal::Executor* PipelinePool();
 /// slows the work it is ahead of.
 arrow::internal::Executor* BackgroundPool();
 
-/// Waits until neither PipelinePool() nor BackgroundPool() runs a task: for a program that is
-/// about to exit (the test binaries), as a pool thread still ends a task's tracing scope after
-/// the task returned (tests/support/idle_pools_at_exit.cc).
+/// Waits until no task runs on Arrow's CPU and I/O pools, PipelinePool() or BackgroundPool():
+/// for a program that is about to exit (the test binaries, the soak's query processes), as a
+/// pool thread still ends a task's tracing scope after the task returned, and exit may have
+/// destroyed the tracing context's storage by then (a crash in libparquet after all is done).
 void WaitForPoolsIdle();
 
 }  // namespace sluice
