@@ -76,9 +76,18 @@ class FunctionCallTest : public ::testing::Test {
     return arrow::compute::Cast(text, type).ValueOrDie().make_array();
   }
 
+  /// c0, c1, ...: the name of the next column made without one. Appended rather than written
+  /// as "c" + std::to_string(...), which GCC 12 warns of wrongly (-Wstringop-overflow) in every
+  /// test that inlines it.
+  std::string DefaultColumnName() const {
+    std::string name = "c";
+    name += std::to_string(columns_.size());
+    return name;
+  }
+
   /// A column holding `array`.
   expr::BoundExprPtr ColArray(std::shared_ptr<arrow::Array> array, std::string name = "") {
-    if (name.empty()) name = "c" + std::to_string(columns_.size());
+    if (name.empty()) name = DefaultColumnName();
     const int index = static_cast<int>(columns_.size());
     columns_.push_back(array);
     fields_.push_back(arrow::field(name, array->type()));
@@ -89,7 +98,7 @@ class FunctionCallTest : public ::testing::Test {
   expr::BoundExprPtr Col(const std::string& spark_type, const std::string& json,
                          std::string name = "") {
     auto array = FromJson(Type(spark_type), json);
-    if (name.empty()) name = "c" + std::to_string(columns_.size());
+    if (name.empty()) name = DefaultColumnName();
     const int index = static_cast<int>(columns_.size());
     columns_.push_back(array);
     fields_.push_back(arrow::field(name, array->type()));

@@ -139,6 +139,34 @@ CASES = [
             "CAST(s AS BINARY) = CAST(t AS BINARY)",
         ],
     ),
+    # A string column compared with literals of every length up to 17 bytes (the empty one, one
+    # word of 4 to 7, two of 8 to 16, longer), on either side: values sharing their first or
+    # last bytes with a literal, multi-byte ones, and short rows last, with fewer bytes after
+    # them than a literal has.
+    select(
+        "string_equality_with_literals",
+        table(
+            "s STRING",
+            [[None], ["apple"], ["applf"], ["bpple"], ["Apple"], ["google"], ["facebook"],
+             ["facebooc"], ["baidu"], ["channel-1234"], ["channel-1235"], [""], ["\u00e9t\u00e9"],
+             ["abcdefghijklmnop"], ["abcdefghijklmnoP"], ["abcdefghijklmnopq"], ["abc"], ["ab"]],
+        ),
+        [
+            "s = ''",
+            "'' <> s",
+            "s = 'abc'",
+            "s = 'apple'",
+            "s <> 'apple'",
+            "'google' = s",
+            "s = 'facebook'",
+            "s = 'channel-1234'",
+            "s <> 'abcdefghijklmnop'",
+            "s = 'abcdefghijklmnopq'",
+            "s = '\u00e9t\u00e9'",
+            "s IN ('apple', 'google', 'facebook', 'baidu')",
+            "s = CAST(NULL AS STRING)",
+        ],
+    ),
     # CASE with string results: literals, a column, NULL, an expression, with and without
     # ELSE, over more rows than a 64-row word, with null and multi-byte values.
     select(

@@ -46,6 +46,7 @@ class StringInput {
     }
     offsets_ = data.GetValues<int32_t>(1);
     bytes_ = data.buffers[2] ? reinterpret_cast<const char*>(data.buffers[2]->data()) : "";
+    bytes_end_ = bytes_ + (data.buffers[2] ? data.buffers[2]->size() : 0);
     validity_ = data.null_count != 0 && data.buffers[0] ? data.buffers[0]->data() : nullptr;
     offset_ = data.offset;
   }
@@ -65,6 +66,9 @@ class StringInput {
     const int32_t begin = offsets_[row];
     return std::string_view(bytes_ + begin, static_cast<size_t>(offsets_[row + 1] - begin));
   }
+  /// The end of the bytes the values lie in: a value's bytes may be read on to it (for loads
+  /// of a whole word whatever the value's length). Null for a scalar.
+  const char* BytesEnd() const { return bytes_end_; }
   /// Bytes of all values together (a reservation hint for outputs).
   int64_t TotalBytes(int64_t num_rows) const {
     if (is_scalar_) return static_cast<int64_t>(scalar_value_.size()) * num_rows;
@@ -77,6 +81,7 @@ class StringInput {
   std::string_view scalar_value_;
   const int32_t* offsets_ = nullptr;
   const char* bytes_ = nullptr;
+  const char* bytes_end_ = nullptr;
   const uint8_t* validity_ = nullptr;
   int64_t offset_ = 0;
 };
