@@ -177,6 +177,29 @@ CASES = [
             "int_plus_bigint_widens": "i + cast(1 AS BIGINT)",
         },
     ),
+    # Integers divided by literals: every width, both signs, the ends of each range, multiples
+    # and their neighbours, and divisors of one, powers of two, large ones and negative ones.
+    select(
+        "integer_division_by_literals",
+        table(
+            "b TINYINT, s SMALLINT, i INT, l BIGINT",
+            [[None, None, None, None], [0, 0, 0, 0], [1, 1, 1, 1], [-1, -1, -1, -1],
+             [127, 32767, 2147483647, 9223372036854775807],
+             [-128, -32768, -2147483648, -9223372036854775808],
+             [123, 246, 123 * 45678, 123 * 987654321], [-124, -247, -123 * 45678 - 1, -123 * 987654321 + 1],
+             [7, 1000, 86400000, 86400000000], [-7, -1000, -86399999, -86400000001],
+             [64, 4096, 1 << 30, 1 << 62], [100, -12345, 987654321, -1234567890123456789]],
+        ),
+        [
+            "b % 7", "b div 3", "pmod(b, 5)", "b % -7", "pmod(b, cast(-5 AS TINYINT))",
+            "s % 123", "s div -10", "pmod(s, 64)", "s % 1",
+            "i % 123", "i div 123", "pmod(i, 123)", "i % -123", "pmod(i, -123)", "i div 1",
+            "i % 1073741824", "i div 2147483647",
+            "l % 123", "l div 123", "pmod(l, 123)", "l % -123", "pmod(l, -123)", "l div -2",
+            "l % 86400000000", "l div 86400000000", "l % 4611686018427387904",
+            "l div 9223372036854775807", "l % -9223372036854775807", "pmod(l, 1000000007)",
+        ],
+    ),
     *select_each(
         "decimal_overflow",
         table(
