@@ -85,6 +85,40 @@ TEST(TakeStringsTest, HasNoValidityWhenNoRowIsNullAndNamesAnIndexOutsideTheValue
   EXPECT_THAT(failed.status().message(), ::testing::HasSubstr("index 3 of row 1 is outside"));
 }
 
+TEST(TakeStringsTest, CopiesInChunksOnlyWhereTheValuesBytesGoOn) {
+  // Values of 1 to 40 bytes in memory of their exact size, so that a chunk read past the end
+  // of the last ones is one a memory checker sees (valgrind's memcheck names it); each taken
+  // in turn, last first, and twice.
+  std::string all;
+  std::vector<int32_t> offsets = {0};
+  for (int length = 1; length <= 40; ++length) {
+    for (int i = 0; i < length; ++i) all.push_back(static_cast<char>('A' + (length + i) % 50));
+    offsets.push_back(static_cast<int32_t>(all.size()));
+  }
+  const std::vector<uint8_t> bytes(all.begin(), all.end());
+  const std::vector<int32_t> exact_offsets(offsets.begin(), offsets.end());
+  const int64_t count = static_cast<int64_t>(offsets.size()) - 1;
+  arrow::StringArray values(
+      count,
+      std::make_shared<arrow::Buffer>(reinterpret_cast<const uint8_t*>(exact_offsets.data()),
+                                      static_cast<int64_t>(exact_offsets.size() * 4)),
+      std::make_shared<arrow::Buffer>(bytes.data(), static_cast<int64_t>(bytes.size())));
+  std::vector<uint32_t> indices;
+  for (int64_t i = count - 1; i >= 0; --i) indices.push_back(static_cast<uint32_t>(i));
+  for (int64_t i = count - 1; i >= 0; --i) indices.push_back(static_cast<uint32_t>(i));
+  auto taken = TakeStrings(*values.data(), indices.data(), static_cast<int64_t>(indices.size()),
+                           arrow::default_memory_pool());
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  arrow::StringArray result(*taken);
+  ASSERT_TRUE(result.ValidateFull().ok());
+  EXPECT_EQ(result.value_data()->size(), 2 * static_cast<int64_t>(bytes.size()));
+  for (size_t row = 0; row < indices.size(); ++row) {
+    ASSERT_EQ(result.GetView(static_cast<int64_t>(row)),
+              values.GetView(static_cast<int64_t>(indices[row])))
+        << "row " << row;
+  }
+}
+
 /// TakeColumn of `indices` from `column` gives what Arrow's Take gives, nulls included.
 void ExpectTakeColumnAsArrowsTake(const std::shared_ptr<arrow::Array>& column,
                                   const std::vector<uint32_t>& indices) {

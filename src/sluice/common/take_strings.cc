@@ -10,9 +10,32 @@
 #include <arrow/util/bit_util.h>
 #include <arrow/util/bitmap_ops.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace sluice {
 
 namespace {
+
+constexpr size_t kChunk = 16;
+
+/// Copies the `length` (> 0) bytes at `from` to `to` sixteen at a time, reading and writing up
+/// to kChunk - 1 bytes past them. Most strings taken are short (a url, a name, an id) and a
+/// call to memcpy a row cost more than its bytes: half of the time of taking a memo's results
+/// for each row of Nexmark q21.
+inline void CopyInChunks(uint8_t* to, const uint8_t* from, int32_t length) {
+  int32_t at = 0;
+  do {
+#if defined(__SSE2__)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + at),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + at)));
+#else
+    std::memcpy(to + at, from + at, kChunk);
+#endif
+    at += static_cast<int32_t>(kChunk);
+  } while (at < length);
+}
 
 template <typename Index>
 arrow::Result<std::shared_ptr<arrow::ArrayData>> Take(const arrow::ArrayData& values,
@@ -59,14 +82,24 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> Take(const arrow::ArrayData& va
     if (out_validity != nullptr) arrow::bit_util::SetBitTo(out_validity, row, is_valid);
     out_offsets[row + 1] = static_cast<int32_t>(total);
   }
-  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> bytes, arrow::AllocateBuffer(total, pool));
+  // Room for a last chunk of kChunk bytes written past the values (CopyInChunks).
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::ResizableBuffer> bytes,
+                        arrow::AllocateResizableBuffer(total + kChunk, pool));
   uint8_t* out_bytes = bytes->mutable_data();
+  // Values that end kChunk bytes or more before the end of theirs are copied in chunks.
+  const int64_t chunked_end =
+      value_bytes == nullptr ? 0 : values.buffers[2]->size() - static_cast<int64_t>(kChunk);
   for (int64_t row = 0; row < rows; ++row) {
     const int32_t length = out_offsets[row + 1] - out_offsets[row];
     if (length == 0) continue;
-    std::memcpy(out_bytes + out_offsets[row], value_bytes + value_offsets[indices[row]],
-                static_cast<size_t>(length));
+    const int32_t from = value_offsets[indices[row]];
+    if (from + length <= chunked_end) {
+      CopyInChunks(out_bytes + out_offsets[row], value_bytes + from, length);
+    } else {
+      std::memcpy(out_bytes + out_offsets[row], value_bytes + from, static_cast<size_t>(length));
+    }
   }
+  ARROW_RETURN_NOT_OK(bytes->Resize(total, /*shrink_to_fit=*/false));
   if (nulls == 0) validity = nullptr;
   return arrow::ArrayData::Make(values.type, rows,
                                 {std::move(validity), std::move(offsets), std::move(bytes)},
