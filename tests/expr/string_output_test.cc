@@ -7,6 +7,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 namespace sluice::expr {
 namespace {
@@ -32,6 +33,32 @@ TEST(StringOutputTest, RowsOfEveryLengthReadBackAsAppended) {
     EXPECT_EQ(strings.GetView(row), text.substr(0, length));
     EXPECT_EQ(strings.GetView(row + 1), text.substr(0, length));
     EXPECT_TRUE(strings.IsNull(row + 2));
+  }
+}
+
+TEST(StringOutputTest, PartsOfAWholeReadBackAsAppended) {
+  // Every part of a 40-byte text (from every start, of every length, the empty one too), in
+  // memory of the text's exact size: the parts near its end have fewer than 16 bytes after
+  // their start, which must not be read past it (valgrind's memcheck would name the read).
+  std::string text;
+  for (int i = 0; i < 40; ++i) text.push_back(static_cast<char>('A' + (i * 7) % 50));
+  const std::vector<char> exact(text.begin(), text.end());
+  const std::string_view whole(exact.data(), exact.size());
+  StringOutput out(0, 0, arrow::default_memory_pool());
+  std::vector<std::string_view> parts = {std::string_view()};
+  for (size_t start = 0; start <= whole.size(); ++start) {
+    for (size_t length = 0; start + length <= whole.size(); ++length) {
+      parts.push_back(whole.substr(start, length));
+    }
+  }
+  for (const std::string_view part : parts) out.AppendRowWithin(part, whole);
+  auto data = out.Finish();
+  ASSERT_TRUE(data.ok()) << data.status();
+  const arrow::StringArray strings(*data);
+  ASSERT_TRUE(strings.ValidateFull().ok());
+  ASSERT_EQ(strings.length(), static_cast<int64_t>(parts.size()));
+  for (size_t row = 0; row < parts.size(); ++row) {
+    ASSERT_EQ(strings.GetView(static_cast<int64_t>(row)), parts[row]) << "row " << row;
   }
 }
 

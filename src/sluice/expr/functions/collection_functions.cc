@@ -207,7 +207,7 @@ std::optional<ResolvedCall> ResolveSplitElement(const CallSite& call, Access acc
         out.AppendNullRow();
         continue;
       }
-      out.AppendRow(*part);
+      out.AppendRowWithin(*part, t);
     }
     ARROW_ASSIGN_OR_RAISE(auto data, out.Finish());
     return FinishDatum(std::move(data), scalar);

@@ -256,13 +256,14 @@ ScalarResolver Substring(SubstringKind kind) {
             const int64_t n = first.Value(row);
             switch (kind) {
               case SubstringKind::kSubstring:
-                out.AppendRow(SubstringSql(text, n, second.Value(row), bytes));
+                out.AppendRowWithin(SubstringSql(text, n, second.Value(row), bytes), text);
                 break;
               case SubstringKind::kLeft:
-                out.AppendRow(SubstringSql(text, 1, n, bytes));
+                out.AppendRowWithin(SubstringSql(text, 1, n, bytes), text);
                 break;
               case SubstringKind::kRight:
-                out.AppendRow(n <= 0 ? std::string_view() : SubstringSql(text, -n, INT32_MAX, bytes));
+                out.AppendRowWithin(
+                    n <= 0 ? std::string_view() : SubstringSql(text, -n, INT32_MAX, bytes), text);
                 break;
             }
             return arrow::Status::OK();
@@ -342,7 +343,7 @@ ScalarResolver Trim(TrimSide side, bool trim_string_last) {
                               row_set = CodePoints(trim_set.View(row));
                               set = &row_set;
                             }
-                            out.AppendRow(TrimText(source.View(row), side, set));
+                            out.AppendRowWithin(TrimText(source.View(row), side, set), source.View(row));
                             return arrow::Status::OK();
                           });
     };
