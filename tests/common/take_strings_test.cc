@@ -86,12 +86,12 @@ TEST(TakeStringsTest, HasNoValidityWhenNoRowIsNullAndNamesAnIndexOutsideTheValue
 }
 
 TEST(TakeStringsTest, CopiesInChunksOnlyWhereTheValuesBytesGoOn) {
-  // Values of 1 to 40 bytes in memory of their exact size, so that a chunk read past the end
+  // Values of 1 to 60 bytes in memory of their exact size, so that a chunk read past the end
   // of the last ones is one a memory checker sees (valgrind's memcheck names it); each taken
   // in turn, last first, and twice.
   std::string all;
   std::vector<int32_t> offsets = {0};
-  for (int length = 1; length <= 40; ++length) {
+  for (int length = 1; length <= 60; ++length) {
     for (int i = 0; i < length; ++i) all.push_back(static_cast<char>('A' + (length + i) % 50));
     offsets.push_back(static_cast<int32_t>(all.size()));
   }
