@@ -64,7 +64,7 @@ arrow::Result<arrow::Datum> CaseOfStrings(const arrow::ArrayVector& taken,
       const StringInput* input = k < words.size() ? &inputs[k] : otherwise;
       const int64_t row = begin + j;
       if (input != nullptr && input->IsValid(row)) {
-        out.AppendRow(input->View(row));
+        out.AppendRowFrom(*input, row);
       } else {
         out.AppendNullRow();
       }

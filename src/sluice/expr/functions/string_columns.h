@@ -36,7 +36,13 @@ class StringInput {
       is_scalar_ = true;
       const auto& scalar = *datum.scalar();
       scalar_valid_ = scalar.is_valid && scalar.type->id() != arrow::Type::NA;
-      if (scalar_valid_) scalar_value_ = static_cast<const arrow::BaseBinaryScalar&>(scalar).view();
+      if (scalar_valid_) {
+        // A copy with room after it, that Span() gives.
+        const std::string_view value = static_cast<const arrow::BaseBinaryScalar&>(scalar).view();
+        padded_scalar_ = std::make_shared<std::string>(value.size() + kRoom, '\0');
+        std::copy(value.begin(), value.end(), padded_scalar_->begin());
+        scalar_value_ = std::string_view(padded_scalar_->data(), value.size());
+      }
       return;
     }
     const auto& data = *datum.array();
@@ -69,6 +75,12 @@ class StringInput {
   /// The end of the bytes the values lie in: a value's bytes may be read on to it (for loads
   /// of a whole word whatever the value's length). Null for a scalar.
   const char* BytesEnd() const { return bytes_end_; }
+  /// The bytes every value lies within, which may be read whole (for StringOutput's
+  /// AppendRowWithin): an array's buffer, or a scalar's value with 16 bytes after it.
+  std::string_view Span() const {
+    if (is_scalar_) return padded_scalar_ ? std::string_view(*padded_scalar_) : std::string_view();
+    return std::string_view(bytes_, static_cast<size_t>(bytes_end_ - bytes_));
+  }
   /// Bytes of all values together (a reservation hint for outputs).
   int64_t TotalBytes(int64_t num_rows) const {
     if (is_scalar_) return static_cast<int64_t>(scalar_value_.size()) * num_rows;
@@ -76,9 +88,13 @@ class StringInput {
   }
 
  private:
+  static constexpr size_t kRoom = 16;
+
   bool is_scalar_ = false;
   bool scalar_valid_ = false;
   std::string_view scalar_value_;
+  // Where scalar_value_ lies: shared, so that a copy of the input views the same bytes.
+  std::shared_ptr<std::string> padded_scalar_;
   const int32_t* offsets_ = nullptr;
   const char* bytes_ = nullptr;
   const char* bytes_end_ = nullptr;
@@ -195,6 +211,10 @@ class StringOutput {
     std::memcpy(Extend(16), part.data(), 16);
     Advance(n);
     EndRow();
+  }
+  /// AppendRow of `input`'s value at `row`, as AppendRowWithin its Span.
+  void AppendRowFrom(const StringInput& input, int64_t row) {
+    AppendRowWithin(input.View(row), input.Span());
   }
 
   arrow::Result<std::shared_ptr<arrow::ArrayData>> Finish() {
