@@ -207,7 +207,7 @@ std::optional<ResolvedCall> ResolveSplitElement(const CallSite& call, Access acc
         out.AppendNullRow();
         continue;
       }
-      out.AppendRowWithin(*part, t);
+      out.AppendRowWithin(*part, text.Span());
     }
     ARROW_ASSIGN_OR_RAISE(auto data, out.Finish());
     return FinishDatum(std::move(data), scalar);

@@ -198,10 +198,11 @@ class StringOutput {
     Append(bytes);
     EndRow();
   }
-  /// AppendRow of `part`, which lies within `whole` (or is empty): a part of 1 to 16 bytes
-  /// with 16 bytes of `whole` from its start is copied as one 16-byte move, whatever its
-  /// length. The parts a split takes from Nexmark's urls are 3 or 4 bytes at random, and the
-  /// choice of a copy by the length mispredicted half of them (q22 ran a tenth longer).
+  /// AppendRow of `part`, which lies within `whole` (or is empty; an input's Span): a part of
+  /// 1 to 16 bytes with 16 bytes of `whole` from its start is copied as one 16-byte move,
+  /// whatever its length. The parts a split takes from Nexmark's urls are 3 or 4 bytes at
+  /// random, and the choice of a copy by the length mispredicted half of them (q22 ran a
+  /// tenth longer).
   void AppendRowWithin(std::string_view part, std::string_view whole) {
     const auto n = static_cast<int64_t>(part.size());
     if (n == 0 || n > 16 || whole.data() + whole.size() - part.data() < 16) {

@@ -256,14 +256,15 @@ ScalarResolver Substring(SubstringKind kind) {
             const int64_t n = first.Value(row);
             switch (kind) {
               case SubstringKind::kSubstring:
-                out.AppendRowWithin(SubstringSql(text, n, second.Value(row), bytes), text);
+                out.AppendRowWithin(SubstringSql(text, n, second.Value(row), bytes), input.Span());
                 break;
               case SubstringKind::kLeft:
-                out.AppendRowWithin(SubstringSql(text, 1, n, bytes), text);
+                out.AppendRowWithin(SubstringSql(text, 1, n, bytes), input.Span());
                 break;
               case SubstringKind::kRight:
                 out.AppendRowWithin(
-                    n <= 0 ? std::string_view() : SubstringSql(text, -n, INT32_MAX, bytes), text);
+                    n <= 0 ? std::string_view() : SubstringSql(text, -n, INT32_MAX, bytes),
+                    input.Span());
                 break;
             }
             return arrow::Status::OK();
@@ -343,7 +344,8 @@ ScalarResolver Trim(TrimSide side, bool trim_string_last) {
                               row_set = CodePoints(trim_set.View(row));
                               set = &row_set;
                             }
-                            out.AppendRowWithin(TrimText(source.View(row), side, set), source.View(row));
+                            out.AppendRowWithin(TrimText(source.View(row), side, set),
+                                                source.Span());
                             return arrow::Status::OK();
                           });
     };
