@@ -39,6 +39,7 @@
 #include "sluice/api/data_stream_reader.h"
 #include "sluice/api/data_stream_writer.h"
 #include "sluice/api/session.h"
+#include "sluice/common/read_ahead.h"
 #include "sluice/formats/partitioned_writer.h"
 #include "sluice/sources/nexmark/nexmark_generator.h"
 
@@ -168,10 +169,14 @@ int RunChild(const Settings& settings, const Query& query, const std::string& pr
   arrow::Result<Run> run;
   for (int round = settings.warm ? 0 : 1; round < 2; ++round) {
     run = RunOnce(spark, df, query);
-    if (!run.ok()) {
-      std::cerr << query.name << ": " << run.status().ToString() << "\n";
-      return 1;
-    }
+    if (!run.ok()) break;
+  }
+  // The process exits next: the pools' threads must be done with their tasks first (a pool
+  // thread ending a task's tracing scope after exit began crashed the test binaries once).
+  sluice::WaitForPoolsIdle();
+  if (!run.ok()) {
+    std::cerr << query.name << ": " << run.status().ToString() << "\n";
+    return 1;
   }
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);

@@ -9,6 +9,7 @@
 
 #include "binding.h"
 #include "sluice/common/errors.h"
+#include "sluice/common/read_ahead.h"
 
 namespace sluice::python {
 
@@ -85,6 +86,9 @@ void ReleaseSharedPyObjects() {
 
 void RegisterErrors(nb::module_& m) {
   m.def("release_python_references", &ReleaseSharedPyObjects);
+  // Without the GIL: a task still running may need it to end.
+  m.def("wait_for_pools_idle", &sluice::WaitForPoolsIdle,
+        nb::call_guard<nb::gil_scoped_release>());
   nb::register_exception_translator([](const std::exception_ptr& pointer, void*) {
     try {
       std::rethrow_exception(pointer);

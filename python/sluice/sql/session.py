@@ -271,14 +271,17 @@ def _pandas_to_arrow(data: Any, schema: Any) -> pa.Table:
 
 def _stop_all_queries() -> None:
     """Stops the queries of every session before the interpreter exits: their threads must
-    not call into Python after it has gone. Then the engine lets go of the Python objects it
-    holds (foreachBatch functions, listeners), which Python's garbage collector cannot see."""
+    not call into Python after it has gone. Then it waits until the engine's pools have no
+    task left (a pool thread still ending a task as the process exits can crash it), and the
+    engine lets go of the Python objects it holds (foreachBatch functions, listeners), which
+    Python's garbage collector cannot see."""
     for jss in _native_sessions:
         for query in jss.streams().active():
             try:
                 query.stop()
             except Exception:
                 pass
+    _native.wait_for_pools_idle()
     _native.release_python_references()
 
 
