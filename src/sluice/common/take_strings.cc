@@ -10,10 +10,6 @@
 #include <arrow/util/bit_util.h>
 #include <arrow/util/bitmap_ops.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace sluice {
 
 namespace {
@@ -30,12 +26,7 @@ constexpr int32_t kMaxChunkedLength = 48;
 inline void CopyInChunks(uint8_t* to, const uint8_t* from, int32_t length) {
   int32_t at = 0;
   do {
-#if defined(__SSE2__)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + at),
-                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + at)));
-#else
-    std::memcpy(to + at, from + at, kChunk);
-#endif
+    std::memcpy(to + at, from + at, kChunk);  // a copy of a constant size: one 16-byte move
     at += static_cast<int32_t>(kChunk);
   } while (at < length);
 }

@@ -182,6 +182,7 @@ std::optional<ResolvedCall> ResolveSplitElement(const CallSite& call, Access acc
                      i = *index](const std::vector<arrow::Datum>& args, const EvalContext& context,
                                  int64_t num_rows) -> arrow::Result<arrow::Datum> {
     StringInput text(args[0]);
+    const std::string_view span = text.Span();
     const bool scalar = AllScalars(args);
     const int64_t rows = scalar ? 1 : num_rows;
     StringOutput out(rows, 0, context.pool);
@@ -207,7 +208,7 @@ std::optional<ResolvedCall> ResolveSplitElement(const CallSite& call, Access acc
         out.AppendNullRow();
         continue;
       }
-      out.AppendRowWithin(*part, text.Span());
+      out.AppendRowWithin(*part, span);
     }
     ARROW_ASSIGN_OR_RAISE(auto data, out.Finish());
     return FinishDatum(std::move(data), scalar);

@@ -28,7 +28,8 @@
 
 namespace sluice::expr {
 
-/// Reads a utf8 or binary argument (array or scalar standing for every row) without copying.
+/// Reads a utf8 or binary argument (array or scalar standing for every row): an array's values
+/// where they lie, a scalar's copied once, with room after it (Span).
 class StringInput {
  public:
   explicit StringInput(const arrow::Datum& datum) {

@@ -243,6 +243,7 @@ ScalarResolver Substring(SubstringKind kind) {
                                           const EvalContext& context,
                                           int64_t num_rows) -> arrow::Result<arrow::Datum> {
       StringInput input(args[0]);
+      const std::string_view span = input.Span();
       IntInput first(args[1]);
       IntInput second(args.size() > 2 ? args[2] : arrow::Datum(int32_t{INT32_MAX}));
       return MapToStrings(
@@ -256,15 +257,14 @@ ScalarResolver Substring(SubstringKind kind) {
             const int64_t n = first.Value(row);
             switch (kind) {
               case SubstringKind::kSubstring:
-                out.AppendRowWithin(SubstringSql(text, n, second.Value(row), bytes), input.Span());
+                out.AppendRowWithin(SubstringSql(text, n, second.Value(row), bytes), span);
                 break;
               case SubstringKind::kLeft:
-                out.AppendRowWithin(SubstringSql(text, 1, n, bytes), input.Span());
+                out.AppendRowWithin(SubstringSql(text, 1, n, bytes), span);
                 break;
               case SubstringKind::kRight:
                 out.AppendRowWithin(
-                    n <= 0 ? std::string_view() : SubstringSql(text, -n, INT32_MAX, bytes),
-                    input.Span());
+                    n <= 0 ? std::string_view() : SubstringSql(text, -n, INT32_MAX, bytes), span);
                 break;
             }
             return arrow::Status::OK();
@@ -325,6 +325,7 @@ ScalarResolver Trim(TrimSide side, bool trim_string_last) {
                                            const EvalContext& context,
                                            int64_t num_rows) -> arrow::Result<arrow::Datum> {
       StringInput source(args[source_index]);
+      const std::string_view span = source.Span();
       const bool has_set = args.size() == 2;
       StringInput trim_set(args[has_set ? 1 - source_index : 0]);
       std::vector<uint32_t> constant_set;
@@ -344,8 +345,7 @@ ScalarResolver Trim(TrimSide side, bool trim_string_last) {
                               row_set = CodePoints(trim_set.View(row));
                               set = &row_set;
                             }
-                            out.AppendRowWithin(TrimText(source.View(row), side, set),
-                                                source.Span());
+                            out.AppendRowWithin(TrimText(source.View(row), side, set), span);
                             return arrow::Status::OK();
                           });
     };

@@ -58,9 +58,8 @@ ScalarResolver PadFunction(bool left) {
                              int64_t num_rows) -> arrow::Result<arrow::Datum> {
       StringInput input(args[0]);
       IntInput length(args[1]);
-      // Named: StringInput views the scalar's bytes, which a temporary would take along.
-      const arrow::Datum space(std::make_shared<arrow::StringScalar>(" "));
-      StringInput pad(args.size() > 2 ? args[2] : space);
+      StringInput pad(args.size() > 2 ? args[2]
+                                      : arrow::Datum(std::make_shared<arrow::StringScalar>(" ")));
       return MapToStrings(args, num_rows, input.TotalBytes(num_rows) * 2, context.pool,
                           [&](int64_t row, StringOutput& out) {
                             if (!input.IsValid(row) || !length.IsValid(row) ||
