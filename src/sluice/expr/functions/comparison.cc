@@ -142,10 +142,11 @@ arrow::Result<arrow::Datum> CompareDecimals(const std::vector<arrow::Datum>& arg
 
 /// Equality (or not) of each row of the string column `column` with `literal`, a scalar of
 /// `Word` to two `Word`s of bytes, without a branch on the row: its first and last words of
-/// the literal's length are read whatever its length (a shorter row's are followed by the next
-/// rows' bytes) and compared with the literal's, the lengths beside. Where the literal is one
-/// of the column's frequent values (Nexmark q21 compares lower(channel) with four names that
-/// are half of its rows), the branch on equal lengths mispredicted: q21 ran a tenth longer.
+/// the literal's length are read whatever its length (within the column's Span: a shorter
+/// row's are followed by the next rows' bytes) and compared with the literal's, the lengths
+/// beside. Where the literal is one of the column's frequent values (Nexmark q21 compares
+/// lower(channel) with four names that are half of its rows), the branch on equal lengths
+/// mispredicted: q21 ran a tenth longer.
 template <Comparison kComparison, typename Word>
 arrow::Result<arrow::Datum> CompareWithShortLiteral(const StringInput& column,
                                                     const StringInput& literal,
@@ -156,7 +157,8 @@ arrow::Result<arrow::Datum> CompareWithShortLiteral(const StringInput& column,
   Word first, last;
   std::memcpy(&first, value.data(), kWord);
   std::memcpy(&last, value.data() + n - kWord, kWord);
-  const char* end = column.BytesEnd();
+  const std::string_view bytes = column.Span();
+  const char* end = bytes.data() + bytes.size();
   return CompareRows(
       num_rows, pool,
       [&](int64_t begin, int64_t rows) {

@@ -73,11 +73,9 @@ class StringInput {
     const int32_t begin = offsets_[row];
     return std::string_view(bytes_ + begin, static_cast<size_t>(offsets_[row + 1] - begin));
   }
-  /// The end of the bytes the values lie in: a value's bytes may be read on to it (for loads
-  /// of a whole word whatever the value's length). Null for a scalar.
-  const char* BytesEnd() const { return bytes_end_; }
-  /// The bytes every value lies within, which may be read whole (for StringOutput's
-  /// AppendRowWithin): an array's buffer, or a scalar's value with 16 bytes after it.
+  /// The bytes every value lies within, which may be read whole (for loads of whole words or
+  /// 16 bytes whatever a value's length): an array's buffer, or a scalar's value with 16
+  /// bytes after it.
   std::string_view Span() const {
     if (is_scalar_) return padded_scalar_ ? std::string_view(*padded_scalar_) : std::string_view();
     return std::string_view(bytes_, static_cast<size_t>(bytes_end_ - bytes_));
