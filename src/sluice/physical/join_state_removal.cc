@@ -29,8 +29,9 @@ bool EventTimeInPlace(const types::EncodedColumnSeeker& seeker, bool is_window,
 /// Eviction by key: the keys whose time the watermark passed go with all their rows, which
 /// are read only to pad the unmatched ones of a preserved side. Each key's time is read in
 /// place.
-arrow::Status EvictKeys(const RemovedSide& side, int64_t watermark_micros, SideStores& stores,
-                        RemovalBuffers& buffers, EncodedRows* unmatched, int64_t* removed) {
+arrow::Status PlanKeyRemoval(const RemovedSide& side, int64_t watermark_micros,
+                             const SideStores& stores, RemovalBuffers& buffers,
+                             EncodedRows* unmatched, int64_t* removed, StateRemoval* removal) {
   EncodedRows& expired = Refill(buffers.expired_keys);
   EncodedRows& indexed = Refill(buffers.removed_keys);
   bool malformed = false;
@@ -52,17 +53,13 @@ arrow::Status EvictKeys(const RemovedSide& side, int64_t watermark_micros, SideS
                                   "the query's join keys place it");
   }
   if (expired.size() == 0) return arrow::Status::OK();
-  const std::vector<std::string_view> expired_keys = Views(expired);
-  const std::vector<std::string_view> indexed_keys = Views(indexed);
+  removal->emptied_keys = Views(expired);
+  removal->removed_values = Views(indexed);
   if (side.preserved) {
-    stores.values->GetMany(indexed_keys, [&](size_t, std::string_view value) {
+    stores.values->GetMany(removal->removed_values, [&](size_t, std::string_view value) {
       if (!MatchedOf(value)) unmatched->Append(RowOf(value));
     });
   }
-  // Keys the scan of the counts just showed, and the indexes of the rows they count: the
-  // stores need not look them up.
-  ARROW_RETURN_NOT_OK(stores.values->RemoveHeld(indexed_keys));
-  ARROW_RETURN_NOT_OK(stores.counts->RemoveHeld(expired_keys));
   *removed += indexed.size();
   return arrow::Status::OK();
 }
@@ -72,8 +69,9 @@ arrow::Status EvictKeys(const RemovedSide& side, int64_t watermark_micros, SideS
 /// leaves is filled with the key's last row, as Spark does; working that out needs only the
 /// keys' counts and which of their indexes expired, so the only rows read again are those
 /// that move.
-arrow::Status EvictRows(const RemovedSide& side, int64_t watermark_micros, SideStores& stores,
-                        RemovalBuffers& buffers, EncodedRows* unmatched, int64_t* removed) {
+arrow::Status PlanRowRemoval(const RemovedSide& side, int64_t watermark_micros,
+                             const SideStores& stores, RemovalBuffers& buffers,
+                             EncodedRows* unmatched, int64_t* removed, StateRemoval* changes) {
   constexpr size_t kIndexBytes = 1 + sizeof(int64_t);
   bool malformed = false;
   EncodedRows& expired_keys = Refill(buffers.expired_keys);  // the key of each expired row
@@ -125,8 +123,7 @@ arrow::Status EvictRows(const RemovedSide& side, int64_t watermark_micros, SideS
   EncodedRows& moved_keys = Refill(buffers.moved_to);
   EncodedRows& moved_from = Refill(buffers.moved_from);
   EncodedRows& removed_keys = Refill(buffers.removed_keys);
-  EncodedRows new_counts;
-  std::vector<std::string_view> emptied_keys, counted_keys;
+  EncodedRows& new_counts = Refill(buffers.new_counts);
   KeyRowRemover remover;
   for (size_t id = 0; id < num_keys; ++id) {
     const std::string_view key = affected.keys()[id];
@@ -151,40 +148,50 @@ arrow::Status EvictRows(const RemovedSide& side, int64_t watermark_micros, SideS
     }
     for (int64_t index : removal.removed_indexes) AppendIndexedKey(key, index, &removed_keys);
     if (removal.kept == 0) {
-      emptied_keys.push_back(key);
+      changes->emptied_keys.push_back(key);
     } else {
-      counted_keys.push_back(key);
+      changes->counted_keys.push_back(key);
       new_counts.Append(EncodeLong(removal.kept));
     }
   }
-  // The moving rows, read where they were kept before anything changes.
-  EncodedRows& moved_values = Refill(buffers.moved_values);
-  stores.values->GetMany(Views(moved_from), [&](size_t, std::string_view value) {
-    moved_values.Append(value);
-  });
-  if (moved_values.size() != moved_keys.size()) {
-    return arrow::Status::Invalid("The ", side.values_store,
-                                  " state of the join lacks a row its counts promise");
-  }
-  // The moves first, then the removals: an index moved into and later removed ends up
-  // removed, as at the end of Spark's sequence.
-  ARROW_RETURN_NOT_OK(stores.values->PutMany(Views(moved_keys), Views(moved_values)));
-  // Indexes below their key's count, and keys whose count was just read: the stores hold
-  // them, and need not look them up.
-  ARROW_RETURN_NOT_OK(stores.values->RemoveHeld(Views(removed_keys)));
-  ARROW_RETURN_NOT_OK(stores.counts->RemoveHeld(emptied_keys));
-  return stores.counts->PutMany(counted_keys, Views(new_counts));
+  changes->moved_to = Views(moved_keys);
+  changes->moved_from = Views(moved_from);
+  changes->removed_values = Views(removed_keys);
+  changes->new_counts = Views(new_counts);
+  return arrow::Status::OK();
 }
 
 }  // namespace
 
-arrow::Status RemoveExpiredState(const RemovedSide& side, int64_t watermark_micros,
-                                 SideStores& stores, RemovalBuffers& buffers,
-                                 EncodedRows* unmatched, int64_t* removed) {
+arrow::Status PlanStateRemoval(const RemovedSide& side, int64_t watermark_micros,
+                               const SideStores& stores, RemovalBuffers& buffers,
+                               EncodedRows* unmatched, int64_t* removed, StateRemoval* removal) {
+  *removal = StateRemoval();
   if (side.eviction.kind == JoinStateEviction::Kind::kByKey) {
-    return EvictKeys(side, watermark_micros, stores, buffers, unmatched, removed);
+    return PlanKeyRemoval(side, watermark_micros, stores, buffers, unmatched, removed, removal);
   }
-  return EvictRows(side, watermark_micros, stores, buffers, unmatched, removed);
+  return PlanRowRemoval(side, watermark_micros, stores, buffers, unmatched, removed, removal);
+}
+
+arrow::Status RemoveFromValues(const RemovedSide& side, state::StateStore& values,
+                               RemovalBuffers& buffers, const StateRemoval& removal) {
+  // The moving rows, read where they were kept before anything changes.
+  EncodedRows& moved_values = Refill(buffers.moved_values);
+  values.GetMany(removal.moved_from,
+                 [&](size_t, std::string_view value) { moved_values.Append(value); });
+  if (static_cast<size_t>(moved_values.size()) != removal.moved_to.size()) {
+    return arrow::Status::Invalid("The ", side.values_store,
+                                  " state of the join lacks a row its counts promise");
+  }
+  ARROW_RETURN_NOT_OK(values.PutMany(removal.moved_to, Views(moved_values)));
+  // The plan found these in the store: it need not look them up.
+  return values.RemoveHeld(removal.removed_values);
+}
+
+arrow::Status RemoveFromCounts(state::StateStore& counts, const StateRemoval& removal) {
+  // The plan found these in the store: it need not look them up.
+  ARROW_RETURN_NOT_OK(counts.RemoveHeld(removal.emptied_keys));
+  return counts.PutMany(removal.counted_keys, removal.new_counts);
 }
 
 }  // namespace sluice::physical

@@ -30,6 +30,7 @@ struct RemovalBuffers {
   EncodedRows moved_to;      // the indexed keys of the holes rows move into
   EncodedRows moved_from;    // and of the rows that move
   EncodedRows moved_values;
+  EncodedRows new_counts;  // the counts of the keys that keep rows
 };
 
 /// What a removal needs to know of the side it removes from.
@@ -42,11 +43,31 @@ struct RemovedSide {
   bool preserved = false;  // its unmatched rows are emitted with nulls
 };
 
-/// Takes the rows at or below `watermark_micros` (the state watermark) out of `stores`, by
-/// key or by row as `side.eviction` says: the unmatched ones of a preserved side are appended
-/// to `unmatched`, and `removed` counts every row taken out.
-arrow::Status RemoveExpiredState(const RemovedSide& side, int64_t watermark_micros,
-                                 SideStores& stores, RemovalBuffers& buffers,
-                                 EncodedRows* unmatched, int64_t* removed);
+/// What taking the expired rows out changes in each of a side's two stores, worked out
+/// before either changes (views of the RemovalBuffers that PlanStateRemoval filled). Each
+/// store's changes read and write that store alone, so the two stores change at once, on two
+/// threads: RemoveFromValues and RemoveFromCounts.
+struct StateRemoval {
+  // The values store: the row at each of `moved_from` is put at the same place of `moved_to`,
+  // then the rows at `removed_values` are removed.
+  std::vector<std::string_view> moved_to, moved_from, removed_values;
+  // The counts store: `emptied_keys` are removed, then `counted_keys` given `new_counts`.
+  std::vector<std::string_view> emptied_keys, counted_keys, new_counts;
+};
+
+/// Works out how to take the rows at or below `watermark_micros` (the state watermark) out of
+/// `stores`, by key or by row as `side.eviction` says, reading them only: the unmatched ones of
+/// a preserved side are appended to `unmatched`, and `removed` counts every row taken out.
+arrow::Status PlanStateRemoval(const RemovedSide& side, int64_t watermark_micros,
+                               const SideStores& stores, RemovalBuffers& buffers,
+                               EncodedRows* unmatched, int64_t* removed, StateRemoval* removal);
+
+/// Makes `removal`'s changes to the side's values store: the moves first, then the removals
+/// (an index moved into and later removed ends up removed, as at the end of Spark's sequence).
+arrow::Status RemoveFromValues(const RemovedSide& side, state::StateStore& values,
+                               RemovalBuffers& buffers, const StateRemoval& removal);
+
+/// Makes `removal`'s changes to the side's counts store.
+arrow::Status RemoveFromCounts(state::StateStore& counts, const StateRemoval& removal);
 
 }  // namespace sluice::physical
