@@ -16,6 +16,7 @@
 #include "sluice/api/dataframe_reader.h"
 #include "sluice/api/delta_table.h"
 #include "sluice/api/session.h"
+#include "sluice/common/read_ahead.h"
 #include "sluice/delta/delta_log.h"
 
 namespace {
@@ -36,6 +37,7 @@ std::string Row(const std::string& id) {
 void Check(const arrow::Status& status, const char* what) {
   if (status.ok()) return;
   std::fprintf(stderr, "%s failed: %s\n", what, status.ToString().c_str());
+  sluice::WaitForPoolsIdle();
   std::exit(1);
 }
 
@@ -141,5 +143,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   fs::remove_all(folder);
+  // The pools' threads must be done with their tasks before the process exits.
+  sluice::WaitForPoolsIdle();
   return 0;
 }
