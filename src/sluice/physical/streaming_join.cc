@@ -632,13 +632,14 @@ class StreamingJoinStream final : public BufferedStream {
     return status;
   }
 
-  /// Waits until all Keep was given is put.
+  /// Waits until all Keep was given is put. A task puts its counts before its values, and
+  /// fails with either's error: its own end is all there is to wait for.
   arrow::Status FinishKeeping() {
-    const arrow::Status counted = FinishCounting();
-    const arrow::Status kept =
+    counting_.clear();
+    const arrow::Status status =
         keeping_.empty() ? arrow::Status::OK() : arrow::AllFinished(keeping_).status();
     keeping_.clear();
-    return kept.ok() ? counted : kept;
+    return status;
   }
 
   /// Removes the rows of `spec`'s side that the state watermark has passed; the unmatched ones
