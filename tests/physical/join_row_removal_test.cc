@@ -39,18 +39,31 @@ Outcome SparkRemoval(int64_t count, const std::vector<bool>& expired) {
   return outcome;
 }
 
-/// Applies `removal` as the join does: every move reads the row where it was kept before any
-/// change, the moves are written first, then the removed indexes go.
+/// Applies `removal` as the join does: the rows that move are taken out first (each index
+/// given up once), then put at their new indexes in order, then the dropped indexes go.
 Outcome Apply(int64_t count, const std::vector<int64_t>& expired_indexes,
               const KeyRowRemoval& removal) {
-  std::vector<int64_t> before(count), after(count);
+  std::vector<int64_t> row(count);
   std::vector<bool> present(count, true);
-  for (int64_t i = 0; i < count; ++i) before[i] = after[i] = i;
-  for (const auto& move : removal.moves) after[move.to] = before[move.from];
-  for (int64_t index : removal.removed_indexes) present[index] = false;
+  for (int64_t i = 0; i < count; ++i) row[i] = i;
+  std::vector<int64_t> taken;
+  for (const auto& move : removal.moves) {
+    EXPECT_TRUE(present[move.from]) << "index " << move.from << " given up twice";
+    present[move.from] = false;
+    taken.push_back(row[move.from]);
+  }
+  for (size_t m = 0; m < removal.moves.size(); ++m) {
+    const int64_t to = removal.moves[m].to;
+    EXPECT_TRUE(present[to]) << "a row moves to index " << to << ", which is given up";
+    row[to] = taken[m];
+  }
+  for (int64_t index : removal.dropped_indexes) {
+    EXPECT_TRUE(present[index]) << "index " << index << " given up twice";
+    present[index] = false;
+  }
   Outcome outcome;
   for (int64_t i = 0; i < count; ++i) {
-    if (present[i]) outcome.rows.push_back(after[i]);
+    if (present[i]) outcome.rows.push_back(row[i]);
   }
   for (size_t row : removal.removed_rows) outcome.removed.push_back(expired_indexes[row]);
   return outcome;

@@ -7,7 +7,7 @@ namespace sluice::physical {
 const KeyRowRemoval& KeyRowRemover::Remove(int64_t count,
                                            std::span<const int64_t> expired_indexes) {
   removal_.moves.clear();
-  removal_.removed_indexes.clear();
+  removal_.dropped_indexes.clear();
   removal_.removed_rows.clear();
   // Spark's walk, on the indexes alone.
   kept_at_.resize(count);
@@ -24,11 +24,13 @@ const KeyRowRemoval& KeyRowRemover::Remove(int64_t count,
       continue;
     }
     removal_.removed_rows.push_back(static_cast<size_t>(row));
+    // The unwalked positions past `position` hold their own rows: the last row is kept - 1.
     if (position != kept - 1) {
-      kept_at_[position] = kept_at_[kept - 1];
-      removal_.moves.push_back({position, kept_at_[position]});
+      kept_at_[position] = kept - 1;
+      removal_.moves.push_back({position, kept - 1});
+    } else {
+      removal_.dropped_indexes.push_back(kept - 1);
     }
-    removal_.removed_indexes.push_back(kept - 1);
     --kept;
   }
   removal_.kept = kept;

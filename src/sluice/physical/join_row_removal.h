@@ -15,10 +15,11 @@ struct KeyRowRemoval {
     int64_t to;
     int64_t from;
   };
+  /// Each takes the key's last row, whose index is given up: no move's `from` is an index
+  /// another move goes `to`, so the rows that move may be taken out before any is put back.
   std::vector<Move> moves;
-  /// The indexes that are no longer used, in the order they are given up: each time the
-  /// key's last one.
-  std::vector<int64_t> removed_indexes;
+  /// The other indexes given up, in order: each an expired row that was the key's last.
+  std::vector<int64_t> dropped_indexes;
   /// The expired rows, by their position in the `expired_indexes` given, in the order they go.
   std::vector<size_t> removed_rows;
   /// How many rows the key keeps.

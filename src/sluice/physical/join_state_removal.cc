@@ -146,7 +146,7 @@ arrow::Status PlanRowRemoval(const RemovedSide& side, int64_t watermark_micros,
       AppendIndexedKey(key, move.to, &moved_keys);
       AppendIndexedKey(key, move.from, &moved_from);
     }
-    for (int64_t index : removal.removed_indexes) AppendIndexedKey(key, index, &removed_keys);
+    for (int64_t index : removal.dropped_indexes) AppendIndexedKey(key, index, &removed_keys);
     if (removal.kept == 0) {
       changes->emptied_keys.push_back(key);
     } else {
@@ -175,10 +175,10 @@ arrow::Status PlanStateRemoval(const RemovedSide& side, int64_t watermark_micros
 
 arrow::Status RemoveFromValues(const RemovedSide& side, state::StateStore& values,
                                RemovalBuffers& buffers, const StateRemoval& removal) {
-  // The moving rows, read where they were kept before anything changes.
+  // The moving rows, taken out where they were kept before anything else changes.
   EncodedRows& moved_values = Refill(buffers.moved_values);
-  values.GetMany(removal.moved_from,
-                 [&](size_t, std::string_view value) { moved_values.Append(value); });
+  ARROW_RETURN_NOT_OK(values.TakeHeld(
+      removal.moved_from, [&](size_t, std::string_view value) { moved_values.Append(value); }));
   if (static_cast<size_t>(moved_values.size()) != removal.moved_to.size()) {
     return arrow::Status::Invalid("The ", side.values_store,
                                   " state of the join lacks a row its counts promise");

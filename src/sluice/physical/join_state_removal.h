@@ -49,8 +49,8 @@ struct RemovedSide {
 /// store's changes read and write that store alone, so the two stores change at once, on two
 /// threads: RemoveFromValues and RemoveFromCounts.
 struct StateRemoval {
-  // The values store: the row at each of `moved_from` is put at the same place of `moved_to`,
-  // then the rows at `removed_values` are removed.
+  // The values store: the rows at `moved_from` are taken out and each put at the same place
+  // of `moved_to`, then the rows at `removed_values` are removed.
   std::vector<std::string_view> moved_to, moved_from, removed_values;
   // The counts store: `emptied_keys` are removed, then `counted_keys` given `new_counts`.
   std::vector<std::string_view> emptied_keys, counted_keys, new_counts;
@@ -63,8 +63,9 @@ arrow::Status PlanStateRemoval(const RemovedSide& side, int64_t watermark_micros
                                const SideStores& stores, RemovalBuffers& buffers,
                                EncodedRows* unmatched, int64_t* removed, StateRemoval* removal);
 
-/// Makes `removal`'s changes to the side's values store: the moves first, then the removals
-/// (an index moved into and later removed ends up removed, as at the end of Spark's sequence).
+/// Makes `removal`'s changes to the side's values store: the rows that move are taken out,
+/// put where they go, then the other rows given up are removed; the store ends as at the end
+/// of Spark's sequence.
 arrow::Status RemoveFromValues(const RemovedSide& side, state::StateStore& values,
                                RemovalBuffers& buffers, const StateRemoval& removal);
 

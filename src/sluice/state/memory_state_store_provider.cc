@@ -85,7 +85,7 @@ class MemoryStateStore final : public StateStore {
 
   arrow::Status Remove(std::string_view key) override {
     ARROW_RETURN_NOT_OK(CheckOpen("Remove"));
-    RemoveHashed(key, ArenaHashTable::Hash(key));
+    RemoveHashed(key, ArenaHashTable::Hash(key), [](std::string_view) {});
     return log_status_;
   }
 
@@ -93,7 +93,19 @@ class MemoryStateStore final : public StateStore {
     ARROW_RETURN_NOT_OK(CheckOpen("Remove"));
     provider_->table_.Pipelined(
         keys.size(), [&](size_t i) { return keys[i]; },
-        [&](size_t i, uint64_t hash) { RemoveHashed(keys[i], hash); });
+        [&](size_t i, uint64_t hash) { RemoveHashed(keys[i], hash, [](std::string_view) {}); });
+    return log_status_;
+  }
+
+  arrow::Status TakeHeld(
+      std::span<const std::string_view> keys,
+      const std::function<void(size_t, std::string_view)>& taken) override {
+    ARROW_RETURN_NOT_OK(CheckOpen("Remove"));
+    provider_->table_.Pipelined(
+        keys.size(), [&](size_t i) { return keys[i]; },
+        [&](size_t i, uint64_t hash) {
+          RemoveHashed(keys[i], hash, [&](std::string_view value) { taken(i, value); });
+        });
     return log_status_;
   }
 
@@ -194,9 +206,12 @@ class MemoryStateStore final : public StateStore {
     BoundUnreferencedGarbage();
   }
 
-  void RemoveHashed(std::string_view key, uint64_t hash) {
+  /// One probe: `taken` sees the value removed while the table still holds it.
+  template <typename Taken>
+  void RemoveHashed(std::string_view key, uint64_t hash, Taken&& taken) {
     const bool removed = provider_->table_.EraseHashed(
         key, hash, [&](const ArenaHashTable::Entry& entry) {
+          taken(entry.value);
           // A marked entry changed earlier in this version, which the log already holds.
           if (!entry.marked) {
             undo_.AppendKept(entry.key, entry.value);

@@ -39,6 +39,18 @@ arrow::Status StateStore::RemoveHeld(std::span<const std::string_view> keys) {
   return RemoveMany(keys);
 }
 
+arrow::Status StateStore::TakeHeld(
+    std::span<const std::string_view> keys,
+    const std::function<void(size_t i, std::string_view value)>& taken) {
+  std::vector<std::string_view> found;
+  found.reserve(keys.size());
+  GetMany(keys, [&](size_t i, std::string_view value) {
+    taken(i, value);
+    found.push_back(keys[i]);
+  });
+  return RemoveHeld(found);
+}
+
 arrow::Status CheckVersionToLoad(int64_t version) {
   if (version >= 0) return arrow::Status::OK();
   return SparkError("CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION",

@@ -151,6 +151,13 @@ class StateStore {
   /// A key it does not hold would leave num_keys wrong.
   virtual arrow::Status RemoveHeld(std::span<const std::string_view> keys);
 
+  /// RemoveHeld that first calls `taken(i, value)` with the value of each keys[i] removed, in
+  /// order of i, with views valid during the call: a row moved elsewhere is found once, not
+  /// read by a lookup and then removed by another. The default does just that.
+  virtual arrow::Status TakeHeld(
+      std::span<const std::string_view> keys,
+      const std::function<void(size_t i, std::string_view value)>& taken);
+
   /// Calls `visit` once for every entry, in no particular order. `visit` must not modify the
   /// store.
   virtual void ForEach(
