@@ -273,13 +273,19 @@ void ArenaHashTable::Discard(const char* record) {
 }
 
 size_t ArenaHashTable::BlockOf(const char* record) const {
-  // The last block starting at or before the record.
-  auto after = std::upper_bound(
-      blocks_by_address_.begin(), blocks_by_address_.end(), record,
-      [](const char* address, const std::pair<const char*, size_t>& block) {
-        return std::less<const char*>()(address, block.first);
-      });
-  return std::prev(after)->second;
+  // The last block starting at or before the record (the first one does). A binary search
+  // without branches: records come in no order (each discard, every entry a compaction
+  // walks), so a branch on each comparison was mispredicted half the time, and BlockOf was
+  // 2.3% of q7's samples.
+  const auto at = reinterpret_cast<uintptr_t>(record);
+  const std::pair<const char*, size_t>* base = blocks_by_address_.data();
+  size_t n = blocks_by_address_.size();
+  while (n > 1) {
+    const size_t half = n / 2;
+    base = reinterpret_cast<uintptr_t>(base[half].first) <= at ? base + half : base;
+    n -= half;
+  }
+  return base->second;
 }
 
 void ArenaHashTable::IndexBlocks() {
