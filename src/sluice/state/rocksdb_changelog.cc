@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -156,11 +157,12 @@ arrow::Result<std::unique_ptr<ChangelogWriter>> ChangelogWriter::Open(std::strin
   }
   if (fd < 0) return Errno("Cannot create", temp);
   std::unique_ptr<ChangelogWriter> writer(new ChangelogWriter(path, temp, fd, direct));
-  writer->buffer_.append(kStateFileMagic, sizeof(kStateFileMagic));
-  Append<uint16_t>(writer->buffer_, kStateFileFormatVersion);
-  Append<uint8_t>(writer->buffer_, static_cast<uint8_t>(kind));
-  Append<uint8_t>(writer->buffer_, 0);
-  Append<uint64_t>(writer->buffer_, static_cast<uint64_t>(version));
+  std::string header(kStateFileMagic, sizeof(kStateFileMagic));
+  Append<uint16_t>(header, kStateFileFormatVersion);
+  Append<uint8_t>(header, static_cast<uint8_t>(kind));
+  Append<uint8_t>(header, 0);
+  Append<uint64_t>(header, static_cast<uint64_t>(version));
+  ARROW_RETURN_NOT_OK(writer->AppendBytes(header));
   return writer;
 }
 
@@ -170,51 +172,58 @@ ChangelogWriter::~ChangelogWriter() {
   if (!committed_) ::unlink(temp_path_.c_str());
 }
 
-void ChangelogWriter::AppendRecord(std::string_view key, uint32_t value_length,
-                                   std::string_view value) {
-  Append<uint32_t>(buffer_, static_cast<uint32_t>(key.size()));
-  Append<uint32_t>(buffer_, value_length);
-  buffer_.append(key);
-  buffer_.append(value);
+arrow::Status ChangelogWriter::Reserve(size_t more) {
+  if (buffer_.size + more <= buffer_.capacity) return arrow::Status::OK();
+  // Twice the room, from a block's worth: a version of few changes takes little memory, and
+  // a large one soon has a buffer more than kBufferBytes, which it keeps (buffers swap).
+  const size_t wanted = std::max({buffer_.size + more, 2 * buffer_.capacity, kDirectAlignment});
+  const size_t capacity = (wanted + kDirectAlignment - 1) / kDirectAlignment * kDirectAlignment;
+  std::unique_ptr<char, void (*)(void*)> grown(
+      static_cast<char*>(std::aligned_alloc(kDirectAlignment, capacity)), std::free);
+  if (grown == nullptr) return arrow::Status::OutOfMemory("Cannot buffer the records of ", path_);
+  if (buffer_.size > 0) std::memcpy(grown.get(), buffer_.data.get(), buffer_.size);
+  buffer_.data = std::move(grown);
+  buffer_.capacity = capacity;
+  return arrow::Status::OK();
+}
+
+arrow::Status ChangelogWriter::AppendBytes(std::string_view bytes) {
+  ARROW_RETURN_NOT_OK(Reserve(bytes.size()));
+  std::memcpy(buffer_.data.get() + buffer_.size, bytes.data(), bytes.size());
+  buffer_.size += bytes.size();
+  return arrow::Status::OK();
+}
+
+arrow::Status ChangelogWriter::AppendRecord(std::string_view key, uint32_t value_length,
+                                            std::string_view value) {
+  const size_t size = 2 * sizeof(uint32_t) + key.size() + value.size();
+  ARROW_RETURN_NOT_OK(Reserve(size));
+  char* at = buffer_.data.get() + buffer_.size;
+  const auto key_length = static_cast<uint32_t>(key.size());
+  std::memcpy(at, &key_length, sizeof(uint32_t));
+  std::memcpy(at + sizeof(uint32_t), &value_length, sizeof(uint32_t));
+  std::memcpy(at + 2 * sizeof(uint32_t), key.data(), key.size());
+  if (!value.empty()) std::memcpy(at + 2 * sizeof(uint32_t) + key.size(), value.data(), value.size());
+  buffer_.size += size;
   ++records_;
+  return buffer_.size >= kBufferBytes ? FlushInBackground() : arrow::Status::OK();
 }
 
 arrow::Status ChangelogWriter::Put(std::string_view key, std::string_view value) {
-  AppendRecord(key, static_cast<uint32_t>(value.size()), value);
-  return buffer_.size() >= kBufferBytes ? FlushInBackground() : arrow::Status::OK();
+  return AppendRecord(key, static_cast<uint32_t>(value.size()), value);
 }
 
 arrow::Status ChangelogWriter::Remove(std::string_view key) {
-  AppendRecord(key, kRemovedValueLength, {});
-  return buffer_.size() >= kBufferBytes ? FlushInBackground() : arrow::Status::OK();
+  return AppendRecord(key, kRemovedValueLength, {});
 }
 
-arrow::Status ChangelogWriter::Write(std::string_view bytes) {
+arrow::Status ChangelogWriter::Write(std::string_view bytes, bool last) {
   crc_ = Crc32(crc_, bytes.data(), bytes.size());
-  bytes_ += static_cast<int64_t>(bytes.size());
-  if (!direct_) return checkpoint::WriteAll(fd_, bytes, path_);
-  if (staged_bytes_ + bytes.size() > staged_capacity_) {
-    // Room for a buffer more than asked, so that the next one fits without another copy.
-    const size_t capacity = (staged_bytes_ + bytes.size() + kBufferBytes + kDirectAlignment) /
-                            kDirectAlignment * kDirectAlignment;
-    std::unique_ptr<char, void (*)(void*)> grown(
-        static_cast<char*>(std::aligned_alloc(kDirectAlignment, capacity)), std::free);
-    if (grown == nullptr) return arrow::Status::OutOfMemory("Cannot stage ", path_);
-    if (staged_bytes_ > 0) std::memcpy(grown.get(), staged_.get(), staged_bytes_);
-    staged_ = std::move(grown);
-    staged_capacity_ = capacity;
-  }
-  std::memcpy(staged_.get() + staged_bytes_, bytes.data(), bytes.size());
-  staged_bytes_ += bytes.size();
-  return WriteStaged(/*all=*/false);
-}
-
-arrow::Status ChangelogWriter::WriteStaged(bool all) {
-  const size_t blocks = staged_bytes_ / kDirectAlignment * kDirectAlignment;
   size_t written = 0;
-  if (direct_ && blocks > 0) {
-    arrow::Status status =
-        checkpoint::WriteAll(fd_, std::string_view(staged_.get(), blocks), path_);
+  if (direct_) {
+    const size_t blocks = bytes.size() / kDirectAlignment * kDirectAlignment;
+    arrow::Status status = blocks == 0 ? arrow::Status::OK()
+                                       : checkpoint::WriteAll(fd_, bytes.substr(0, blocks), path_);
     if (status.ok()) {
       written = blocks;
     } else if (arrow::internal::ErrnoFromStatus(status) == EINVAL) {
@@ -222,26 +231,17 @@ arrow::Status ChangelogWriter::WriteStaged(bool all) {
       // where it ends (whole blocks only were written directly).
       const off_t end = ::lseek(fd_, 0, SEEK_END);
       if (end < 0) return Errno("Cannot seek", temp_path_);
-      written = static_cast<size_t>(end) - (static_cast<size_t>(bytes_) - staged_bytes_);
+      written = static_cast<size_t>(end - bytes_);
       ARROW_RETURN_NOT_OK(StopDirect());
-      all = true;
     } else {
       return status;
     }
   }
-  if (all || !direct_) {
-    // Less than a block is left at the end of the file, or the file is written through the
-    // page cache from here on.
-    ARROW_RETURN_NOT_OK(StopDirect());
-    if (written < staged_bytes_) {
-      ARROW_RETURN_NOT_OK(checkpoint::WriteAll(
-          fd_, std::string_view(staged_.get() + written, staged_bytes_ - written), path_));
-    }
-    written = staged_bytes_;
+  if (last || written < bytes.size()) ARROW_RETURN_NOT_OK(StopDirect());
+  if (written < bytes.size()) {
+    ARROW_RETURN_NOT_OK(checkpoint::WriteAll(fd_, bytes.substr(written), path_));
   }
-  if (written == 0) return arrow::Status::OK();
-  std::memmove(staged_.get(), staged_.get() + written, staged_bytes_ - written);
-  staged_bytes_ -= written;
+  bytes_ += static_cast<int64_t>(bytes.size());
   return arrow::Status::OK();
 }
 
@@ -256,11 +256,20 @@ arrow::Status ChangelogWriter::StopDirect() {
 }
 
 arrow::Status ChangelogWriter::FlushInBackground() {
+  // Once the write before is done, its buffer is free and direct_ is what it left.
   ARROW_RETURN_NOT_OK(flushed_.status());
-  flushing_.swap(buffer_);
-  buffer_.clear();
+  std::swap(buffer_, flushing_);
+  buffer_.size = 0;
+  if (direct_) {
+    // The partial block at the end waits, first in the next buffer, for the records that
+    // complete it.
+    const size_t partial = flushing_.size % kDirectAlignment;
+    flushing_.size -= partial;
+    ARROW_RETURN_NOT_OK(AppendBytes(
+        std::string_view(flushing_.data.get() + flushing_.size, partial)));
+  }
   auto submitted = arrow::io::default_io_context().executor()->Submit(
-      [this] { return Write(flushing_); });
+      [this] { return Write(flushing_.view(), /*last=*/false); });
   // A buffer that could not be handed over is lost to the file: the writer fails from here
   // on, so no later record is written after the gap.
   flushed_ = submitted.ok() ? *std::move(submitted)
@@ -270,11 +279,9 @@ arrow::Status ChangelogWriter::FlushInBackground() {
 
 arrow::Status ChangelogWriter::Drain() {
   ARROW_RETURN_NOT_OK(flushed_.status());
-  ARROW_RETURN_NOT_OK(Write(buffer_));
-  buffer_.clear();
-  // The last partial block too, and what follows goes through the page cache: the file then
-  // ends where its records do, whatever its length.
-  return WriteStaged(/*all=*/true);
+  ARROW_RETURN_NOT_OK(Write(buffer_.view(), /*last=*/true));
+  buffer_.size = 0;
+  return arrow::Status::OK();
 }
 
 arrow::Status ChangelogWriter::ReadBack(const ChangelogVisitor& visit) {
@@ -288,7 +295,9 @@ arrow::Status ChangelogWriter::ReadBack(const ChangelogVisitor& visit) {
 }
 
 arrow::Result<int64_t> ChangelogWriter::Commit() {
-  Append<uint64_t>(buffer_, records_);
+  std::string count;
+  Append<uint64_t>(count, records_);
+  ARROW_RETURN_NOT_OK(AppendBytes(count));
   ARROW_RETURN_NOT_OK(Drain());
   // The checksum of everything before it ends the file.
   std::string crc;

@@ -60,36 +60,44 @@ class ChangelogWriter {
   arrow::Result<int64_t> Commit();
 
  private:
+  /// Bytes in memory aligned for direct writes.
+  struct AlignedBytes {
+    std::unique_ptr<char, void (*)(void*)> data{nullptr, std::free};
+    size_t capacity = 0;
+    size_t size = 0;
+    std::string_view view() const { return {data.get(), size}; }
+  };
+
   ChangelogWriter(std::string path, std::string temp_path, int fd, bool direct);
-  void AppendRecord(std::string_view key, uint32_t value_length, std::string_view value);
+  /// Makes room in `buffer_` for `more` bytes.
+  arrow::Status Reserve(size_t more);
+  arrow::Status AppendBytes(std::string_view bytes);
+  arrow::Status AppendRecord(std::string_view key, uint32_t value_length,
+                             std::string_view value);
   /// Hands the buffer to a background write once the one before it is done (a failure of
   /// that one is returned here).
   arrow::Status FlushInBackground();
   /// Waits for the background write, then writes the rest of the buffer: the file then holds
-  /// every record appended.
+  /// every record appended, and what follows goes through the page cache.
   arrow::Status Drain();
-  /// Checksums and writes `bytes` at the end of the file; written directly, the bytes past
-  /// the last whole block wait in `staged_` for the next write.
-  arrow::Status Write(std::string_view bytes);
-  /// Writes `staged_` up to its last whole block directly, and when `all` the rest through
-  /// the page cache; what is not written stays staged.
-  arrow::Status WriteStaged(bool all);
+  /// Checksums and writes `bytes` at the end of the file: directly as whole blocks, and the
+  /// rest through the page cache, which only the `last` bytes before the file's end may need
+  /// (the others are whole blocks while the file is written directly).
+  arrow::Status Write(std::string_view bytes, bool last);
   /// Writes through the page cache from here on.
   arrow::Status StopDirect();
 
   std::string path_;
   std::string temp_path_;
   int fd_;
-  std::string buffer_;
+  /// The records appended since the last flush, after the partial block the last flush left
+  /// (a direct write takes whole blocks), so that the background write goes straight from it.
+  AlignedBytes buffer_;
   /// The buffer being written in the background, and that write.
-  std::string flushing_;
+  AlignedBytes flushing_;
   arrow::Future<> flushed_ = arrow::Future<>::MakeFinished();
-  /// Whether the file is open with O_DIRECT, and the block-aligned memory its writes go
-  /// from, of which the first `staged_bytes_` wait to be written.
+  /// Whether the file is open with O_DIRECT.
   bool direct_ = false;
-  std::unique_ptr<char, void (*)(void*)> staged_{nullptr, std::free};
-  size_t staged_capacity_ = 0;
-  size_t staged_bytes_ = 0;
   /// Of the bytes written so far.
   uint32_t crc_ = 0;
   uint64_t records_ = 0;
