@@ -114,13 +114,15 @@ class KeyIndex {
   const std::vector<std::string_view>& keys() const { return keys_; }
 
  private:
-  // A slot keeps the high bits of its key's hash, so that a probe compares the bytes of a key
-  // only when those match: most probes pass other keys without reading them.
+  // A slot keeps the low half of its key's hash: a probe compares the bytes of a key only
+  // when the bits past the slot's position match, so most probes pass other keys without
+  // reading them, and growing places each key again without reading it either (its position
+  // is those bits under the mask).
   struct Slot {
     int32_t id = -1;
     uint32_t tag = 0;
   };
-  static uint32_t Tag(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
+  static uint32_t Tag(uint64_t hash) { return static_cast<uint32_t>(hash); }
   bool Holds(const Slot& slot, uint64_t hash, std::string_view key) const {
     return slot.tag == Tag(hash) && keys_[static_cast<size_t>(slot.id)] == key;
   }
@@ -131,7 +133,7 @@ class KeyIndex {
     mask_ = slots_.size() - 1;
     for (const Slot& moved : old) {
       if (moved.id < 0) continue;
-      size_t slot = state::ArenaHashTable::Hash(keys_[static_cast<size_t>(moved.id)]) & mask_;
+      size_t slot = moved.tag & mask_;
       while (slots_[slot].id >= 0) slot = (slot + 1) & mask_;
       slots_[slot] = moved;
     }
