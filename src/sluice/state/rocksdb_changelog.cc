@@ -203,7 +203,9 @@ arrow::Status ChangelogWriter::AppendRecord(std::string_view key, uint32_t value
   std::memcpy(at, &key_length, sizeof(uint32_t));
   std::memcpy(at + sizeof(uint32_t), &value_length, sizeof(uint32_t));
   std::memcpy(at + 2 * sizeof(uint32_t), key.data(), key.size());
-  if (!value.empty()) std::memcpy(at + 2 * sizeof(uint32_t) + key.size(), value.data(), value.size());
+  if (!value.empty()) {
+    std::memcpy(at + 2 * sizeof(uint32_t) + key.size(), value.data(), value.size());
+  }
   buffer_.size += size;
   ++records_;
   return buffer_.size >= kBufferBytes ? FlushInBackground() : arrow::Status::OK();
