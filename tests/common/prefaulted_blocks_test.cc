@@ -78,6 +78,19 @@ TEST(PrefaultedBlocksTest, ATakenBlockHasEveryPageResidentInThePagesAskedFor) {
   }
 }
 
+TEST(PrefaultedBlocksTest, PrefaultOnTwoThreadsMakesEveryPageResident) {
+  // Two huge pages and a half: halves split on a huge page, the second ending mid-page.
+  const size_t bytes = 5 * kHugePageBytes / 2;
+  LargeDeleter deleter{bytes, nullptr};
+  std::unique_ptr<char[], LargeDeleter> memory(static_cast<char*>(AllocateLarge(bytes)), deleter);
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  ASSERT_LT(ResidentPages(memory.get(), bytes), bytes / page) << "fresh memory was resident";
+  PrefaultOnTwoThreads(memory.get(), bytes);
+  EXPECT_EQ(ResidentPages(memory.get(), bytes), bytes / page);
+  std::memset(memory.get(), 0x5a, bytes);
+  EXPECT_EQ(memory[bytes - 1], 0x5a);
+}
+
 TEST(PrefaultedBlocksTest, KeepsAtMostDepthBlocksReady) {
   PrefaultedBlocks blocks(kBlockBytes, 3, Pages::kHuge);
   ASSERT_NE(TakeReady(blocks), nullptr);

@@ -12,6 +12,8 @@
 #include <arrow/io/interfaces.h>
 #include <arrow/util/thread_pool.h>
 
+#include "sluice/common/start_ahead.h"
+
 namespace sluice {
 
 namespace {
@@ -27,6 +29,18 @@ void Prefault(char* memory, size_t bytes) {
 }
 
 }  // namespace
+
+void PrefaultOnTwoThreads(char* memory, size_t bytes) {
+  // Halves on a huge page's boundary: each page is faulted in whole by one thread.
+  const size_t half = bytes / 2 / kHugePageBytes * kHugePageBytes;
+  if (half == 0) return Prefault(memory, bytes);
+  StartAhead second([=] {
+    Prefault(memory + half, bytes - half);
+    return arrow::Status::OK();
+  }, arrow::internal::GetCpuThreadPool());
+  Prefault(memory, half);
+  (void)second.Finish();
+}
 
 struct PrefaultedBlocks::Shared {
   const size_t block_bytes;

@@ -13,6 +13,11 @@
 
 namespace sluice {
 
+/// Faults in every page of `bytes` of fresh memory at `memory` for writing: the first half
+/// here, the second on a thread of the CPU pool if one is free (else here too). For a large
+/// array made all at once, which the caller waits for.
+void PrefaultOnTwoThreads(char* memory, size_t bytes);
+
 /// Supplies blocks of `block_bytes` (from AllocateLarge in `pages`, from `pool` when given)
 /// with every page already written once, keeping up to `depth` of them ready: a task on
 /// Arrow's IO pool prepares them, one at a time, while the owner works. `pool` must outlive
