@@ -39,11 +39,6 @@ constexpr int64_t kRowsPerSlice = 16 * 1024;
 /// From how many pairs a slice's matches are made on another core while its thread walks them.
 constexpr size_t kPairsMadeAhead = 1024;
 
-std::string StoreName(int side, bool values) {
-  return std::string(side == kLeft ? "left" : "right") +
-         (values ? "-keyWithIndexToValue" : "-keyToNumValues");
-}
-
 /// What one side of the join is, fixed for the query.
 struct SideSpec {
   int side = kLeft;
@@ -221,7 +216,7 @@ class StreamingJoinStream final : public BufferedStream {
           state::StateStoreId id;
           id.operator_id = operator_id_;
           id.partition_id = p;
-          id.store_name = StoreName(side, values);
+          id.store_name = StreamingJoinStoreName(side, values);
           ARROW_ASSIGN_OR_RAISE(auto* provider, stateful_.providers->Get(id));
           ARROW_ASSIGN_OR_RAISE(auto store, provider->GetStore(stateful_.batch_id));
           (values ? stores_[side][p].values : stores_[side][p].counts) = std::move(store);
@@ -667,7 +662,7 @@ class StreamingJoinStream final : public BufferedStream {
     if (!state_watermark) return arrow::Status::OK();
     const int64_t watermark_micros = *state_watermark * 1000;
     const int side = spec.side;
-    const RemovedSide removed_side{StoreName(side, false), StoreName(side, true), &spec.types,
+    const RemovedSide removed_side{StreamingJoinStoreName(side, false), StreamingJoinStoreName(side, true), &spec.types,
                                    &key_types_, spec.eviction, spec.preserved};
     std::vector<EncodedRows> unmatched(num_partitions_);
     std::vector<int64_t> removed(num_partitions_, 0);
@@ -762,40 +757,7 @@ class StreamingJoinStream final : public BufferedStream {
   int64_t removal_ms_ = 0;
 };
 
-arrow::FieldVector KeyFields(const std::vector<expr::BoundExprPtr>& keys) {
-  arrow::FieldVector fields;
-  for (size_t k = 0; k < keys.size(); ++k) {
-    fields.push_back(arrow::field("field" + std::to_string(k), keys[k]->type(), keys[k]->nullable()));
-  }
-  return fields;
-}
-
 }  // namespace
-
-state::StateOperatorInfo StreamingJoinStateInfo(const plan::Join& join, int64_t operator_id,
-                                                int32_t num_partitions) {
-  state::StateOperatorInfo info;
-  info.operator_id = operator_id;
-  info.operator_name = "symmetricHashJoin";
-  info.num_partitions = num_partitions;
-  for (int side : {kLeft, kRight}) {
-    arrow::FieldVector keys = KeyFields(side == kLeft ? join.left_keys() : join.right_keys());
-    info.stores.push_back({StoreName(side, false), arrow::schema(keys),
-                           arrow::schema({arrow::field("value", arrow::int64(), false)})});
-    arrow::FieldVector indexed = keys;
-    indexed.push_back(arrow::field("index", arrow::int64(), false));
-    arrow::FieldVector values = expr::ToSchema(join.children()[side]->output())->fields();
-    values.push_back(arrow::field("matched", arrow::boolean(), false));
-    info.stores.push_back(
-        {StoreName(side, true), arrow::schema(indexed), arrow::schema(values)});
-  }
-  return info;
-}
-
-bool StreamingJoinActsOnWatermark(const plan::Join& join) {
-  return plan::StateEvictionOf(join, JoinSide::kLeft).kind != JoinStateEviction::Kind::kNever ||
-         plan::StateEvictionOf(join, JoinSide::kRight).kind != JoinStateEviction::Kind::kNever;
-}
 
 BatchStreamPtr MakeStreamingJoin(const plan::Join& join, BatchStreamPtr left, BatchStreamPtr right,
                                  std::array<plan::ColumnMask, 2> stored,

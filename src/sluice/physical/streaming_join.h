@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 
 #include "sluice/physical/batch_stream.h"
 #include "sluice/plan/join.h"
@@ -8,6 +9,10 @@
 #include "sluice/state/operator_metadata.h"
 
 namespace sluice::physical {
+
+/// The name of one of a stream-stream join's stores in each partition: of the left (side 0)
+/// or right (side 1) rows, their counts per key or their values.
+std::string StreamingJoinStoreName(int side, bool values);
 
 /// How a stream-stream join lays out its state: Spark's four stores per partition,
 /// left-keyToNumValues (join key -> number of rows kept for it), left-keyWithIndexToValue
