@@ -13,6 +13,22 @@
 namespace sluice {
 namespace {
 
+/// A pool of one thread, held by a task until Release(), which waits for the pool to be idle.
+struct HeldPool {
+  HeldPool() {
+    std::shared_future<void> released = release.get_future().share();
+    EXPECT_TRUE(pool->Spawn([released] { released.wait(); }).ok());
+  }
+  void Release() {
+    release.set_value();
+    pool->WaitForIdle();
+  }
+
+  std::shared_ptr<arrow::internal::ThreadPool> pool =
+      arrow::internal::ThreadPool::Make(1).ValueOrDie();
+  std::promise<void> release;
+};
+
 TEST(StartAheadTest, AFreePoolThreadDoesTheWorkAndFinishWaitsForIt) {
   auto pool = arrow::internal::ThreadPool::Make(1).ValueOrDie();
   std::promise<void> started;
@@ -41,10 +57,7 @@ TEST(StartAheadTest, AFreePoolThreadDoesTheWorkAndFinishWaitsForIt) {
 }
 
 TEST(StartAheadTest, FinishDoesTheWorkItselfWhenThePoolIsBusy) {
-  auto pool = arrow::internal::ThreadPool::Make(1).ValueOrDie();
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  ASSERT_TRUE(pool->Spawn([released] { released.wait(); }).ok());
+  HeldPool held;
   std::atomic<int> runs{0};
   std::thread::id ran_on;
   {
@@ -54,26 +67,21 @@ TEST(StartAheadTest, FinishDoesTheWorkItselfWhenThePoolIsBusy) {
           ++runs;
           return arrow::Status::OK();
         },
-        pool.get());
+        held.pool.get());
     // The pool's only thread is held: the work is done here, at once.
     EXPECT_TRUE(ahead.Finish().ok());
     EXPECT_EQ(runs.load(), 1);
     EXPECT_EQ(ran_on, std::this_thread::get_id());
   }
-  release.set_value();
-  pool->WaitForIdle();
+  held.Release();
   EXPECT_EQ(runs.load(), 1) << "the pool's task must not run the work again";
 }
 
 TEST(StartAheadTest, WorkNotStartedWhenItsOwnerGoesNeverRuns) {
-  auto pool = arrow::internal::ThreadPool::Make(1).ValueOrDie();
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  ASSERT_TRUE(pool->Spawn([released] { released.wait(); }).ok());
+  HeldPool held;
   std::atomic<int> runs{0};
-  { StartAhead ahead([&] { ++runs; return arrow::Status::OK(); }, pool.get()); }
-  release.set_value();
-  pool->WaitForIdle();
+  { StartAhead ahead([&] { ++runs; return arrow::Status::OK(); }, held.pool.get()); }
+  held.Release();
   EXPECT_EQ(runs.load(), 0);
 }
 
