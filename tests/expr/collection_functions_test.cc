@@ -102,6 +102,32 @@ TEST_F(CollectionFunctionsTest, OnePartOfASplitIsCutFromTheText) {
   ExpectCall("get", {*regex, Lit("int", "2")}, "string", R"(["c", null, null, null])");
 }
 
+TEST_F(CollectionFunctionsTest, OnePartOfASplitOfLongTexts) {
+  // Texts with 64 bytes after their start are cut by their first 64 bytes' separators
+  // (PartWithinFirst64); a part whose bounds lie past them, or a text near the end of its
+  // buffer, is cut byte by byte: both give the parts a split gives.
+  auto s = Col("string", R"([
+      "https://www.nexmark.com/abcde/fghij/klmno/item.htm?query=1",
+      "https://www.nexmark.com/a/b/c/item.htm?query=1&channel_id=1234567890123456789/x/y",
+      "no-separator-at-all-in-this-text-that-is-longer-than-sixty-four-bytes",
+      null,
+      "a/b"])",
+                "s");
+  auto split = Resolve("split", {s, Lit("string", R"("/")")});
+  ASSERT_TRUE(split.ok()) << split.status().ToString();
+  ExpectCall("get", {*split, Lit("int", "0")}, "string",
+             R"(["https:", "https:",
+                 "no-separator-at-all-in-this-text-that-is-longer-than-sixty-four-bytes",
+                 null, "a"])");
+  ExpectCall("get", {*split, Lit("int", "3")}, "string", R"(["abcde", "a", null, null, null])");
+  ExpectCall("get", {*split, Lit("int", "6")}, "string",
+             R"(["item.htm?query=1", "item.htm?query=1&channel_id=1234567890123456789", null,
+                 null, null])");
+  ExpectCall("get", {*split, Lit("int", "7")}, "string", R"([null, "x", null, null, null])");
+  ExpectCall("get", {*split, Lit("int", "9")}, "string", "[null, null, null, null, null]");
+  ExpectError("[]", {*split, Lit("int", "7")}, "INVALID_ARRAY_INDEX");
+}
+
 TEST_F(CollectionFunctionsTest, ArrayContains) {
   auto a = Col("int", "[1, 1, 1, 1, null]");
   auto b = Col("int", "[2, 2, null, null, null]");

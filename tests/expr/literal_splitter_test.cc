@@ -1,5 +1,5 @@
-// LiteralPart (one part of a split, for split(...)[i]) against LiteralSplitter, which splits
-// as Java's String.split does.
+// LiteralPart and PartWithinFirst64 (one part of a split, for split(...)[i]) against
+// LiteralSplitter, which splits as Java's String.split does.
 #include "sluice/expr/functions/literal_splitter.h"
 
 #include <gtest/gtest.h>
@@ -42,6 +42,38 @@ TEST(LiteralSplitterTest, OnePartIsThatPartOfTheSplit) {
                 << position;
           }
         }
+      }
+    }
+  }
+}
+
+TEST(LiteralSplitterTest, PartWithinFirst64IsThatPartOfTheSplit) {
+  std::mt19937 random(7);
+  const std::string alphabet = "ab/;";
+  for (int trial = 0; trial < 20000; ++trial) {
+    // Texts up to 100 bytes (separators before, at and after byte 64), in buffers with 0 to
+    // 80 bytes after them.
+    const size_t length = random() % 101;
+    std::string buffer(length + random() % 81, ';');
+    for (size_t i = 0; i < length; ++i) buffer[i] = alphabet[random() % alphabet.size()];
+    const std::string_view text(buffer.data(), length);
+    const auto parts = AllParts(text, "/", -1);
+    for (int64_t position = 0; position <= static_cast<int64_t>(parts.size()) + 1; ++position) {
+      size_t start = 0;
+      size_t end = 0;
+      const int found = PartWithinFirst64(text, buffer, '/', position, &start, &end);
+      const std::string context = "'" + std::string(text) + "' in " +
+                                  std::to_string(buffer.size()) + " bytes, part " +
+                                  std::to_string(position);
+      if (length > 0 && buffer.size() >= 64 && length <= 64) {
+        ASSERT_NE(found, -1) << context;  // a text within its first 64 bytes is always cut
+      }
+      if (found == -1) continue;
+      const bool exists = position < static_cast<int64_t>(parts.size());
+      ASSERT_EQ(found == 1, exists) << context;
+      if (exists) {
+        ASSERT_EQ(text.substr(start, end - start), parts[static_cast<size_t>(position)])
+            << context;
       }
     }
   }

@@ -174,13 +174,20 @@ std::optional<ResolvedCall> ResolveSplitElement(const CallSite& call, Access acc
   if (!index) return std::nullopt;
   const bool one_based = access == Access::kElementAt || access == Access::kTryElementAt;
   const bool fail = ansi && (access == Access::kElementAt || access == Access::kSubscript);
+  // The part's position when PartWithinFirst64 can find it (a one-byte separator, a part
+  // counted from the start that is not the last of `limit`, which holds the rest), else -1.
+  const int64_t position = !one_based ? *index : *index > 0 ? *index - 1 : -1;
+  const int64_t first64_position =
+      separator->size() == 1 && position >= 0 && (limit <= 0 || position < limit - 1) ? position
+                                                                                       : -1;
   ResolvedCall resolved;
   resolved.args = {split->children()[0]};
   resolved.return_type = arrow::utf8();
   resolved.can_fail = fail;
   resolved.kernel = [access, one_based, fail, separator = std::move(*separator), limit,
-                     i = *index](const std::vector<arrow::Datum>& args, const EvalContext& context,
-                                 int64_t num_rows) -> arrow::Result<arrow::Datum> {
+                     i = *index, first64_position](
+                        const std::vector<arrow::Datum>& args, const EvalContext& context,
+                        int64_t num_rows) -> arrow::Result<arrow::Datum> {
     StringInput text(args[0]);
     const std::string_view span = text.Span();
     const bool scalar = AllScalars(args);
@@ -192,6 +199,20 @@ std::optional<ResolvedCall> ResolveSplitElement(const CallSite& call, Access acc
         continue;
       }
       const std::string_view t = text.View(row);
+      if (first64_position >= 0) {
+        size_t start = 0;
+        size_t end = 0;
+        const int found =
+            PartWithinFirst64(t, span, separator[0], first64_position, &start, &end);
+        if (found == 1) {
+          out.AppendRowWithin(std::string_view(t.data() + start, end - start), span);
+          continue;
+        }
+        if (found == 0 && !fail) {
+          out.AppendNullRow();
+          continue;
+        }
+      }
       auto count_parts = [&] {
         LiteralSplitter parts(t, separator, limit);
         int64_t size = 0;

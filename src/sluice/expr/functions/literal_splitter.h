@@ -86,6 +86,55 @@ inline size_t AfterNthByte(std::string_view text, char c, int64_t count, size_t 
   return std::string_view::npos;
 }
 
+/// A bit per byte of the 64 from `data` that is `c`, the first byte's the lowest.
+inline uint64_t ByteMask64(const char* data, char c) {
+  uint64_t mask = 0;
+#if defined(__SSE2__)
+  const __m128i needle = _mm_set1_epi8(c);
+  for (int block = 0; block < 4; ++block) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16 * block));
+    const auto found = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, needle)));
+    mask |= static_cast<uint64_t>(found) << (16 * block);
+  }
+#else
+  for (int i = 0; i < 64; ++i) mask |= static_cast<uint64_t>(data[i] == c) << i;
+#endif
+  return mask;
+}
+
+/// Where the part at `position` (>= 0) of `text` split at the byte `c` (without a limit) lies,
+/// when the separators that bound it are among the text's first 64 bytes, which `readable`
+/// holds: those bytes are one word of bits, one per separator, and the part's bounds are its
+/// position-th and next bits, found by clearing the lowest bit a fixed number of times, with
+/// no branch on the text's bytes. A url's directories are bounded so (Nexmark's q22 takes
+/// three of each url, whose separators a loop over 16-byte blocks found with a mispredicted
+/// branch or two each). Returns 1 and sets `*start` and `*end` when the part is there, 0 when
+/// there are not that many parts, and -1 when the text is longer than 64 bytes and the
+/// part's bounds are not both within them (or `readable` has no 64 bytes from the text on).
+inline int PartWithinFirst64(std::string_view text, std::string_view readable, char c,
+                             int64_t position, size_t* start, size_t* end) {
+  if (text.empty() || readable.empty() || text.data() < readable.data() ||
+      static_cast<size_t>(text.data() - readable.data()) + 64 > readable.size()) {
+    return -1;
+  }
+  uint64_t mask = ByteMask64(text.data(), c);
+  if (text.size() < 64) mask &= (uint64_t{1} << text.size()) - 1;
+  const int beyond = text.size() <= 64 ? 0 : -1;
+  size_t from = 0;
+  for (int64_t k = 0; k < position; ++k) {
+    if (mask == 0) return beyond;
+    from = static_cast<size_t>(std::countr_zero(mask)) + 1;
+    mask &= mask - 1;
+  }
+  *start = from;
+  if (mask != 0) {
+    *end = static_cast<size_t>(std::countr_zero(mask));
+    return 1;
+  }
+  *end = text.size();
+  return beyond == 0 ? 1 : -1;
+}
+
 /// The part at `position` (0-based) of `text` split as LiteralSplitter splits it, or nullopt
 /// when there are not that many parts: for split(...)[i], which needs only the one.
 inline std::optional<std::string_view> LiteralPart(std::string_view text,
