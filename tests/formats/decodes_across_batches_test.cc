@@ -73,13 +73,16 @@ TEST_F(DecodesAcrossBatchesTest, AReadBoundByDecodingDecodesTheNextBatchsFirstFi
   const std::string a = WriteFile("a.json", 1);
   const std::string b = WriteFile("b.json", 5);
   const std::string c = WriteFile("c.json", 9);
-  // The first batch has no batch before it: it decodes only its own file.
+  // The first batch has no batch before it: it decodes its own file as it reads it, and the
+  // next batch's first file whole, at the lowest priority.
   auto first = ReadyReader(a, 0, b);
   EXPECT_FALSE(first->decode_ahead());
+  EXPECT_EQ(next_asked_, 1);
+  ASSERT_TRUE(format_->WaitForOpen("b.json"));
+  EXPECT_EQ(format_->opened().back(), std::make_pair(std::string("b.json"), 19));
   // The query works 5 ms on each batch, a quarter of what decoding takes.
   EXPECT_EQ(ReadAll(*first, std::chrono::milliseconds(5)),
             (std::vector<std::string>{"1", "2", "3", "4"}));
-  EXPECT_EQ(next_asked_, 0);
   // It waited for decoding: the second decodes ahead, and c starts decoding before b is read.
   // Decoding took longer than the query's work but not its CPU time (it slept): it did not
   // dominate, and each file decodes ahead only as far as kAheadLimit.
@@ -92,6 +95,8 @@ TEST_F(DecodesAcrossBatchesTest, AReadBoundByDecodingDecodesTheNextBatchsFirstFi
   // The third batch reads c from that decode: c is opened once.
   auto third = ReadyReader(c, 2, "");
   EXPECT_EQ(ReadAll(*third), (std::vector<std::string>{"9", "10", "11", "12"}));
+  // Each file is opened once: b by the first batch's decode, c by the second's.
+  EXPECT_EQ(OpensOf("b.json"), 1);
   EXPECT_EQ(OpensOf("c.json"), 1);
 }
 
@@ -119,9 +124,10 @@ TEST_F(DecodesAcrossBatchesTest, AReadWhoseQueryKeepsItsCoreBusyDoesNotDecodeAhe
   // The query spends 30 ms on each batch: it never waits for decoding.
   EXPECT_EQ(ReadAll(*first, std::chrono::milliseconds(30)),
             (std::vector<std::string>{"1", "2", "3", "4"}));
+  // Only the first batch, which has no batch before it, asks for the next batch's file.
   auto second = ReadyReader(b, 1, "c.json");
   EXPECT_FALSE(second->decode_ahead());
-  EXPECT_EQ(next_asked_, 0);
+  EXPECT_EQ(next_asked_, 1);
   EXPECT_EQ(ReadAll(*second), (std::vector<std::string>{"5", "6", "7", "8"}));
 }
 

@@ -2,7 +2,8 @@
 // keeps both cores busy: with a file or a few per batch, decoding them one at a time on one
 // core was the whole batch. A read of the source whose decoding was what the query waited for
 // (DecodeLoad) decodes ahead in the next batch, and starts decoding the first file of the
-// batch after it while its own batch runs.
+// batch after it while its own batch runs; so does the first batch of a run, which has no
+// batch before it to go by.
 #pragma once
 
 #include <cstdint>
@@ -27,9 +28,9 @@ class DecodesAcrossBatches {
   /// one batch (a self-join reads it twice, each its own columns): what a read did in the
   /// batch before is found by its columns. `reader` decodes ahead if that read was bound by
   /// decoding (whole files ahead if decoding dominated it), and takes over the decode of its
-  /// first file started then, if it reads that file as decoded. When it decodes ahead, the
-  /// first file of the next batch (`next_first_file`, when known) starts decoding for log
-  /// batch `last` + 1.
+  /// first file started then, if it reads that file as decoded. When it decodes ahead, and in
+  /// the run's first batch, the first file of the next batch (`next_first_file`, when known)
+  /// starts decoding for log batch `last` + 1.
   void Ready(FileBatchReader& reader, const arrow::Schema& read, int64_t first, int64_t last,
              const std::function<std::optional<std::string>()>& next_first_file);
   /// Drops the decodes under way (the query stops).
@@ -40,6 +41,7 @@ class DecodesAcrossBatches {
     std::shared_ptr<arrow::Schema> read;
     std::shared_ptr<const DecodeLoad> load;
   };
+  int64_t first_batch_ = -1;  // the first log batch of the run's first batch
   int64_t loads_batch_ = -1;  // the first log batch of the batch current_loads_ are of
   std::vector<ReadLoad> previous_loads_;
   std::vector<ReadLoad> current_loads_;
