@@ -176,10 +176,11 @@ std::optional<ResolvedCall> ResolveSplitElement(const CallSite& call, Access acc
   const bool fail = ansi && (access == Access::kElementAt || access == Access::kSubscript);
   // The part's position when PartWithinFirst64 can find it (a one-byte separator, a part
   // counted from the start that is not the last of `limit`, which holds the rest), else -1.
-  const int64_t position = !one_based ? *index : *index > 0 ? *index - 1 : -1;
+  const int64_t from_start = !one_based ? *index : *index > 0 ? *index - 1 : -1;
   const int64_t first64_position =
-      separator->size() == 1 && position >= 0 && (limit <= 0 || position < limit - 1) ? position
-                                                                                       : -1;
+      separator->size() == 1 && from_start >= 0 && (limit <= 0 || from_start < limit - 1)
+          ? from_start
+          : -1;
   ResolvedCall resolved;
   resolved.args = {split->children()[0]};
   resolved.return_type = arrow::utf8();
