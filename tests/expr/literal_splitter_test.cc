@@ -62,18 +62,20 @@ TEST(LiteralSplitterTest, PartWithinFirst64IsThatPartOfTheSplit) {
       size_t start = 0;
       size_t end = 0;
       const int found = PartWithinFirst64(text, buffer, '/', position, &start, &end);
-      const std::string context = "'" + std::string(text) + "' in " +
-                                  std::to_string(buffer.size()) + " bytes, part " +
-                                  std::to_string(position);
+      // Streamed only when an assertion fails.
+      auto context = [&] {
+        return ::testing::Message() << "'" << text << "' in " << buffer.size() << " bytes, part "
+                                    << position;
+      };
       if (length > 0 && buffer.size() >= 64 && length <= 64) {
-        ASSERT_NE(found, -1) << context;  // a text within its first 64 bytes is always cut
+        ASSERT_NE(found, -1) << context();  // a text within its first 64 bytes is always cut
       }
       if (found == -1) continue;
       const bool exists = position < static_cast<int64_t>(parts.size());
-      ASSERT_EQ(found == 1, exists) << context;
+      ASSERT_EQ(found == 1, exists) << context();
       if (exists) {
         ASSERT_EQ(text.substr(start, end - start), parts[static_cast<size_t>(position)])
-            << context;
+            << context();
       }
     }
   }
