@@ -164,6 +164,58 @@ TEST_F(RecyclingMemoryPoolTest, ReallocateKeepsTheContents) {
   EXPECT_EQ(pool.max_memory(), 3 * kMiB + (310 << 10));
 }
 
+// Arrow's Parquet column readers reserve a batch's values, grow the buffer past its class
+// when the batch spans two pages, and trim it back. Once buffers of a class have grown past
+// it, the class's next allocations get twice the room, so both steps stay in place, for as
+// long as a round or the one before saw such a growth.
+TEST_F(RecyclingMemoryPoolTest, AClassWhoseBuffersGrowGetsRoomToGrowInPlace) {
+  RecyclingMemoryPool pool(&backing_, 1024 * kMiB);  // keeps the large buffers at the end
+  constexpr int64_t kAsked = kMiB / 4;
+  constexpr int64_t kGrown = kMiB / 2;
+  // One batch's buffer: asked, grown, trimmed back, freed. Whether it never moved.
+  auto batch = [&pool]() {
+    uint8_t* buffer = nullptr;
+    EXPECT_TRUE(pool.Allocate(kAsked, &buffer).ok());
+    for (int64_t i = 0; i < kAsked; ++i) buffer[i] = static_cast<uint8_t>(i * 13);
+    uint8_t* const asked = buffer;
+    EXPECT_TRUE(pool.Reallocate(kAsked, kGrown, &buffer).ok());
+    const bool grown_in_place = buffer == asked;
+    EXPECT_TRUE(pool.Reallocate(kGrown, kAsked, &buffer).ok());
+    const bool trimmed_in_place = buffer == asked;
+    for (int64_t i = 0; i < kAsked; ++i) {
+      if (buffer[i] != static_cast<uint8_t>(i * 13)) {
+        ADD_FAILURE() << "byte " << i << " changed";
+        break;
+      }
+    }
+    pool.Free(buffer, kAsked);
+    return grown_in_place && trimmed_in_place;
+  };
+  EXPECT_FALSE(batch());
+  pool.ReleaseIdle();
+  EXPECT_TRUE(batch());
+  pool.ReleaseIdle();
+  EXPECT_TRUE(batch());
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+  // Two rounds with no growth, and the class's buffers are of its own size again.
+  pool.ReleaseIdle();
+  pool.ReleaseIdle();
+  uint8_t* buffer = nullptr;
+  ASSERT_TRUE(pool.Allocate(kAsked, &buffer).ok());
+  pool.Free(buffer, kAsked);
+  EXPECT_EQ(pool.kept_bytes(), kAsked);
+  // Larger buffers than kMaxGrowthRoomBytes get no room.
+  constexpr int64_t kLarge = RecyclingMemoryPool::kMaxGrowthRoomBytes * 2;
+  uint8_t* large = nullptr;
+  ASSERT_TRUE(pool.Allocate(kLarge, &large).ok());
+  ASSERT_TRUE(pool.Reallocate(kLarge, 2 * kLarge, &large).ok());
+  pool.Free(large, 2 * kLarge);
+  pool.ReleaseUnused();
+  ASSERT_TRUE(pool.Allocate(kLarge, &large).ok());
+  pool.Free(large, kLarge);
+  EXPECT_EQ(pool.kept_bytes(), kLarge);
+}
+
 TEST_F(RecyclingMemoryPoolTest, ReleaseIdleLetsGoOfWhatABatchDidNotReuse) {
   RecyclingMemoryPool pool(&backing_, 64 * kMiB);
   uint8_t* reused = nullptr;

@@ -41,15 +41,25 @@ void RecyclingMemoryPool::CountAllocation(int64_t size) {
   allocations_.fetch_add(1);
 }
 
+int RecyclingMemoryPool::ClassToHandOut(int64_t size) const {
+  const int size_class = ClassOf(size);
+  // 1 + a round of this one or the one before.
+  const uint64_t grown_in = grown_in_round_[static_cast<size_t>(size_class)];
+  const bool grows = grown_in != 0 && grown_in >= generation_;
+  if (grows && size <= kMaxGrowthRoomBytes) return size_class + kClassesPerDoubling;
+  return size_class;
+}
+
 arrow::Status RecyclingMemoryPool::Allocate(int64_t size, int64_t alignment, uint8_t** out) {
   if (!Recycled(size, alignment)) {
     ARROW_RETURN_NOT_OK(backing_->Allocate(size, alignment, out));
     CountAllocation(size);
     return arrow::Status::OK();
   }
-  const int size_class = ClassOf(size);
+  int size_class = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    size_class = ClassToHandOut(size);
     // A kept buffer of the class, or of one of the next classes (at most twice the size):
     // the sizes of a batch's arrays vary a little from batch to batch, and a buffer that
     // waits for its exact class in vain is memory held for nothing.
@@ -103,11 +113,15 @@ arrow::Status RecyclingMemoryPool::Reallocate(int64_t old_size, int64_t new_size
   const bool new_recycled = Recycled(new_size, alignment);
   bool fits = false;
   if (old_recycled && new_recycled) {
-    // The buffer holds its class's bytes: a size within them, and not under half of them
-    // (a buffer shrunk to fit its contents lets the rest go), stays where it is.
+    // The buffer holds its class's bytes: it grows in place up to them, and shrinks in place
+    // to no less than half of them (a buffer trimmed to fit its contents lets the rest go).
     std::lock_guard<std::mutex> lock(mutex_);
     const int64_t capacity = BytesOfClass(class_of_.at(*ptr));
-    fits = new_size <= capacity && new_size > capacity / 2;
+    const bool grows = new_size > old_size;
+    fits = new_size <= capacity && (grows || 2 * new_size >= capacity);
+    if (grows && ClassOf(new_size) > ClassOf(old_size)) {
+      grown_in_round_[static_cast<size_t>(ClassOf(old_size))] = generation_ + 1;
+    }
   }
   if (!old_recycled && !new_recycled) {
     ARROW_RETURN_NOT_OK(backing_->Reallocate(old_size, new_size, alignment, ptr));

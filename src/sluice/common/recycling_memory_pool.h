@@ -5,7 +5,8 @@
 // takes 64K-row slices of 300-byte rows, that clearing was an eighth of the query's time.
 // This pool keeps the large buffers it frees, by size class, for the next allocations of
 // their class or of one up to half its size, and lets go of those a whole batch did not
-// reuse.
+// reuse. A buffer that grows past its class moves, its contents copied: the allocations of a
+// class whose buffers have lately grown past it get room to grow in place.
 #pragma once
 
 #include <array>
@@ -29,6 +30,12 @@ class RecyclingMemoryPool final : public arrow::MemoryPool {
   static constexpr int64_t kMaxRecycledBytes = int64_t{1} << 40;
   /// Size classes: four per doubling, so a buffer holds at most a quarter more than asked.
   static constexpr int kClassesPerDoubling = 4;
+  /// Allocations up to this size of a class whose buffers grew past it in this ReleaseIdle
+  /// round or the one before get a buffer of twice the size: Arrow's Parquet column readers
+  /// reserve a batch's values, reserve twice as many when the batch spans two pages, and
+  /// trim the buffer back at the end; a binary column's data buffer doubles once a batch. In
+  /// Nexmark's q0 those moves copied a gigabyte per 10M events, a tenth of its CPU time.
+  static constexpr int64_t kMaxGrowthRoomBytes = int64_t{64} << 20;
 
   /// Keeps at most `max_kept_bytes` of freed buffers at a time.
   RecyclingMemoryPool(arrow::MemoryPool* backing, int64_t max_kept_bytes);
@@ -84,6 +91,9 @@ class RecyclingMemoryPool final : public arrow::MemoryPool {
   void AddLive(int64_t bytes);
   void CountAllocation(int64_t size);
   void ReleaseKept(bool only_idle);
+  /// The class of the buffer for an allocation of `size`: its own, or twice its size when
+  /// buffers of its class have lately grown past it. Called with mutex_ held.
+  int ClassToHandOut(int64_t size) const;
 
   arrow::MemoryPool* backing_;
   const int64_t max_kept_bytes_;
@@ -94,6 +104,9 @@ class RecyclingMemoryPool final : public arrow::MemoryPool {
   /// The class of each recycled buffer handed out (its capacity): a buffer may serve a
   /// smaller class than its own.
   std::unordered_map<uint8_t*, int> class_of_;  // guarded by mutex_
+  /// For each class, 1 + the last round in which a buffer asked for at the class grew past it
+  /// (0: never).
+  std::array<uint64_t, kClasses> grown_in_round_{};  // guarded by mutex_
   std::atomic<int64_t> live_bytes_{0};
   std::atomic<int64_t> peak_bytes_{0};
   std::atomic<int64_t> total_bytes_{0};
