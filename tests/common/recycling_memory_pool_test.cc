@@ -216,6 +216,25 @@ TEST_F(RecyclingMemoryPoolTest, AClassWhoseBuffersGrowGetsRoomToGrowInPlace) {
   EXPECT_EQ(pool.kept_bytes(), kLarge);
 }
 
+// Room to grow is not worth fresh memory: without a kept buffer with room, a kept buffer of
+// the size's own class serves.
+TEST_F(RecyclingMemoryPoolTest, WithoutAKeptBufferWithRoomOneOfTheOwnClassServes) {
+  RecyclingMemoryPool pool(&backing_, 64 * kMiB);
+  constexpr int64_t kAsked = kMiB / 4;
+  uint8_t* grown = nullptr;
+  ASSERT_TRUE(pool.Allocate(kAsked, &grown).ok());
+  // It moves to a buffer of twice the size and leaves its own, of the asked class, kept.
+  ASSERT_TRUE(pool.Reallocate(kAsked, 2 * kAsked, &grown).ok());
+  EXPECT_EQ(pool.kept_bytes(), kAsked);
+  const int64_t allocations = backing_.num_allocations();
+  uint8_t* next = nullptr;
+  ASSERT_TRUE(pool.Allocate(kAsked, &next).ok());
+  EXPECT_EQ(backing_.num_allocations(), allocations);
+  EXPECT_EQ(pool.kept_bytes(), 0);
+  pool.Free(next, kAsked);
+  pool.Free(grown, 2 * kAsked);
+}
+
 TEST_F(RecyclingMemoryPoolTest, ReleaseIdleLetsGoOfWhatABatchDidNotReuse) {
   RecyclingMemoryPool pool(&backing_, 64 * kMiB);
   uint8_t* reused = nullptr;

@@ -60,17 +60,27 @@ arrow::Status RecyclingMemoryPool::Allocate(int64_t size, int64_t alignment, uin
   {
     std::lock_guard<std::mutex> lock(mutex_);
     size_class = ClassToHandOut(size);
+    // A kept buffer of classes [from, to), if there is one.
+    auto take_kept = [&](int from, int to) {
+      for (int taken = from; taken < std::min(to, kClasses); ++taken) {
+        auto& kept = kept_[static_cast<size_t>(taken)];
+        if (kept.empty()) continue;
+        *out = kept.back().buffer;
+        kept.pop_back();
+        kept_bytes_ -= BytesOfClass(taken);
+        class_of_[*out] = taken;
+        return true;
+      }
+      return false;
+    };
     // A kept buffer of the class, or of one of the next classes (at most twice the size):
     // the sizes of a batch's arrays vary a little from batch to batch, and a buffer that
-    // waits for its exact class in vain is memory held for nothing.
-    for (int taken = size_class; taken < std::min(size_class + kClassesPerDoubling, kClasses);
-         ++taken) {
-      auto& kept = kept_[static_cast<size_t>(taken)];
-      if (kept.empty()) continue;
-      *out = kept.back().buffer;
-      kept.pop_back();
-      kept_bytes_ -= BytesOfClass(taken);
-      class_of_[*out] = taken;
+    // waits for its exact class in vain is memory held for nothing. A buffer with room to
+    // grow is worth less than fresh memory, which the kernel clears: without one, a kept
+    // buffer of the size's own class serves.
+    const int own_class = ClassOf(size);
+    if (take_kept(size_class, size_class + kClassesPerDoubling) ||
+        take_kept(own_class, size_class)) {
       CountAllocation(size);
       return arrow::Status::OK();
     }
