@@ -43,7 +43,8 @@ void RecyclingMemoryPool::CountAllocation(int64_t size) {
 
 int RecyclingMemoryPool::ClassToHandOut(int64_t size) const {
   const int size_class = ClassOf(size);
-  // 1 + a round of this one or the one before.
+  // 1 + the round a buffer of the class last grew past it: generation_ + 1 for this round,
+  // generation_ for the one before.
   const uint64_t grown_in = grown_in_round_[static_cast<size_t>(size_class)];
   const bool grows = grown_in != 0 && grown_in >= generation_;
   if (grows && size <= kMaxGrowthRoomBytes) return size_class + kClassesPerDoubling;
