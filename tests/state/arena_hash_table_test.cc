@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -150,6 +151,54 @@ TEST(ArenaHashTableTest, ForEachReadsTheArenaInOrderPastDiscardedRecords) {
   std::vector<std::string> seen;
   table.ForEach([&](std::string_view key, std::string_view) { seen.emplace_back(key); });
   EXPECT_EQ(seen, expected);
+}
+
+// A scan split in parts (a join's eviction scans one store on two threads): the parts walked
+// one after the other are ForEach's walk, the arena's blocks split about evenly, walked at
+// once they find the same, and a table of one block (or none) is one part's.
+TEST(ArenaHashTableTest, PartsOfAWalkAreForEachsWalkSplitEvenly) {
+  ArenaHashTable table;
+  // About 80 MB of records: ten blocks of the largest size and the smaller first ones.
+  for (int key = 0; key < 700000; ++key) {
+    table.Upsert(std::to_string(key), std::string(80 + key % 50, 'v'));
+  }
+  for (int key = 0; key < 700000; key += 5) table.Erase(std::to_string(key));
+  std::vector<std::string> walked;
+  table.ForEach([&](std::string_view key, std::string_view) { walked.emplace_back(key); });
+  for (size_t parts : {1, 2, 3, 7}) {
+    std::vector<std::vector<std::string>> of_part(parts);
+    std::vector<std::thread> threads;
+    for (size_t part = 0; part < parts; ++part) {
+      threads.emplace_back([&, part] {
+        table.ForEachOfPart(part, parts, [&](std::string_view key, std::string_view) {
+          of_part[part].emplace_back(key);
+        });
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    std::vector<std::string> joined;
+    for (const auto& keys : of_part) {
+      if (parts <= 3) {  // a part is whole blocks: within half a block of an even split
+        const double even = static_cast<double>(walked.size()) / static_cast<double>(parts);
+        EXPECT_GT(static_cast<double>(keys.size()), 0.7 * even) << parts << " parts";
+        EXPECT_LT(static_cast<double>(keys.size()), 1.3 * even) << parts << " parts";
+      }
+      joined.insert(joined.end(), keys.begin(), keys.end());
+    }
+    EXPECT_EQ(joined, walked) << parts << " parts";
+  }
+  ArenaHashTable small;
+  small.Upsert("a", "1");
+  small.Upsert("b", "2");
+  size_t seen = 0;
+  for (size_t part = 0; part < 2; ++part) {
+    small.ForEachOfPart(part, 2, [&](std::string_view, std::string_view) { ++seen; });
+  }
+  EXPECT_EQ(seen, 2u);
+  ArenaHashTable empty;
+  for (size_t part = 0; part < 2; ++part) {
+    empty.ForEachOfPart(part, 2, [&](std::string_view, std::string_view) { ADD_FAILURE(); });
+  }
 }
 
 TEST(ArenaHashTableTest, ClearReleasesEverything) {

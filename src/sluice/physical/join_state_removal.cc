@@ -26,17 +26,15 @@ bool EventTimeInPlace(const types::EncodedColumnSeeker& seeker, bool is_window,
   return true;
 }
 
-/// Eviction by key: the keys whose time the watermark passed go with all their rows, which
-/// are read only to pad the unmatched ones of a preserved side. Each key's time is read in
-/// place.
-arrow::Status PlanKeyRemoval(const RemovedSide& side, int64_t watermark_micros,
-                             const SideStores& stores, RemovalBuffers& buffers,
-                             EncodedRows* unmatched, int64_t* removed, StateRemoval* removal) {
-  EncodedRows& expired = Refill(buffers.expired_keys);
-  EncodedRows& indexed = Refill(buffers.removed_keys);
+/// Eviction by key: the keys whose time the watermark passed go with all their rows. Each
+/// key's time is read in place.
+arrow::Status ScanKeys(const RemovedSide& side, int64_t watermark_micros, const SideStores& stores,
+                       int part, int parts, ScannedPart* out) {
+  EncodedRows& expired = Refill(out->keys);
+  out->numbers.clear();
   bool malformed = false;
   const types::EncodedColumnSeeker seeker(*side.key_types, side.eviction.key_index);
-  stores.counts->ForEach([&](std::string_view key, std::string_view count) {
+  stores.counts->ForEachOfPart(part, parts, [&](std::string_view key, std::string_view count) {
     std::optional<int64_t> time;
     if (!EventTimeInPlace(seeker, side.eviction.key_is_window, key, &time)) {
       malformed = true;
@@ -44,16 +42,66 @@ arrow::Status PlanKeyRemoval(const RemovedSide& side, int64_t watermark_micros,
     }
     if (!time || *time > watermark_micros) return;
     expired.Append(key);
-    const int64_t rows = ReadLong(count);
-    for (int64_t index = 0; index < rows; ++index) AppendIndexedKey(key, index, &indexed);
+    out->numbers.push_back(ReadLong(count));
   });
   if (malformed) {
     return arrow::Status::Invalid("A key kept in the ", side.counts_store,
                                   " state of the join does not hold its event time where "
                                   "the query's join keys place it");
   }
-  if (expired.size() == 0) return arrow::Status::OK();
-  removal->emptied_keys = Views(expired);
+  return arrow::Status::OK();
+}
+
+/// Eviction by value: every kept row's own time decides. A pass over the store reads each
+/// row's time in place and notes the expired rows (key and index).
+arrow::Status ScanRows(const RemovedSide& side, int64_t watermark_micros, const SideStores& stores,
+                       int part, int parts, ScannedPart* out) {
+  constexpr size_t kIndexBytes = 1 + sizeof(int64_t);
+  EncodedRows& expired_keys = Refill(out->keys);
+  EncodedRows& unmatched_rows = Refill(out->unmatched_rows);
+  out->numbers.clear();
+  out->unmatched_of.clear();
+  bool malformed = false;
+  const types::EncodedColumnSeeker seeker(*side.row_types, side.eviction.value_column);
+  stores.values->ForEachOfPart(
+      part, parts, [&](std::string_view indexed_key, std::string_view value) {
+        std::optional<int64_t> time;
+        if (!EventTimeInPlace(seeker, side.eviction.value_is_window, RowOf(value), &time)) {
+          malformed = true;
+        }
+        if (!time || *time > watermark_micros) return;
+        expired_keys.Append(indexed_key.substr(0, indexed_key.size() - kIndexBytes));
+        out->numbers.push_back(ReadLong(indexed_key));
+        if (side.preserved && !MatchedOf(value)) {
+          out->unmatched_of.push_back(unmatched_rows.size());
+          unmatched_rows.Append(RowOf(value));
+        } else {
+          out->unmatched_of.push_back(-1);
+        }
+      });
+  if (malformed) {
+    return arrow::Status::Invalid("A row kept in the ", side.values_store,
+                                  " state of the join does not hold its event time where "
+                                  "the query's schema places it");
+  }
+  return arrow::Status::OK();
+}
+
+/// Eviction by key: every row of each expired key goes; the rows are read only to pad the
+/// unmatched ones of a preserved side.
+arrow::Status PlanKeyRemoval(const RemovedSide& side, const SideStores& stores,
+                             RemovalBuffers& buffers, EncodedRows* unmatched, int64_t* removed,
+                             StateRemoval* removal) {
+  EncodedRows& indexed = Refill(buffers.removed_keys);
+  for (const ScannedPart& part : buffers.scanned) {
+    for (int64_t k = 0; k < part.keys.size(); ++k) {
+      const std::string_view key = part.keys.row(k);
+      removal->emptied_keys.push_back(key);
+      const int64_t rows = part.numbers[static_cast<size_t>(k)];
+      for (int64_t index = 0; index < rows; ++index) AppendIndexedKey(key, index, &indexed);
+    }
+  }
+  if (removal->emptied_keys.empty()) return arrow::Status::OK();
   removal->removed_values = Views(indexed);
   if (side.preserved) {
     stores.values->GetMany(removal->removed_values, [&](size_t, std::string_view value) {
@@ -64,50 +112,39 @@ arrow::Status PlanKeyRemoval(const RemovedSide& side, int64_t watermark_micros,
   return arrow::Status::OK();
 }
 
-/// Eviction by value: every kept row's own time decides. A pass over the store reads each
-/// row's time in place and notes the expired rows (key and index). Each hole a removal
-/// leaves is filled with the key's last row, as Spark does; working that out needs only the
-/// keys' counts and which of their indexes expired, so the only rows read again are those
-/// that move.
-arrow::Status PlanRowRemoval(const RemovedSide& side, int64_t watermark_micros,
-                             const SideStores& stores, RemovalBuffers& buffers,
-                             EncodedRows* unmatched, int64_t* removed, StateRemoval* changes) {
-  constexpr size_t kIndexBytes = 1 + sizeof(int64_t);
-  bool malformed = false;
-  EncodedRows& expired_keys = Refill(buffers.expired_keys);  // the key of each expired row
-  std::vector<int64_t> expired_index;  // and its index
-  std::vector<int64_t> unmatched_of;   // its row in `unmatched_rows`, or -1
-  EncodedRows unmatched_rows;          // expired rows a preserved side emits null-padded
-  const types::EncodedColumnSeeker seeker(*side.row_types, side.eviction.value_column);
-  stores.values->ForEach([&](std::string_view indexed_key, std::string_view value) {
-    std::optional<int64_t> time;
-    if (!EventTimeInPlace(seeker, side.eviction.value_is_window, RowOf(value), &time)) {
-      malformed = true;
-    }
-    if (!time || *time > watermark_micros) return;
-    expired_keys.Append(indexed_key.substr(0, indexed_key.size() - kIndexBytes));
-    expired_index.push_back(ReadLong(indexed_key));
-    if (side.preserved && !MatchedOf(value)) {
-      unmatched_of.push_back(unmatched_rows.size());
-      unmatched_rows.Append(RowOf(value));
-    } else {
-      unmatched_of.push_back(-1);
-    }
-  });
-  if (malformed) {
-    return arrow::Status::Invalid("A row kept in the ", side.values_store,
-                                  " state of the join does not hold its event time where "
-                                  "the query's schema places it");
-  }
-  const auto num_expired = static_cast<size_t>(expired_keys.size());
+/// Eviction by value: each hole a removal leaves is filled with the key's last row, as Spark
+/// does; working that out needs only the keys' counts and which of their indexes expired, so
+/// the only rows read again are those that move.
+arrow::Status PlanRowRemoval(const RemovedSide& side, const SideStores& stores,
+                             RemovalBuffers& buffers, EncodedRows* unmatched, int64_t* removed,
+                             StateRemoval* changes) {
+  size_t num_expired = 0;
+  for (const ScannedPart& part : buffers.scanned) num_expired += part.numbers.size();
   if (num_expired == 0) return arrow::Status::OK();
-  // The expired rows grouped by key, in the order of the scan within a key: a counting sort
-  // of the keys' numbers, the rows of key k at positions starts[k] to starts[k + 1].
+  // The expired rows of all parts in order: their keys numbered, their indexes, and the
+  // unmatched rows of a preserved side.
   KeyIndex affected(num_expired);
-  std::vector<int32_t> key_of(num_expired);
-  for (size_t r = 0; r < num_expired; ++r) {
-    key_of[r] = affected.Insert(expired_keys.row(static_cast<int64_t>(r)));
+  std::vector<int32_t> key_of;
+  std::vector<int64_t> expired_index;
+  std::vector<int64_t> unmatched_of;
+  std::vector<std::string_view> unmatched_rows;
+  key_of.reserve(num_expired);
+  expired_index.reserve(num_expired);
+  unmatched_of.reserve(num_expired);
+  for (const ScannedPart& part : buffers.scanned) {
+    const auto first_unmatched = static_cast<int64_t>(unmatched_rows.size());
+    for (int64_t r = 0; r < part.keys.size(); ++r) {
+      key_of.push_back(affected.Insert(part.keys.row(r)));
+      const int64_t unmatched_row = part.unmatched_of[static_cast<size_t>(r)];
+      unmatched_of.push_back(unmatched_row < 0 ? -1 : first_unmatched + unmatched_row);
+    }
+    expired_index.insert(expired_index.end(), part.numbers.begin(), part.numbers.end());
+    for (int64_t u = 0; u < part.unmatched_rows.size(); ++u) {
+      unmatched_rows.push_back(part.unmatched_rows.row(u));
+    }
   }
+  // Grouped by key, in the order of the scan within a key: a counting sort of the keys'
+  // numbers, the rows of key k at positions starts[k] to starts[k + 1].
   const size_t num_keys = affected.keys().size();
   const KeyGroups by_key = GroupByKey(key_of, num_keys);
   const std::vector<size_t>& starts = by_key.starts;
@@ -140,7 +177,7 @@ arrow::Status PlanRowRemoval(const RemovedSide& side, int64_t watermark_micros,
     for (size_t row : removal.removed_rows) {
       ++*removed;
       const int64_t unmatched_row = grouped_unmatched[starts[id] + row];
-      if (unmatched_row >= 0) unmatched->Append(unmatched_rows.row(unmatched_row));
+      if (unmatched_row >= 0) unmatched->Append(unmatched_rows[unmatched_row]);
     }
     for (const auto& move : removal.moves) {
       AppendIndexedKey(key, move.to, &moved_keys);
@@ -163,14 +200,22 @@ arrow::Status PlanRowRemoval(const RemovedSide& side, int64_t watermark_micros,
 
 }  // namespace
 
-arrow::Status PlanStateRemoval(const RemovedSide& side, int64_t watermark_micros,
-                               const SideStores& stores, RemovalBuffers& buffers,
-                               EncodedRows* unmatched, int64_t* removed, StateRemoval* removal) {
+arrow::Status ScanForRemoval(const RemovedSide& side, int64_t watermark_micros,
+                             const SideStores& stores, int part, int parts, ScannedPart* out) {
+  if (side.eviction.kind == JoinStateEviction::Kind::kByKey) {
+    return ScanKeys(side, watermark_micros, stores, part, parts, out);
+  }
+  return ScanRows(side, watermark_micros, stores, part, parts, out);
+}
+
+arrow::Status PlanStateRemoval(const RemovedSide& side, const SideStores& stores,
+                               RemovalBuffers& buffers, EncodedRows* unmatched,
+                               int64_t* removed, StateRemoval* removal) {
   *removal = StateRemoval();
   if (side.eviction.kind == JoinStateEviction::Kind::kByKey) {
-    return PlanKeyRemoval(side, watermark_micros, stores, buffers, unmatched, removed, removal);
+    return PlanKeyRemoval(side, stores, buffers, unmatched, removed, removal);
   }
-  return PlanRowRemoval(side, watermark_micros, stores, buffers, unmatched, removed, removal);
+  return PlanRowRemoval(side, stores, buffers, unmatched, removed, removal);
 }
 
 arrow::Status RemoveFromValues(const RemovedSide& side, state::StateStore& values,

@@ -24,9 +24,17 @@ struct SideStores {
   std::unique_ptr<state::StateStore> values;
 };
 
+/// What one part of the store a removal walks holds that the state watermark passed.
+struct ScannedPart {
+  EncodedRows keys;               // by row: the key of each expired row; by key: each key
+  std::vector<int64_t> numbers;   // by row: each expired row's index; by key: its rows
+  std::vector<int64_t> unmatched_of;  // by row: the row's place in unmatched_rows, or -1
+  EncodedRows unmatched_rows;     // by row: expired rows a preserved side emits null-padded
+};
+
 /// The buffers a removal fills, which its caller keeps from batch to batch.
 struct RemovalBuffers {
-  EncodedRows expired_keys;  // the key of each expired row (or each expired key)
+  std::vector<ScannedPart> scanned;  // one per part of the scan (ScanForRemoval)
   EncodedRows removed_keys;  // the indexed keys given up
   EncodedRows moved_to;      // the indexed keys of the holes rows move into
   EncodedRows moved_from;    // and of the rows that move
@@ -45,9 +53,9 @@ struct RemovedSide {
 };
 
 /// What taking the expired rows out changes in each of a side's two stores, worked out
-/// before either changes (views of the RemovalBuffers that PlanStateRemoval filled). Each
-/// store's changes read and write that store alone, so the two stores change at once, on two
-/// threads: RemoveFromValues and RemoveFromCounts.
+/// before either changes (views of the RemovalBuffers that ScanForRemoval and
+/// PlanStateRemoval filled). Each store's changes read and write that store alone, so the two
+/// stores change at once, on two threads: RemoveFromValues and RemoveFromCounts.
 struct StateRemoval {
   // The values store: the rows at `moved_from` are taken out and each put at the same place
   // of `moved_to`, then the rows at `removed_values` are removed.
@@ -56,12 +64,21 @@ struct StateRemoval {
   std::vector<std::string_view> emptied_keys, counted_keys, new_counts;
 };
 
-/// Works out how to take the rows at or below `watermark_micros` (the state watermark) out of
-/// `stores`, by key or by row as `side.eviction` says, reading them only: the unmatched ones of
-/// a preserved side are appended to `unmatched`, and `removed` counts every row taken out.
-arrow::Status PlanStateRemoval(const RemovedSide& side, int64_t watermark_micros,
-                               const SideStores& stores, RemovalBuffers& buffers,
-                               EncodedRows* unmatched, int64_t* removed, StateRemoval* removal);
+/// The first step of taking the rows at or below `watermark_micros` (the state watermark) out
+/// of `stores`, by key or by row as `side.eviction` says: finds them in part `part` of
+/// `parts` of the store that tells (the counts by key, the values by row; ForEachOfPart),
+/// reading it only, into `out`. The parts of a store may be scanned at once, on several
+/// threads: one store partition evicting half its rows (q7's bids) spent as long scanning
+/// them as changing both stores.
+arrow::Status ScanForRemoval(const RemovedSide& side, int64_t watermark_micros,
+                             const SideStores& stores, int part, int parts, ScannedPart* out);
+
+/// Then works out how to take the rows that `buffers.scanned` found (its parts in order) out
+/// of `stores`, reading them only: the unmatched ones of a preserved side are appended to
+/// `unmatched`, and `removed` counts every row taken out.
+arrow::Status PlanStateRemoval(const RemovedSide& side, const SideStores& stores,
+                               RemovalBuffers& buffers, EncodedRows* unmatched,
+                               int64_t* removed, StateRemoval* removal);
 
 /// Makes `removal`'s changes to the side's values store: the rows that move are taken out,
 /// put where they go, then the other rows given up are removed; the store ends as at the end

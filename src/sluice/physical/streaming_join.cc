@@ -1,6 +1,7 @@
 #include "sluice/physical/buffered_stream.h"
 #include "sluice/physical/streaming_join.h"
 
+#include <algorithm>
 #include <optional>
 
 #include <arrow/array.h>
@@ -667,8 +668,22 @@ class StreamingJoinStream final : public BufferedStream {
     std::vector<EncodedRows> unmatched(num_partitions_);
     std::vector<int64_t> removed(num_partitions_, 0);
     std::vector<StateRemoval> removals(num_partitions_);
+    // Each partition's store is scanned in parts at once, when there are fewer partitions
+    // than threads (q7's one partition scanned on one core while the other was idle).
+    const int parts = std::max(1, arrow::internal::GetCpuThreadPool()->GetCapacity() /
+                                      num_partitions_);
+    for (int p = 0; p < num_partitions_; ++p) {
+      buffers_->sides[side].partitions[p].removal.scanned.resize(static_cast<size_t>(parts));
+    }
+    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_ * parts, [&](int task) {
+      const int p = task / parts;
+      const int part = task % parts;
+      return ScanForRemoval(
+          removed_side, watermark_micros, stores_[side][p], part, parts,
+          &buffers_->sides[side].partitions[p].removal.scanned[static_cast<size_t>(part)]);
+    }));
     ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_, [&](int p) -> arrow::Status {
-      return PlanStateRemoval(removed_side, watermark_micros, stores_[side][p],
+      return PlanStateRemoval(removed_side, stores_[side][p],
                               buffers_->sides[side].partitions[p].removal, &unmatched[p],
                               &removed[p], &removals[p]);
     }));

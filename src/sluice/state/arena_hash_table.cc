@@ -282,6 +282,28 @@ void ArenaHashTable::Discard(const char* record) {
   if (block.live == 0) has_empty_blocks_ = true;
 }
 
+std::pair<size_t, size_t> ArenaHashTable::BlocksOfPart(size_t part, size_t parts) const {
+  if (parts <= 1) return {0, blocks_.size()};
+  size_t total = 0;
+  for (const Block& block : blocks_) total += block.used;
+  size_t first = blocks_.size();
+  size_t end = blocks_.size();
+  size_t before = 0;
+  for (size_t b = 0; b < blocks_.size(); ++b) {
+    const size_t middle = before + blocks_[b].used / 2;
+    const size_t part_of = total == 0 ? 0 : middle * parts / total;
+    before += blocks_[b].used;
+    if (part_of < part) continue;
+    if (part_of > part) {
+      end = b;
+      break;
+    }
+    if (first == blocks_.size()) first = b;
+  }
+  if (first == blocks_.size()) return {0, 0};
+  return {first, end};
+}
+
 size_t ArenaHashTable::BlockOf(const char* record) const {
   // The last block starting at or before the record (the first one does). A binary search
   // without branches: records come in no order (each discard, every entry a compaction

@@ -197,7 +197,24 @@ class ArenaHashTable {
   /// below the live bytes. `visit` must not modify the table.
   template <typename Visit>
   void ForEachRecord(Visit&& visit) const {
-    for (const Block& block : blocks_) {
+    ForEachRecordOfPart(0, 1, visit);
+  }
+
+  /// ForEach over part `part` of `parts`: the arena's blocks in runs of about equal bytes,
+  /// one run a part. Walking part 0, then 1 and on visits the entries in ForEach's order, and
+  /// parts may be walked at once on several threads, as a walk only reads.
+  template <typename Visit>
+  void ForEachOfPart(size_t part, size_t parts, Visit&& visit) const {
+    ForEachRecordOfPart(part, parts,
+                        [&](const char* record) { visit(KeyOf(record), ValueOf(record)); });
+  }
+
+  /// ForEachRecord over part `part` of `parts` (ForEachOfPart).
+  template <typename Visit>
+  void ForEachRecordOfPart(size_t part, size_t parts, Visit&& visit) const {
+    const auto [first, end] = BlocksOfPart(part, parts);
+    for (size_t b = first; b < end; ++b) {
+      const Block& block = blocks_[b];
       for (size_t at = 0; at < block.used;) {
         const char* record = block.data.get() + at;
         at += static_cast<size_t>(RecordBytesOf(record));
@@ -317,6 +334,9 @@ class ArenaHashTable {
   /// Copies the live records out of the sparsest blocks and frees them once garbage outweighs
   /// the live bytes.
   void CompactIfWasteful();
+  /// The blocks [first, end) of part `part` of `parts`: a block belongs to the part its
+  /// middle byte falls in, counting the bytes used of every block in order.
+  std::pair<size_t, size_t> BlocksOfPart(size_t part, size_t parts) const;
   /// The index in blocks_ of the block holding `record`.
   size_t BlockOf(const char* record) const;
   void IndexBlocks();

@@ -114,6 +114,13 @@ class MemoryStateStore final : public StateStore {
     provider_->table_.ForEach(visit);
   }
 
+  void ForEachOfPart(int part, int parts,
+                     const std::function<void(std::string_view, std::string_view)>& visit)
+      const override {
+    provider_->table_.ForEachOfPart(static_cast<size_t>(part), static_cast<size_t>(parts),
+                                    visit);
+  }
+
   arrow::Result<int64_t> Commit() override {
     ARROW_RETURN_NOT_OK(CheckOpen("Commit"));
     auto start = std::chrono::steady_clock::now();

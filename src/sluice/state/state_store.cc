@@ -51,6 +51,12 @@ arrow::Status StateStore::TakeHeld(
   return RemoveHeld(found);
 }
 
+void StateStore::ForEachOfPart(
+    int part, int /*parts*/,
+    const std::function<void(std::string_view key, std::string_view value)>& visit) const {
+  if (part == 0) ForEach(visit);
+}
+
 arrow::Status CheckVersionToLoad(int64_t version) {
   if (version >= 0) return arrow::Status::OK();
   return SparkError("CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION",

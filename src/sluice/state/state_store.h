@@ -163,6 +163,13 @@ class StateStore {
   virtual void ForEach(
       const std::function<void(std::string_view key, std::string_view value)>& visit) const = 0;
 
+  /// ForEach split in `parts` for a scan on several threads: calls `visit` for the entries of
+  /// part `part`. The parts together visit every entry once, and several may be walked at
+  /// once (nothing else using the store meanwhile). The default walks every entry in part 0.
+  virtual void ForEachOfPart(
+      int part, int parts,
+      const std::function<void(std::string_view key, std::string_view value)>& visit) const;
+
   /// Makes the changes durable as version() + 1 and returns that version. After Commit the
   /// store accepts no more changes.
   virtual arrow::Result<int64_t> Commit() = 0;
