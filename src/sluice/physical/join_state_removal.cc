@@ -26,12 +26,42 @@ bool EventTimeInPlace(const types::EncodedColumnSeeker& seeker, bool is_window,
   return true;
 }
 
+/// The group of keys, of `groups`, that `key` belongs to: by the high half of its hash, as the
+/// key indexes of a plan place keys by the low bits.
+int KeyGroupOf(std::string_view key, int groups) {
+  if (groups <= 1) return 0;
+  return static_cast<int>((state::ArenaHashTable::Hash(key) >> 32) %
+                          static_cast<uint64_t>(groups));
+}
+
+/// The parts of one scan that its rows go to, one per group of keys.
+class ScanOutputs {
+ public:
+  ScanOutputs(std::vector<ScannedPart>& scanned, int part, int parts)
+      : groups_(static_cast<int>(scanned.size()) / parts) {
+    for (int g = 0; g < groups_; ++g) {
+      ScannedPart& out = scanned[static_cast<size_t>(g * parts + part)];
+      Refill(out.keys);
+      Refill(out.unmatched_rows);
+      out.numbers.clear();
+      out.unmatched_of.clear();
+      outs_.push_back(&out);
+    }
+  }
+  ScannedPart& Of(std::string_view key) const {
+    return *outs_[static_cast<size_t>(KeyGroupOf(key, groups_))];
+  }
+
+ private:
+  int groups_;
+  std::vector<ScannedPart*> outs_;
+};
+
 /// Eviction by key: the keys whose time the watermark passed go with all their rows. Each
 /// key's time is read in place.
 arrow::Status ScanKeys(const RemovedSide& side, int64_t watermark_micros, const SideStores& stores,
-                       int part, int parts, ScannedPart* out) {
-  EncodedRows& expired = Refill(out->keys);
-  out->numbers.clear();
+                       int part, int parts, std::vector<ScannedPart>& scanned) {
+  const ScanOutputs outputs(scanned, part, parts);
   bool malformed = false;
   const types::EncodedColumnSeeker seeker(*side.key_types, side.eviction.key_index);
   stores.counts->ForEachOfPart(part, parts, [&](std::string_view key, std::string_view count) {
@@ -41,8 +71,9 @@ arrow::Status ScanKeys(const RemovedSide& side, int64_t watermark_micros, const 
       return;
     }
     if (!time || *time > watermark_micros) return;
-    expired.Append(key);
-    out->numbers.push_back(ReadLong(count));
+    ScannedPart& out = outputs.Of(key);
+    out.keys.Append(key);
+    out.numbers.push_back(ReadLong(count));
   });
   if (malformed) {
     return arrow::Status::Invalid("A key kept in the ", side.counts_store,
@@ -55,12 +86,9 @@ arrow::Status ScanKeys(const RemovedSide& side, int64_t watermark_micros, const 
 /// Eviction by value: every kept row's own time decides. A pass over the store reads each
 /// row's time in place and notes the expired rows (key and index).
 arrow::Status ScanRows(const RemovedSide& side, int64_t watermark_micros, const SideStores& stores,
-                       int part, int parts, ScannedPart* out) {
+                       int part, int parts, std::vector<ScannedPart>& scanned) {
   constexpr size_t kIndexBytes = 1 + sizeof(int64_t);
-  EncodedRows& expired_keys = Refill(out->keys);
-  EncodedRows& unmatched_rows = Refill(out->unmatched_rows);
-  out->numbers.clear();
-  out->unmatched_of.clear();
+  const ScanOutputs outputs(scanned, part, parts);
   bool malformed = false;
   const types::EncodedColumnSeeker seeker(*side.row_types, side.eviction.value_column);
   stores.values->ForEachOfPart(
@@ -70,13 +98,15 @@ arrow::Status ScanRows(const RemovedSide& side, int64_t watermark_micros, const 
           malformed = true;
         }
         if (!time || *time > watermark_micros) return;
-        expired_keys.Append(indexed_key.substr(0, indexed_key.size() - kIndexBytes));
-        out->numbers.push_back(ReadLong(indexed_key));
+        const std::string_view key = indexed_key.substr(0, indexed_key.size() - kIndexBytes);
+        ScannedPart& out = outputs.Of(key);
+        out.keys.Append(key);
+        out.numbers.push_back(ReadLong(indexed_key));
         if (side.preserved && !MatchedOf(value)) {
-          out->unmatched_of.push_back(unmatched_rows.size());
-          unmatched_rows.Append(RowOf(value));
+          out.unmatched_of.push_back(out.unmatched_rows.size());
+          out.unmatched_rows.Append(RowOf(value));
         } else {
-          out->unmatched_of.push_back(-1);
+          out.unmatched_of.push_back(-1);
         }
       });
   if (malformed) {
@@ -90,10 +120,10 @@ arrow::Status ScanRows(const RemovedSide& side, int64_t watermark_micros, const 
 /// Eviction by key: every row of each expired key goes; the rows are read only to pad the
 /// unmatched ones of a preserved side.
 arrow::Status PlanKeyRemoval(const RemovedSide& side, const SideStores& stores,
-                             RemovalBuffers& buffers, EncodedRows* unmatched, int64_t* removed,
-                             StateRemoval* removal) {
+                             std::span<const ScannedPart> scanned, PlanBuffers& buffers,
+                             EncodedRows* unmatched, int64_t* removed, StateRemoval* removal) {
   EncodedRows& indexed = Refill(buffers.removed_keys);
-  for (const ScannedPart& part : buffers.scanned) {
+  for (const ScannedPart& part : scanned) {
     for (int64_t k = 0; k < part.keys.size(); ++k) {
       const std::string_view key = part.keys.row(k);
       removal->emptied_keys.push_back(key);
@@ -116,10 +146,10 @@ arrow::Status PlanKeyRemoval(const RemovedSide& side, const SideStores& stores,
 /// does; working that out needs only the keys' counts and which of their indexes expired, so
 /// the only rows read again are those that move.
 arrow::Status PlanRowRemoval(const RemovedSide& side, const SideStores& stores,
-                             RemovalBuffers& buffers, EncodedRows* unmatched, int64_t* removed,
-                             StateRemoval* changes) {
+                             std::span<const ScannedPart> scanned, PlanBuffers& buffers,
+                             EncodedRows* unmatched, int64_t* removed, StateRemoval* changes) {
   size_t num_expired = 0;
-  for (const ScannedPart& part : buffers.scanned) num_expired += part.numbers.size();
+  for (const ScannedPart& part : scanned) num_expired += part.numbers.size();
   if (num_expired == 0) return arrow::Status::OK();
   // The expired rows of all parts in order: their keys numbered, their indexes, and the
   // unmatched rows of a preserved side.
@@ -131,7 +161,7 @@ arrow::Status PlanRowRemoval(const RemovedSide& side, const SideStores& stores,
   key_of.reserve(num_expired);
   expired_index.reserve(num_expired);
   unmatched_of.reserve(num_expired);
-  for (const ScannedPart& part : buffers.scanned) {
+  for (const ScannedPart& part : scanned) {
     const auto first_unmatched = static_cast<int64_t>(unmatched_rows.size());
     for (int64_t r = 0; r < part.keys.size(); ++r) {
       key_of.push_back(affected.Insert(part.keys.row(r)));
@@ -201,25 +231,27 @@ arrow::Status PlanRowRemoval(const RemovedSide& side, const SideStores& stores,
 }  // namespace
 
 arrow::Status ScanForRemoval(const RemovedSide& side, int64_t watermark_micros,
-                             const SideStores& stores, int part, int parts, ScannedPart* out) {
+                             const SideStores& stores, int part, int parts,
+                             std::vector<ScannedPart>& scanned) {
   if (side.eviction.kind == JoinStateEviction::Kind::kByKey) {
-    return ScanKeys(side, watermark_micros, stores, part, parts, out);
+    return ScanKeys(side, watermark_micros, stores, part, parts, scanned);
   }
-  return ScanRows(side, watermark_micros, stores, part, parts, out);
+  return ScanRows(side, watermark_micros, stores, part, parts, scanned);
 }
 
 arrow::Status PlanStateRemoval(const RemovedSide& side, const SideStores& stores,
-                               RemovalBuffers& buffers, EncodedRows* unmatched,
-                               int64_t* removed, StateRemoval* removal) {
+                               std::span<const ScannedPart> scanned, PlanBuffers& buffers,
+                               EncodedRows* unmatched, int64_t* removed,
+                               StateRemoval* removal) {
   *removal = StateRemoval();
   if (side.eviction.kind == JoinStateEviction::Kind::kByKey) {
-    return PlanKeyRemoval(side, stores, buffers, unmatched, removed, removal);
+    return PlanKeyRemoval(side, stores, scanned, buffers, unmatched, removed, removal);
   }
-  return PlanRowRemoval(side, stores, buffers, unmatched, removed, removal);
+  return PlanRowRemoval(side, stores, scanned, buffers, unmatched, removed, removal);
 }
 
 arrow::Status RemoveFromValues(const RemovedSide& side, state::StateStore& values,
-                               RemovalBuffers& buffers, const StateRemoval& removal) {
+                               PlanBuffers& buffers, const StateRemoval& removal) {
   // The moving rows, taken out where they were kept before anything else changes.
   EncodedRows& moved_values = Refill(buffers.moved_values);
   ARROW_RETURN_NOT_OK(values.TakeHeld(
