@@ -196,6 +196,43 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(std::string(state::kHdfsBackedProviderClass),
                                          std::string(state::kRocksDbProviderClass))));
 
+// One store partition on several threads: its eviction scanned in parts and, on stores that
+// may be read at once (the in-memory one), planned in groups of keys.
+class StreamingJoinOnePartitionTest : public StreamingJoinTest,
+                                      public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(StreamingJoinOnePartitionTest, EvictsEveryRowTheWatermarkPassed) {
+  ASSERT_TRUE(spark_->conf().set("spark.sql.shuffle.partitions", "1").ok());
+  ASSERT_TRUE(spark_->conf().set("spark.sql.streaming.stateStore.providerClass", GetParam()).ok());
+  auto input = Input();
+  std::vector<std::tuple<std::string, std::string, int>> rows;
+  std::map<std::string, std::pair<size_t, size_t>> sides;  // rows per key: left, right
+  for (int i = 0; i < 2000; ++i) {
+    const std::string key = "k" + std::to_string(i % 300);
+    rows.emplace_back("L", key, 10 + i % 3);
+    ++sides[key].first;
+    if (i % 5 == 0) {
+      rows.emplace_back("R", key, 11 + i % 3);
+      ++sides[key].second;
+    }
+  }
+  // Every pair of a key meets (their times are within 5 s); a left row alone is padded.
+  size_t expected = 0;
+  for (const auto& [key, counts] : sides) {
+    expected += counts.second == 0 ? counts.first : counts.first * counts.second;
+  }
+  // The second batch moves the watermark to 70 s, which the third evicts by: only its rows
+  // and z's stay, the left rows without a match padded.
+  TestStream(TimeRangeJoin(input, "full_outer"),
+             {Rows(input, rows), ProcessOrDie(), Rows(input, {{"L", "z", 80}}), ProcessOrDie(),
+              Rows(input, {{"R", "y", 81}}), ProcessOrDie(), AssertStateRowsAtMost(2)});
+  EXPECT_EQ(SinkRows().size(), expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, StreamingJoinOnePartitionTest,
+                         ::testing::Values(std::string(state::kHdfsBackedProviderClass),
+                                           std::string(state::kRocksDbProviderClass)));
+
 TEST_F(StreamingJoinTest, OuterJoinStateStaysBoundedByTheWatermark) {
   auto input = Input();
   std::vector<StreamAction> actions;

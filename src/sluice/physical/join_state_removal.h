@@ -87,8 +87,8 @@ arrow::Status ScanForRemoval(const RemovedSide& side, int64_t watermark_micros,
 /// Then works out how to take the rows of one group of keys that the parts of the scan found
 /// (`scanned`, its parts in order) out of `stores`, reading them only: the unmatched ones of
 /// a preserved side are appended to `unmatched`, and `removed` counts every row taken out.
-/// The groups of a store partition may be planned at once, as each reads and writes only its
-/// own buffers and outputs.
+/// The groups of a store partition may be planned at once, as each writes only its own
+/// buffers and outputs, when its stores may be read at once (StateStore::ReadsConcurrently).
 arrow::Status PlanStateRemoval(const RemovedSide& side, const SideStores& stores,
                                std::span<const ScannedPart> scanned, PlanBuffers& buffers,
                                EncodedRows* unmatched, int64_t* removed,

@@ -670,10 +670,13 @@ class StreamingJoinStream final : public BufferedStream {
                                    &key_types_, spec.eviction, spec.preserved};
     // With fewer partitions than threads, each partition's store is scanned in parts at once,
     // and its keys planned in groups at once (q7's one partition did both on one core while
-    // the other was idle).
+    // the other was idle), when its stores may be read on several threads.
     const int parts = std::max(1, arrow::internal::GetCpuThreadPool()->GetCapacity() /
                                       num_partitions_);
-    const int groups = parts;
+    const SideStores& first_stores = stores_[side][0];
+    const bool concurrent_reads = first_stores.counts->ReadsConcurrently() &&
+                                  first_stores.values->ReadsConcurrently();
+    const int groups = concurrent_reads ? parts : 1;
     const int plans = num_partitions_ * groups;
     for (int p = 0; p < num_partitions_; ++p) {
       RemovalBuffers& buffers = buffers_->sides[side].partitions[p].removal;

@@ -114,6 +114,8 @@ class MemoryStateStore final : public StateStore {
     provider_->table_.ForEach(visit);
   }
 
+  bool ReadsConcurrently() const override { return true; }
+
   void ForEachOfPart(int part, int parts,
                      const std::function<void(std::string_view, std::string_view)>& visit)
       const override {

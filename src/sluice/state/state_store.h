@@ -163,6 +163,11 @@ class StateStore {
   virtual void ForEach(
       const std::function<void(std::string_view key, std::string_view value)>& visit) const = 0;
 
+  /// Whether GetMany may run on several threads at once while nothing changes the store: its
+  /// lookups keep nothing of their own (the in-memory store's; RocksDB's keep what they
+  /// pinned and found for the puts that follow). The default: no.
+  virtual bool ReadsConcurrently() const { return false; }
+
   /// ForEach split in `parts` for a scan on several threads: calls `visit` for the entries of
   /// part `part`. The parts together visit every entry once, and several may be walked at
   /// once (nothing else using the store meanwhile). The default walks every entry in part 0.
