@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <arrow/type.h>
@@ -51,17 +50,18 @@ class JoinStateRemovalTest : public ::testing::Test {
 
   /// A side keyed by a bigint whose rows are (bigint, timestamp): key k keeps 1 + k % 7 rows,
   /// row i of it at time (31 k + 17 i) % 100 µs, every third matched. Rows at or below
-  /// 50 µs are evicted by their time, scanned in `parts` and planned in `groups`.
-  Evicted Evict(int parts, int groups) {
-    const std::string name = std::to_string(parts) + "-" + std::to_string(groups);
+  /// 50 µs are evicted by their time, in `parts` (and as many groups of keys).
+  Evicted Evict(int parts) {
+    const std::string name = std::to_string(parts);
     auto counts_provider = NewProvider("counts-" + name);
     auto values_provider = NewProvider("values-" + name);
-    SideStores stores{counts_provider->GetStore(0).ValueOrDie(),
-                      values_provider->GetStore(0).ValueOrDie()};
+    std::vector<SideStores> stores(1);
+    stores[0] = {counts_provider->GetStore(0).ValueOrDie(),
+                 values_provider->GetStore(0).ValueOrDie()};
     for (int64_t k = 0; k < 3000; ++k) {
       const std::string key = EncodeLong(k);
       const int64_t rows = 1 + k % 7;
-      EXPECT_TRUE(stores.counts->Put(key, EncodeLong(rows)).ok());
+      EXPECT_TRUE(stores[0].counts->Put(key, EncodeLong(rows)).ok());
       for (int64_t i = 0; i < rows; ++i) {
         EncodedRows indexed, value;
         AppendIndexedKey(key, i, &indexed);
@@ -69,7 +69,7 @@ class JoinStateRemovalTest : public ::testing::Test {
         AppendLong(k * 10 + i, &row);
         AppendLong((31 * k + 17 * i) % 100, &row);
         AppendKeptRow(row, (k + i) % 3 == 0, &value);
-        EXPECT_TRUE(stores.values->Put(indexed.row(0), value.row(0)).ok());
+        EXPECT_TRUE(stores[0].values->Put(indexed.row(0), value.row(0)).ok());
       }
     }
     const std::vector<std::shared_ptr<arrow::DataType>> row_types{
@@ -81,33 +81,16 @@ class JoinStateRemovalTest : public ::testing::Test {
     const RemovedSide side{"counts", "values", &row_types, &key_types, eviction,
                            /*preserved=*/true};
     RemovalBuffers buffers;
-    buffers.scanned.resize(static_cast<size_t>(groups * parts));
-    buffers.plans.resize(static_cast<size_t>(groups));
-    std::vector<std::thread> scans;
-    for (int part = 0; part < parts; ++part) {
-      scans.emplace_back([&, part] {
-        EXPECT_TRUE(ScanForRemoval(side, 50, stores, part, parts, buffers.scanned).ok());
-      });
-    }
-    for (auto& scan : scans) scan.join();
+    std::vector<EncodedRows> unmatched;
     Evicted evicted;
-    std::vector<StateRemoval> removals(static_cast<size_t>(groups));
-    EncodedRows unmatched;
-    for (int g = 0; g < groups; ++g) {
-      const std::span<const ScannedPart> scanned(buffers.scanned.data() + g * parts,
-                                                 static_cast<size_t>(parts));
-      EXPECT_TRUE(PlanStateRemoval(side, stores, scanned, buffers.plans[g], &unmatched,
-                                   &evicted.removed, &removals[g])
-                      .ok());
-    }
-    for (int g = 0; g < groups; ++g) {
-      EXPECT_TRUE(RemoveFromValues(side, *stores.values, buffers.plans[g], removals[g]).ok());
-      EXPECT_TRUE(RemoveFromCounts(*stores.counts, removals[g]).ok());
-    }
-    evicted.counts = ContentsOf(*stores.counts);
-    evicted.values = ContentsOf(*stores.values);
-    for (int64_t r = 0; r < unmatched.size(); ++r) {
-      evicted.unmatched.emplace_back(unmatched.row(r));
+    EXPECT_TRUE(RemoveExpiredRows(side, 50, stores, {&buffers}, parts, &unmatched,
+                                  &evicted.removed)
+                    .ok());
+    EXPECT_EQ(unmatched.size(), static_cast<size_t>(parts));  // a list per group
+    evicted.counts = ContentsOf(*stores[0].counts);
+    evicted.values = ContentsOf(*stores[0].values);
+    for (const EncodedRows& rows : unmatched) {
+      for (int64_t r = 0; r < rows.size(); ++r) evicted.unmatched.emplace_back(rows.row(r));
     }
     std::sort(evicted.unmatched.begin(), evicted.unmatched.end());
     return evicted;
@@ -117,8 +100,8 @@ class JoinStateRemovalTest : public ::testing::Test {
   std::unique_ptr<state::StateStoreProviderFactory> factory_;
 };
 
-TEST_F(JoinStateRemovalTest, AnEvictionInPartsAndGroupsTakesOutWhatOneInOnePieceDoes) {
-  const Evicted whole = Evict(1, 1);
+TEST_F(JoinStateRemovalTest, AnEvictionInPartsTakesOutWhatOneInOnePieceDoes) {
+  const Evicted whole = Evict(1);
   // The rows kept are those after the watermark, under their keys' counts.
   int64_t kept = 0, expired = 0, expired_unmatched = 0;
   for (int64_t k = 0; k < 3000; ++k) {
@@ -134,12 +117,12 @@ TEST_F(JoinStateRemovalTest, AnEvictionInPartsAndGroupsTakesOutWhatOneInOnePiece
   int64_t counted = 0;
   for (const auto& [key, count] : whole.counts) counted += ReadLong(count);
   EXPECT_EQ(counted, kept);
-  for (const auto& [parts, groups] : {std::pair{2, 2}, std::pair{3, 2}, std::pair{1, 3}}) {
-    const Evicted split = Evict(parts, groups);
-    EXPECT_EQ(split.values, whole.values) << parts << " parts, " << groups << " groups";
-    EXPECT_EQ(split.counts, whole.counts) << parts << " parts, " << groups << " groups";
-    EXPECT_EQ(split.unmatched, whole.unmatched) << parts << " parts, " << groups << " groups";
-    EXPECT_EQ(split.removed, whole.removed);
+  for (int parts : {2, 3}) {
+    const Evicted split = Evict(parts);
+    EXPECT_EQ(split.values, whole.values) << parts << " parts";
+    EXPECT_EQ(split.counts, whole.counts) << parts << " parts";
+    EXPECT_EQ(split.unmatched, whole.unmatched) << parts << " parts";
+    EXPECT_EQ(split.removed, whole.removed) << parts << " parts";
   }
 }
 

@@ -1,8 +1,11 @@
 #include "sluice/physical/join_state_removal.h"
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string_view>
+
+#include <arrow/util/parallel.h>
 
 #include "sluice/physical/join_row_removal.h"
 #include "sluice/physical/state_row_bytes.h"
@@ -13,6 +16,19 @@ namespace sluice::physical {
 namespace {
 
 using plan::JoinStateEviction;
+
+/// What taking the expired rows of one group of keys out changes in each of a side's two
+/// stores, worked out before either changes (views of the buffers that ScanForRemoval and
+/// PlanStateRemoval filled). Each store's changes read and write that store alone, so the two
+/// stores change at once, on two threads: RemoveFromValues and RemoveFromCounts.
+struct StateRemoval {
+  // The values store: the rows at `moved_from` are taken out and each put at the same place
+  // of `moved_to`, then the rows at `removed_values` are removed.
+  std::vector<std::string_view> moved_to, moved_from, removed_values;
+  // The counts store: `emptied_keys` are removed, then `counted_keys` given `new_counts`.
+  std::vector<std::string_view> emptied_keys, counted_keys, new_counts;
+};
+
 
 /// Reads the event time that column `column` (a timestamp, or a window when `is_window`)
 /// of an encoded row of columns `types` holds, in place, skipping the columns before it
@@ -228,8 +244,10 @@ arrow::Status PlanRowRemoval(const RemovedSide& side, const SideStores& stores,
   return arrow::Status::OK();
 }
 
-}  // namespace
-
+/// The first step of a removal: finds the expired rows in part `part` of `parts` of the store
+/// that tells (the counts by key, the values by row; ForEachOfPart), reading it only, into
+/// `scanned[g * parts + part]` for the rows of each group g of keys. The parts of a store may
+/// be scanned at once.
 arrow::Status ScanForRemoval(const RemovedSide& side, int64_t watermark_micros,
                              const SideStores& stores, int part, int parts,
                              std::vector<ScannedPart>& scanned) {
@@ -239,6 +257,11 @@ arrow::Status ScanForRemoval(const RemovedSide& side, int64_t watermark_micros,
   return ScanRows(side, watermark_micros, stores, part, parts, scanned);
 }
 
+/// Then works out how to take the rows of one group of keys that the parts of the scan found
+/// (`scanned`, its parts in order) out of `stores`, reading them only: the unmatched ones of
+/// a preserved side are appended to `unmatched`, and `removed` counts every row taken out.
+/// The groups of a store partition may be planned at once, as each writes only its own
+/// buffers and outputs, when its stores may be read at once.
 arrow::Status PlanStateRemoval(const RemovedSide& side, const SideStores& stores,
                                std::span<const ScannedPart> scanned, PlanBuffers& buffers,
                                EncodedRows* unmatched, int64_t* removed,
@@ -250,6 +273,9 @@ arrow::Status PlanStateRemoval(const RemovedSide& side, const SideStores& stores
   return PlanRowRemoval(side, stores, scanned, buffers, unmatched, removed, removal);
 }
 
+/// Makes `removal`'s changes to the side's values store: the rows that move are taken out,
+/// put where they go, then the other rows given up are removed; the store ends as at the end
+/// of Spark's sequence.
 arrow::Status RemoveFromValues(const RemovedSide& side, state::StateStore& values,
                                PlanBuffers& buffers, const StateRemoval& removal) {
   // The moving rows, taken out where they were kept before anything else changes.
@@ -265,10 +291,63 @@ arrow::Status RemoveFromValues(const RemovedSide& side, state::StateStore& value
   return values.RemoveHeld(removal.removed_values);
 }
 
+/// Makes `removal`'s changes to the side's counts store.
 arrow::Status RemoveFromCounts(state::StateStore& counts, const StateRemoval& removal) {
   // The plan found these in the store: it need not look them up.
   ARROW_RETURN_NOT_OK(counts.RemoveHeld(removal.emptied_keys));
   return counts.PutMany(removal.counted_keys, removal.new_counts);
+}
+
+}  // namespace
+
+arrow::Status RemoveExpiredRows(const RemovedSide& side, int64_t watermark_micros,
+                                const std::vector<SideStores>& stores,
+                                const std::vector<RemovalBuffers*>& buffers, int parts,
+                                std::vector<EncodedRows>* unmatched, int64_t* removed) {
+  const int partitions = static_cast<int>(stores.size());
+  parts = std::max(1, parts);
+  const bool concurrent_reads =
+      stores[0].counts->ReadsConcurrently() && stores[0].values->ReadsConcurrently();
+  const int groups = concurrent_reads ? parts : 1;
+  const int plans = partitions * groups;
+  for (RemovalBuffers* partition : buffers) {
+    partition->scanned.resize(static_cast<size_t>(groups * parts));
+    partition->plans.resize(static_cast<size_t>(groups));
+  }
+  ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(partitions * parts, [&](int task) {
+    const int p = task / parts;
+    return ScanForRemoval(side, watermark_micros, stores[p], task % parts, parts,
+                          buffers[p]->scanned);
+  }));
+  // Plan (p, g) at p * groups + g: its changes, its unmatched rows and its count of rows.
+  unmatched->assign(static_cast<size_t>(plans), EncodedRows());
+  std::vector<int64_t> removed_by(plans, 0);
+  std::vector<StateRemoval> removals(plans);
+  ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(plans, [&](int plan) {
+    RemovalBuffers& partition = *buffers[plan / groups];
+    const int g = plan % groups;
+    const std::span<const ScannedPart> scanned(partition.scanned.data() + g * parts,
+                                               static_cast<size_t>(parts));
+    return PlanStateRemoval(side, stores[plan / groups], scanned,
+                            partition.plans[static_cast<size_t>(g)], &(*unmatched)[plan],
+                            &removed_by[plan], &removals[plan]);
+  }));
+  // Each store changes alone: the values and the counts stores of every partition at once
+  // (q7's one partition spent half its time removing, on one core).
+  ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(2 * partitions, [&](int task) {
+    const int p = task / 2;
+    for (int g = 0; g < groups; ++g) {
+      const StateRemoval& removal = removals[p * groups + g];
+      ARROW_RETURN_NOT_OK(task % 2 == 1
+                              ? RemoveFromCounts(*stores[p].counts, removal)
+                              : RemoveFromValues(side, *stores[p].values,
+                                                 buffers[p]->plans[static_cast<size_t>(g)],
+                                                 removal));
+    }
+    return arrow::Status::OK();
+  }));
+  for (int64_t count : removed_by) *removed += count;
+  return arrow::Status::OK();
 }
 
 }  // namespace sluice::physical

@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,7 +25,7 @@ struct SideStores {
 };
 
 /// What one part of the store a removal walks holds that the state watermark passed, of one
-/// group of keys.
+/// group of keys (the keys split by their hash).
 struct ScannedPart {
   EncodedRows keys;               // by row: the key of each expired row; by key: each key
   std::vector<int64_t> numbers;   // by row: each expired row's index; by key: its rows
@@ -46,7 +45,7 @@ struct PlanBuffers {
 /// The buffers a removal fills, which its caller keeps from batch to batch.
 struct RemovalBuffers {
   /// What each part of the scan found of each group of keys, group after group: the parts of
-  /// group g are scanned[g * parts] to scanned[(g + 1) * parts - 1] (ScanForRemoval).
+  /// group g are scanned[g * parts] to scanned[(g + 1) * parts - 1].
   std::vector<ScannedPart> scanned;
   std::vector<PlanBuffers> plans;  // one per group of keys
 };
@@ -61,46 +60,18 @@ struct RemovedSide {
   bool preserved = false;  // its unmatched rows are emitted with nulls
 };
 
-/// What taking the expired rows of one group of keys out changes in each of a side's two
-/// stores, worked out before either changes (views of the buffers that ScanForRemoval and
-/// PlanStateRemoval filled). Each store's changes read and write that store alone, so the two
-/// stores change at once, on two threads: RemoveFromValues and RemoveFromCounts.
-struct StateRemoval {
-  // The values store: the rows at `moved_from` are taken out and each put at the same place
-  // of `moved_to`, then the rows at `removed_values` are removed.
-  std::vector<std::string_view> moved_to, moved_from, removed_values;
-  // The counts store: `emptied_keys` are removed, then `counted_keys` given `new_counts`.
-  std::vector<std::string_view> emptied_keys, counted_keys, new_counts;
-};
-
-/// The first step of taking the rows at or below `watermark_micros` (the state watermark) out
-/// of `stores`, by key or by row as `side.eviction` says: finds them in part `part` of
-/// `parts` of the store that tells (the counts by key, the values by row; ForEachOfPart),
-/// reading it only, into `scanned[g * parts + part]` for the rows of each group g of keys,
-/// the keys split into groups by their hash (`scanned` holds `parts` for each group). The
-/// parts of a store may be scanned at once, on several threads: one store partition
-/// evicting half its rows (q7's bids) spent as long scanning them as changing both stores.
-arrow::Status ScanForRemoval(const RemovedSide& side, int64_t watermark_micros,
-                             const SideStores& stores, int part, int parts,
-                             std::vector<ScannedPart>& scanned);
-
-/// Then works out how to take the rows of one group of keys that the parts of the scan found
-/// (`scanned`, its parts in order) out of `stores`, reading them only: the unmatched ones of
-/// a preserved side are appended to `unmatched`, and `removed` counts every row taken out.
-/// The groups of a store partition may be planned at once, as each writes only its own
-/// buffers and outputs, when its stores may be read at once (StateStore::ReadsConcurrently).
-arrow::Status PlanStateRemoval(const RemovedSide& side, const SideStores& stores,
-                               std::span<const ScannedPart> scanned, PlanBuffers& buffers,
-                               EncodedRows* unmatched, int64_t* removed,
-                               StateRemoval* removal);
-
-/// Makes `removal`'s changes to the side's values store: the rows that move are taken out,
-/// put where they go, then the other rows given up are removed; the store ends as at the end
-/// of Spark's sequence.
-arrow::Status RemoveFromValues(const RemovedSide& side, state::StateStore& values,
-                               PlanBuffers& buffers, const StateRemoval& removal);
-
-/// Makes `removal`'s changes to the side's counts store.
-arrow::Status RemoveFromCounts(state::StateStore& counts, const StateRemoval& removal);
+/// Takes the rows at or below `watermark_micros` (the state watermark) out of one side's
+/// stores of every partition (`stores[p]`, with `buffers[p]` kept from batch to batch), by key
+/// or by row as `side.eviction` says, as Spark's symmetric hash join does. Each partition's
+/// store is scanned in `parts` at once, and, when its stores may be read on several threads
+/// (StateStore::ReadsConcurrently), its keys are planned in as many groups at once; then the
+/// values and the counts stores of every partition change at once. With one store partition
+/// evicting half its rows (q7's bids), scanning and planning on one core took as long as
+/// changing both stores. The unmatched rows of a preserved side are appended to `unmatched`
+/// (a list per partition and group, in order), and `removed` counts every row taken out.
+arrow::Status RemoveExpiredRows(const RemovedSide& side, int64_t watermark_micros,
+                                const std::vector<SideStores>& stores,
+                                const std::vector<RemovalBuffers*>& buffers, int parts,
+                                std::vector<EncodedRows>* unmatched, int64_t* removed);
 
 }  // namespace sluice::physical

@@ -1,7 +1,6 @@
 #include "sluice/physical/buffered_stream.h"
 #include "sluice/physical/streaming_join.h"
 
-#include <algorithm>
 #include <optional>
 
 #include <arrow/array.h>
@@ -668,60 +667,17 @@ class StreamingJoinStream final : public BufferedStream {
     const int side = spec.side;
     const RemovedSide removed_side{StreamingJoinStoreName(side, false), StreamingJoinStoreName(side, true), &spec.types,
                                    &key_types_, spec.eviction, spec.preserved};
-    // With fewer partitions than threads, each partition's store is scanned in parts at once,
-    // and its keys planned in groups at once (q7's one partition did both on one core while
-    // the other was idle), when its stores may be read on several threads.
-    const int parts = std::max(1, arrow::internal::GetCpuThreadPool()->GetCapacity() /
-                                      num_partitions_);
-    const SideStores& first_stores = stores_[side][0];
-    const bool concurrent_reads = first_stores.counts->ReadsConcurrently() &&
-                                  first_stores.values->ReadsConcurrently();
-    const int groups = concurrent_reads ? parts : 1;
-    const int plans = num_partitions_ * groups;
-    for (int p = 0; p < num_partitions_; ++p) {
-      RemovalBuffers& buffers = buffers_->sides[side].partitions[p].removal;
-      buffers.scanned.resize(static_cast<size_t>(groups * parts));
-      buffers.plans.resize(static_cast<size_t>(groups));
-    }
-    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(num_partitions_ * parts, [&](int task) {
-      const int p = task / parts;
-      return ScanForRemoval(removed_side, watermark_micros, stores_[side][p], task % parts,
-                            parts, buffers_->sides[side].partitions[p].removal.scanned);
-    }));
-    // Plan (p, g) at p * groups + g: removals, its unmatched rows and its count of rows.
-    std::vector<EncodedRows> unmatched(plans);
-    std::vector<int64_t> removed(plans, 0);
-    std::vector<StateRemoval> removals(plans);
-    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(plans, [&](int plan) -> arrow::Status {
-      const int p = plan / groups;
-      const int g = plan % groups;
-      RemovalBuffers& buffers = buffers_->sides[side].partitions[p].removal;
-      const std::span<const ScannedPart> scanned(buffers.scanned.data() + g * parts,
-                                                 static_cast<size_t>(parts));
-      return PlanStateRemoval(removed_side, stores_[side][p], scanned,
-                              buffers.plans[static_cast<size_t>(g)], &unmatched[plan],
-                              &removed[plan], &removals[plan]);
-    }));
-    // Each store changes alone: the values and the counts stores of every partition at once
-    // (q7's one partition spent half its time removing, on one core).
-    ARROW_RETURN_NOT_OK(arrow::internal::ParallelFor(2 * num_partitions_, [&](int task) {
-      const int p = task / 2;
-      RemovalBuffers& buffers = buffers_->sides[side].partitions[p].removal;
-      for (int g = 0; g < groups; ++g) {
-        const StateRemoval& removal = removals[p * groups + g];
-        ARROW_RETURN_NOT_OK(
-            task % 2 == 1
-                ? RemoveFromCounts(*stores_[side][p].counts, removal)
-                : RemoveFromValues(removed_side, *stores_[side][p].values,
-                                   buffers.plans[static_cast<size_t>(g)], removal));
-      }
-      return arrow::Status::OK();
-    }));
+    std::vector<RemovalBuffers*> buffers;
+    for (auto& partition : buffers_->sides[side].partitions) buffers.push_back(&partition.removal);
+    // With fewer partitions than threads, each partition's eviction runs on several.
+    const int parts = arrow::internal::GetCpuThreadPool()->GetCapacity() / num_partitions_;
+    std::vector<EncodedRows> unmatched;
+    int64_t removed = 0;
+    ARROW_RETURN_NOT_OK(RemoveExpiredRows(removed_side, watermark_micros, stores_[side], buffers,
+                                          parts, &unmatched, &removed));
     // Spark counts the rows an outer join evicts from a preserved side as output, not as
     // removed state.
-    if (!spec.preserved) {
-      for (int64_t count : removed) removed_ += count;
-    }
+    if (!spec.preserved) removed_ += removed;
     for (const EncodedRows& rows : unmatched) {
       if (rows.size() == 0) continue;
       ARROW_ASSIGN_OR_RAISE(auto columns, Decode(side, Views(rows)));
