@@ -29,7 +29,6 @@ struct StateRemoval {
   std::vector<std::string_view> emptied_keys, counted_keys, new_counts;
 };
 
-
 /// Reads the event time that column `column` (a timestamp, or a window when `is_window`)
 /// of an encoded row of columns `types` holds, in place, skipping the columns before it
 /// without decoding them (`seeker` finds it): into `time`, nullopt when null. False when
@@ -42,15 +41,8 @@ bool EventTimeInPlace(const types::EncodedColumnSeeker& seeker, bool is_window,
   return true;
 }
 
-/// The group of keys, of `groups`, that `key` belongs to: by the high half of its hash, as the
-/// key indexes of a plan place keys by the low bits.
-int KeyGroupOf(std::string_view key, int groups) {
-  if (groups <= 1) return 0;
-  return static_cast<int>((state::ArenaHashTable::Hash(key) >> 32) %
-                          static_cast<uint64_t>(groups));
-}
-
-/// The parts of one scan that its rows go to, one per group of keys.
+/// The parts of one scan that its rows go to, one per group of keys. A key's hash, worked out
+/// once here, places it in its group and numbers it in the plan (KeyIndex::InsertHashed).
 class ScanOutputs {
  public:
   ScanOutputs(std::vector<ScannedPart>& scanned, int part, int parts)
@@ -59,13 +51,21 @@ class ScanOutputs {
       ScannedPart& out = scanned[static_cast<size_t>(g * parts + part)];
       Refill(out.keys);
       Refill(out.unmatched_rows);
+      out.hashes.clear();
       out.numbers.clear();
       out.unmatched_of.clear();
       outs_.push_back(&out);
     }
   }
-  ScannedPart& Of(std::string_view key) const {
-    return *outs_[static_cast<size_t>(KeyGroupOf(key, groups_))];
+  /// Appends `key` to the part of its group, which it returns.
+  ScannedPart& Append(std::string_view key) const {
+    const uint64_t hash = state::ArenaHashTable::Hash(key);
+    // The hash's high half: a key index places keys by the low bits.
+    const auto group = static_cast<size_t>((hash >> 32) % static_cast<uint64_t>(groups_));
+    ScannedPart& out = *outs_[group];
+    out.keys.Append(key);
+    out.hashes.push_back(hash);
+    return out;
   }
 
  private:
@@ -87,9 +87,7 @@ arrow::Status ScanKeys(const RemovedSide& side, int64_t watermark_micros, const 
       return;
     }
     if (!time || *time > watermark_micros) return;
-    ScannedPart& out = outputs.Of(key);
-    out.keys.Append(key);
-    out.numbers.push_back(ReadLong(count));
+    outputs.Append(key).numbers.push_back(ReadLong(count));
   });
   if (malformed) {
     return arrow::Status::Invalid("A key kept in the ", side.counts_store,
@@ -115,8 +113,7 @@ arrow::Status ScanRows(const RemovedSide& side, int64_t watermark_micros, const 
         }
         if (!time || *time > watermark_micros) return;
         const std::string_view key = indexed_key.substr(0, indexed_key.size() - kIndexBytes);
-        ScannedPart& out = outputs.Of(key);
-        out.keys.Append(key);
+        ScannedPart& out = outputs.Append(key);
         out.numbers.push_back(ReadLong(indexed_key));
         if (side.preserved && !MatchedOf(value)) {
           out.unmatched_of.push_back(out.unmatched_rows.size());
@@ -180,8 +177,9 @@ arrow::Status PlanRowRemoval(const RemovedSide& side, const SideStores& stores,
   for (const ScannedPart& part : scanned) {
     const auto first_unmatched = static_cast<int64_t>(unmatched_rows.size());
     for (int64_t r = 0; r < part.keys.size(); ++r) {
-      key_of.push_back(affected.Insert(part.keys.row(r)));
-      const int64_t unmatched_row = part.unmatched_of[static_cast<size_t>(r)];
+      const auto at = static_cast<size_t>(r);
+      key_of.push_back(affected.InsertHashed(part.keys.row(r), part.hashes[at]));
+      const int64_t unmatched_row = part.unmatched_of[at];
       unmatched_of.push_back(unmatched_row < 0 ? -1 : first_unmatched + unmatched_row);
     }
     expired_index.insert(expired_index.end(), part.numbers.begin(), part.numbers.end());

@@ -28,6 +28,7 @@ struct SideStores {
 /// group of keys (the keys split by their hash).
 struct ScannedPart {
   EncodedRows keys;               // by row: the key of each expired row; by key: each key
+  std::vector<uint64_t> hashes;   // each key's ArenaHashTable::Hash, which places its group
   std::vector<int64_t> numbers;   // by row: each expired row's index; by key: its rows
   std::vector<int64_t> unmatched_of;  // by row: the row's place in unmatched_rows, or -1
   EncodedRows unmatched_rows;     // by row: expired rows a preserved side emits null-padded

@@ -87,7 +87,11 @@ class KeyIndex {
 
   /// The number of `key`, numbering it if new. The bytes of `key` must outlive the index.
   int32_t Insert(std::string_view key) {
-    const uint64_t hash = state::ArenaHashTable::Hash(key);
+    return InsertHashed(key, state::ArenaHashTable::Hash(key));
+  }
+
+  /// Insert with the key's ArenaHashTable::Hash already computed.
+  int32_t InsertHashed(std::string_view key, uint64_t hash) {
     size_t slot = hash & mask_;
     while (slots_[slot].id >= 0) {
       if (Holds(slots_[slot], hash, key)) return slots_[slot].id;
