@@ -26,8 +26,6 @@ BoundExprPtr IsNotNull(const BoundExprPtr& e) {
                                            "(" + e->sql() + " IS NOT NULL)");
 }
 
-/// `conditions` over a child whose column i is `columns[i]`; conditions reading a column
-/// with no such expression (null) are left out.
 /// `conditions` over a child whose column i is `columns[i]`: those that can move (`below`)
 /// and those reading a column with no such expression (null), which stay (`stuck`).
 void Substitute(const Conditions& conditions, const std::vector<BoundExprPtr>& columns,

@@ -8,11 +8,10 @@
 // not move the watermark (`withWatermark("ts", ...).where("v > 1")` ignores the times of rows
 // with v <= 1), and never reaches a stateful operator's state.
 //
-// Sluice keeps its plans as written and runs each filter where the plan puts it; in a
-// micro-batch, the physical planner also walks Spark's pushdown down the plan node by node and
-// runs each pushed condition at the output of the node where Spark's would stop (usually the
-// scan). Rows then reach watermarks and state exactly as in Spark, and the original filters
-// above keep nothing more out.
+// Sluice keeps its plans as written; in a micro-batch, the physical planner walks Spark's
+// pushdown down the plan node by node and runs each condition at the output of the node where
+// Spark's would stop (usually the scan), and not again where the plan's filter is. Rows then
+// reach watermarks and state exactly as in Spark, and each condition runs once per row.
 #pragma once
 
 #include <vector>
