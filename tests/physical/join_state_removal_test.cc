@@ -14,11 +14,12 @@
 #include "sluice/physical/state_row_bytes.h"
 #include "sluice/state/state_store_provider_factory.h"
 #include "support/scratch_dir.h"
+#include "support/state_store_entries.h"
 
 namespace sluice::physical {
 namespace {
 
-using Contents = std::map<std::string, std::string>;
+using Contents = testing::StoreEntries;
 
 struct Evicted {
   Contents counts;
@@ -26,14 +27,6 @@ struct Evicted {
   std::vector<std::string> unmatched;  // sorted
   int64_t removed = 0;
 };
-
-Contents ContentsOf(const state::StateStore& store) {
-  Contents contents;
-  store.ForEach([&](std::string_view key, std::string_view value) {
-    contents.emplace(std::string(key), std::string(value));
-  });
-  return contents;
-}
 
 class JoinStateRemovalTest : public ::testing::Test {
  protected:
@@ -87,8 +80,8 @@ class JoinStateRemovalTest : public ::testing::Test {
                                   &evicted.removed)
                     .ok());
     EXPECT_EQ(unmatched.size(), static_cast<size_t>(parts));  // a list per group
-    evicted.counts = ContentsOf(*stores[0].counts);
-    evicted.values = ContentsOf(*stores[0].values);
+    evicted.counts = testing::ReadAll(*stores[0].counts);
+    evicted.values = testing::ReadAll(*stores[0].values);
     for (const EncodedRows& rows : unmatched) {
       for (int64_t r = 0; r < rows.size(); ++r) evicted.unmatched.emplace_back(rows.row(r));
     }

@@ -20,26 +20,20 @@
 #include "sluice/state/state_file_format.h"
 #include "state/repeated_changes.h"
 #include "support/scratch_dir.h"
+#include "support/state_store_entries.h"
 
 namespace sluice::state {
 namespace {
 
 namespace fs = std::filesystem;
-using Entries = std::map<std::string, std::string>;
+using Entries = testing::StoreEntries;
+using testing::ReadAll;
 
 /// `prefix` followed by `number`.
 std::string Named(std::string_view prefix, int number) {
   std::string name(prefix);
   name.append(std::to_string(number));
   return name;
-}
-
-Entries ReadAll(const StateStore& store) {
-  Entries entries;
-  store.ForEach([&](std::string_view key, std::string_view value) {
-    entries.emplace(std::string(key), std::string(value));
-  });
-  return entries;
 }
 
 class MemoryStateStoreTest : public ::testing::Test {

@@ -27,12 +27,14 @@
 #include "sluice/state/state_store_provider_factory.h"
 #include "state/repeated_changes.h"
 #include "support/scratch_dir.h"
+#include "support/state_store_entries.h"
 
 namespace sluice::state {
 namespace {
 
 namespace fs = std::filesystem;
-using Entries = std::map<std::string, std::string>;
+using Entries = testing::StoreEntries;
+using testing::ReadAll;
 
 std::string Named(std::string_view prefix, int number) {
   std::string name(prefix);
@@ -45,14 +47,6 @@ void CommitKeys(StateStoreProvider& provider, int n) {
   auto store = provider.GetStore(0).ValueOrDie();
   for (int i = 0; i < n; ++i) ASSERT_TRUE(store->Put(Named("k", i), "v").ok());
   ASSERT_EQ(store->Commit().ValueOrDie(), 1);
-}
-
-Entries ReadAll(const StateStore& store) {
-  Entries entries;
-  store.ForEach([&](std::string_view key, std::string_view value) {
-    entries.emplace(std::string(key), std::string(value));
-  });
-  return entries;
 }
 
 class RocksDbStateStoreTest : public ::testing::Test {
