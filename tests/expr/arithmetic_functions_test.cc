@@ -87,6 +87,19 @@ TEST_F(ArithmeticTest, DecimalResultsAtTheLimitOfTheirPrecision) {
               "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION");
 }
 
+// Rows in range are computed without a check of each row's outcome; one row out of range
+// among them sends the whole column row by row, where it alone is null (try_multiply). A
+// null in an input does the same.
+TEST_F(ArithmeticTest, ADecimalRowOutOfRangeAmongRowsInRange) {
+  ExpectCall("try_multiply",
+             {Col("decimal(38,0)", R"(["2", "10000000000000000000000000000000000000", "-3"])"),
+              Col("decimal(20,0)", R"(["5", "10000000000000000000", "7"])")},
+             "decimal(38,0)", R"(["10", null, "-21"])");
+  Reset();
+  ExpectCall("*", {Lit("decimal(3,3)", R"("0.908")", "0.908"), Col("bigint", "[12, null, -5]")},
+             "decimal(24,3)", R"(["10.896", null, "-4.540"])");
+}
+
 // A sum, difference or product whose exact digits fit in 38 can neither round nor overflow:
 // it never fails, so AND, OR, CASE and coalesce evaluate it on every row instead of gathering
 // the rows they need first (Nexmark q14's `0.908 * price < 50000000`). Past 38 digits, and a

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include <arrow/array.h>
 #include <arrow/buffer.h>
@@ -121,6 +122,29 @@ arrow::Result<arrow::Datum> ApplyBinary(const arrow::Datum& left, const arrow::D
   return arrow::Datum(arrow::ArrayData::Make(out_type, num_rows,
                                              {std::move(validity_buffer), std::move(values)},
                                              null_count));
+}
+
+/// As ApplyBinary for inputs without nulls, with `op(left, right, &out) -> bool` false where a
+/// row's value does not fit: when every row fits (the usual case), their values in a loop that
+/// tracks no outcome per row; else nullopt, and the caller's ApplyBinary finds each row's.
+template <typename LeftT, typename RightT, typename OutT, typename Op>
+arrow::Result<std::optional<arrow::Datum>> ApplyBinaryIfEveryRowFits(
+    const arrow::Datum& left, const arrow::Datum& right, int64_t num_rows,
+    const std::shared_ptr<arrow::DataType>& out_type, arrow::MemoryPool* pool, Op&& op) {
+  using OutC = typename arrow::TypeTraits<OutT>::CType;
+  auto has_nulls = [](const arrow::Datum& input) {
+    return input.is_scalar() ? !input.scalar()->is_valid : input.null_count() != 0;
+  };
+  if (has_nulls(left) || has_nulls(right)) return std::nullopt;
+  NumericInput<LeftT> a(left);
+  NumericInput<RightT> b(right);
+  ARROW_ASSIGN_OR_RAISE(auto values, arrow::AllocateBuffer(num_rows * sizeof(OutC), pool));
+  auto* out = reinterpret_cast<OutC*>(values->mutable_data());
+  bool fits = true;
+  for (int64_t i = 0; i < num_rows; ++i) fits &= op(a.Value(i), b.Value(i), &out[i]);
+  if (!fits) return std::nullopt;
+  return arrow::Datum(
+      arrow::ArrayData::Make(out_type, num_rows, {nullptr, std::move(values)}, 0));
 }
 
 }  // namespace sluice::expr

@@ -236,6 +236,21 @@ Kernel DecimalKernel(Operator op, std::shared_ptr<arrow::DataType> result_type, 
       }
       return *out < limit && *out > -limit;
     };
+    if (narrow) {
+      ARROW_ASSIGN_OR_RAISE(
+          auto every_row,
+          (ApplyBinaryIfEveryRowFits<arrow::Decimal128Type, arrow::Decimal128Type,
+                                     arrow::Decimal128Type>(
+              args[0], args[1], num_rows, result_type, context.pool,
+              [&](const arrow::Decimal128& left, const arrow::Decimal128& right,
+                  arrow::Decimal128* out) {
+                Int128 exact = 0;
+                const bool fits = compute_narrow(left, right, &exact);
+                *out = ToDecimal128(exact);
+                return fits;
+              })));
+      if (every_row) return *std::move(every_row);
+    }
     auto compute = [&](const arrow::Decimal128& left, const arrow::Decimal128& right,
                        arrow::Decimal128* out) -> RowOutcome {
       if (Int128 exact; narrow && compute_narrow(left, right, &exact)) {
