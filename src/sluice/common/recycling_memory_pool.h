@@ -114,7 +114,7 @@ class RecyclingMemoryPool final : public arrow::MemoryPool {
 };
 
 /// The process's pool for the arrays of micro-batches (over Arrow's default pool, keeping at
-/// most 2 GiB of freed buffers).
+/// most 4 GiB of freed buffers).
 RecyclingMemoryPool* BatchMemoryPool();
 
 }  // namespace sluice
