@@ -270,5 +270,39 @@ TEST(BatchReadAheadTest, TheBackgroundPoolReadsAtTheLowestPriority) {
   EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), priority_before);
 }
 
+TEST(BatchReadAheadTest, TasksOfTheBackgroundPoolLeaveTheOtherPoolsAtTheProcessPriority) {
+  const int priority = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+  auto* io = static_cast<arrow::internal::ThreadPool*>(arrow::io::default_io_context().executor());
+  const size_t workers = static_cast<size_t>(io->GetCapacity());
+  // From a task of the lowest priority, as many tasks on the I/O pool as it has workers, each
+  // held until all run: one on each worker. A worker the background task had to start would
+  // have its priority. (Shared: the tasks still wake up after the test has seen them all.)
+  struct Seen {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<int> priorities;
+  };
+  auto seen = std::make_shared<Seen>();
+  ASSERT_TRUE(BackgroundPool()
+                  ->Spawn([io, workers, seen] {
+                    for (size_t i = 0; i < workers; ++i) {
+                      EXPECT_TRUE(io->Spawn([workers, seen] {
+                                      std::unique_lock lock(seen->mutex);
+                                      seen->priorities.push_back(getpriority(
+                                          PRIO_PROCESS, static_cast<id_t>(gettid())));
+                                      seen->changed.notify_all();
+                                      seen->changed.wait(lock, [&] {
+                                        return seen->priorities.size() == workers;
+                                      });
+                                    }).ok());
+                    }
+                  })
+                  .ok());
+  std::unique_lock lock(seen->mutex);
+  ASSERT_TRUE(seen->changed.wait_for(lock, std::chrono::seconds(10),
+                                     [&] { return seen->priorities.size() == workers; }));
+  for (int worker : seen->priorities) EXPECT_EQ(worker, priority);
+}
+
 }  // namespace
 }  // namespace sluice

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <ctime>
+#include <latch>
 #include <limits>
+#include <memory>
 #include <thread>
 
 #include <arrow/io/interfaces.h>
@@ -28,15 +30,37 @@ int64_t ThreadCpuNanos() {
 
 int PoolThreads() { return std::max(2, static_cast<int>(std::thread::hardware_concurrency())); }
 
+/// Starts every worker `pool` may have, from this thread. A pool starts a worker when a task
+/// comes and none is free, on the thread that spawned the task, and a thread starts at the
+/// priority of the thread that started it: a task of BackgroundPool() spawning onto another
+/// pool (a decode handed over to Arrow's I/O pool, Arrow's own reads) would leave that pool a
+/// worker of the lowest priority for good, and the query's work running on it.
+void StartEveryWorker(arrow::internal::ThreadPool* pool) {
+  // Tasks that last until all are spawned: each spawn then finds no worker free and starts
+  // one, up to the pool's capacity.
+  auto spawned = std::make_shared<std::latch>(1);
+  for (int i = 0; i < pool->GetCapacity(); ++i) {
+    if (!pool->Spawn([spawned] { spawned->wait(); }).ok()) break;
+  }
+  spawned->count_down();
+}
+
 /// Runs its tasks on threads of the lowest priority (nice 19), which only ever run such tasks:
 /// a thread may always lower its own priority, but raising it again takes a privilege. Four
 /// threads a core: a read that waits for a thread here waits behind reads of the lowest
 /// priority, which is long on a busy machine, and such a wait is what delays a file decoded
 /// ahead whose turn came before its first read started (Reschedule moves the reads after it).
+/// The process's other pools get all their workers first (StartEveryWorker), from the thread
+/// that first asks for this pool, which runs at the process's priority.
 class BackgroundExecutor final : public arrow::internal::Executor {
  public:
   BackgroundExecutor()
-      : pool_(arrow::internal::ThreadPool::MakeEternal(4 * PoolThreads()).ValueOrDie()) {}
+      : pool_(arrow::internal::ThreadPool::MakeEternal(4 * PoolThreads()).ValueOrDie()) {
+    StartEveryWorker(arrow::internal::GetCpuThreadPool());
+    StartEveryWorker(
+        static_cast<arrow::internal::ThreadPool*>(arrow::io::default_io_context().executor()));
+    StartEveryWorker(static_cast<arrow::internal::ThreadPool*>(PipelinePool()));
+  }
 
   int GetCapacity() override { return pool_->GetCapacity(); }
   bool OwnsThisThread() override { return pool_->OwnsThisThread(); }
