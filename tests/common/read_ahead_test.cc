@@ -9,6 +9,7 @@
 #include <chrono>
 #include <ctime>
 #include <condition_variable>
+#include <latch>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -302,6 +303,31 @@ TEST(BatchReadAheadTest, TasksOfTheBackgroundPoolLeaveTheOtherPoolsAtTheProcessP
   ASSERT_TRUE(seen->changed.wait_for(lock, std::chrono::seconds(10),
                                      [&] { return seen->priorities.size() == workers; }));
   for (int worker : seen->priorities) EXPECT_EQ(worker, priority);
+}
+
+// Arrow wraps each task of its pools in a scope of OpenTelemetry's runtime context, whose
+// storage is a static made by the first task spawned in the process. A task still ending when
+// the process exits (a read ahead whose query stopped just before) must find that storage
+// whole: it is made before the pipeline pool, so it is destroyed after the pool's workers are
+// joined.
+TEST(BatchReadAheadDeathTest, APipelineTaskStillRunningAtExitEndsBeforeTracingIsTornDown) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        arrow::internal::Executor* pipeline = PipelinePool();  // first, before any task
+        auto started = std::make_shared<std::latch>(1);
+        if (!pipeline
+                 ->Spawn([started] {
+                   started->count_down();
+                   std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                 })
+                 .ok()) {
+          std::_Exit(1);
+        }
+        started->wait();
+        std::exit(0);  // the pool is shut down at exit, the task still asleep
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

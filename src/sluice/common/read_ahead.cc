@@ -12,6 +12,7 @@
 
 #include <arrow/io/interfaces.h>
 #include <arrow/util/byte_size.h>
+#include <arrow/util/logging.h>
 #include <arrow/util/thread_pool.h>
 
 namespace sluice {
@@ -29,6 +30,18 @@ int64_t ThreadCpuNanos() {
 }
 
 int PoolThreads() { return std::max(2, static_cast<int>(std::thread::hardware_concurrency())); }
+
+/// A pool of `threads` workers, shut down at exit, where its destructor joins them. Arrow wraps
+/// each task of its pools in a scope of OpenTelemetry's runtime context, whose storage is a
+/// static made by the first task spawned in the process, and statics are destroyed in the
+/// reverse order of their making: a pool made before that storage would join its workers
+/// after the storage is gone, and a task still ending then (a read ahead whose query stopped
+/// just before the exit) would leave its scope in freed memory. One empty task spawned on
+/// Arrow's CPU pool first makes the storage.
+std::shared_ptr<arrow::internal::ThreadPool> MakePoolJoinedAtExit(int threads) {
+  ARROW_CHECK_OK(arrow::internal::GetCpuThreadPool()->Spawn([] {}));
+  return arrow::internal::ThreadPool::Make(threads).ValueOrDie();
+}
 
 /// Starts every worker `pool` may have, from this thread. A pool starts a worker when a task
 /// comes and none is free, on the thread that spawned the task, and a thread starts at the
@@ -159,10 +172,8 @@ void BatchReadAhead::Produce(arrow::internal::Executor* executor) {
 }
 
 arrow::internal::Executor* PipelinePool() {
-  // Eternal, as Arrow's own pools: not joined at exit, where a query still running could be
-  // waiting for it.
   static const std::shared_ptr<arrow::internal::ThreadPool> pool =
-      arrow::internal::ThreadPool::MakeEternal(PoolThreads()).ValueOrDie();
+      MakePoolJoinedAtExit(PoolThreads());
   return pool.get();
 }
 
