@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <condition_variable>
 #include <latch>
@@ -326,6 +327,29 @@ TEST(BatchReadAheadDeathTest, APipelineTaskStillRunningAtExitEndsBeforeTracingIs
         }
         started->wait();
         std::exit(0);  // the pool is shut down at exit, the task still asleep
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// The same for a task of the background pool, whose threads run at the lowest priority and so
+// are the likeliest to be preempted between waking their reader and ending: an exit handler
+// that outlasts the task (registered first, so it runs after tracing is torn down) sees it end.
+TEST(BatchReadAheadDeathTest, ABackgroundTaskStillRunningAtExitEndsBeforeTracingIsTornDown) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        std::atexit([] { std::this_thread::sleep_for(std::chrono::milliseconds(400)); });
+        auto started = std::make_shared<std::latch>(1);
+        if (!BackgroundPool()
+                 ->Spawn([started] {
+                   started->count_down();
+                   std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                 })
+                 .ok()) {
+          std::_Exit(1);
+        }
+        started->wait();
+        std::exit(0);
       },
       ::testing::ExitedWithCode(0), "");
 }

@@ -67,8 +67,7 @@ void StartEveryWorker(arrow::internal::ThreadPool* pool) {
 /// that first asks for this pool, which runs at the process's priority.
 class BackgroundExecutor final : public arrow::internal::Executor {
  public:
-  BackgroundExecutor()
-      : pool_(arrow::internal::ThreadPool::MakeEternal(4 * PoolThreads()).ValueOrDie()) {
+  BackgroundExecutor() : pool_(MakePoolJoinedAtExit(4 * PoolThreads())) {
     StartEveryWorker(arrow::internal::GetCpuThreadPool());
     StartEveryWorker(
         static_cast<arrow::internal::ThreadPool*>(arrow::io::default_io_context().executor()));
@@ -180,9 +179,8 @@ arrow::internal::Executor* PipelinePool() {
 namespace {
 
 BackgroundExecutor* TheBackgroundExecutor() {
-  static BackgroundExecutor* const pool = new BackgroundExecutor();  // never destroyed, as the
-                                                                     // eternal pool it uses
-  return pool;
+  static BackgroundExecutor executor;  // joins its workers at exit, as the pipeline pool does
+  return &executor;
 }
 
 }  // namespace
