@@ -188,12 +188,15 @@ BackgroundExecutor* TheBackgroundExecutor() {
 arrow::internal::Executor* BackgroundPool() { return TheBackgroundExecutor(); }
 
 void WaitForPoolsIdle() {
+  // The background pool first: made here when nothing used it yet, it starts the workers of
+  // the other pools (StartEveryWorker), whose tasks the waits below then see end.
+  BackgroundExecutor* background = TheBackgroundExecutor();
   // Arrow's CPU and I/O pools (ThreadPools both), then the engine's own.
   arrow::internal::GetCpuThreadPool()->WaitForIdle();
   static_cast<arrow::internal::ThreadPool*>(arrow::io::default_io_context().executor())
       ->WaitForIdle();
   static_cast<arrow::internal::ThreadPool*>(PipelinePool())->WaitForIdle();
-  TheBackgroundExecutor()->WaitForIdle();
+  background->WaitForIdle();
 }
 
 }  // namespace sluice

@@ -101,9 +101,11 @@ arrow::internal::Executor* PipelinePool();
 arrow::internal::Executor* BackgroundPool();
 
 /// Waits until no task runs on Arrow's CPU and I/O pools, PipelinePool() or BackgroundPool():
-/// for a program that is about to exit (the test binaries, the soak's query processes), as a
-/// pool thread still ends a task's tracing scope after the task returned, and exit may have
-/// destroyed the tracing context's storage by then (a crash in libparquet after all is done).
+/// for a program that is about to exit (the test binaries, the soak's query processes, the
+/// Python module before the interpreter goes). The pools themselves are joined at exit after
+/// any task still running ends, and before the tracing context's storage that a task's end
+/// uses is destroyed; waiting here before exit also keeps a task from running into the other
+/// statics exit destroys, or into an interpreter already finalized.
 void WaitForPoolsIdle();
 
 }  // namespace sluice
