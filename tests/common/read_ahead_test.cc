@@ -306,6 +306,21 @@ TEST(BatchReadAheadTest, TasksOfTheBackgroundPoolLeaveTheOtherPoolsAtTheProcessP
   for (int worker : seen->priorities) EXPECT_EQ(worker, priority);
 }
 
+// Spawns on `pool` a task that sleeps for 200 ms once started, and exits the process while it
+// sleeps: exit shuts the pool down with the task still running.
+[[noreturn]] void ExitWhileATaskSleepsOn(arrow::internal::Executor* pool) {
+  auto started = std::make_shared<std::latch>(1);
+  if (!pool->Spawn([started] {
+             started->count_down();
+             std::this_thread::sleep_for(std::chrono::milliseconds(200));
+           })
+           .ok()) {
+    std::_Exit(1);
+  }
+  started->wait();
+  std::exit(0);
+}
+
 // Arrow wraps each task of its pools in a scope of OpenTelemetry's runtime context, whose
 // storage is a static made by the first task spawned in the process. A task still ending when
 // the process exits (a read ahead whose query stopped just before) must find that storage
@@ -313,22 +328,8 @@ TEST(BatchReadAheadTest, TasksOfTheBackgroundPoolLeaveTheOtherPoolsAtTheProcessP
 // joined.
 TEST(BatchReadAheadDeathTest, APipelineTaskStillRunningAtExitEndsBeforeTracingIsTornDown) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(
-      {
-        arrow::internal::Executor* pipeline = PipelinePool();  // first, before any task
-        auto started = std::make_shared<std::latch>(1);
-        if (!pipeline
-                 ->Spawn([started] {
-                   started->count_down();
-                   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-                 })
-                 .ok()) {
-          std::_Exit(1);
-        }
-        started->wait();
-        std::exit(0);  // the pool is shut down at exit, the task still asleep
-      },
-      ::testing::ExitedWithCode(0), "");
+  // PipelinePool() first, before any task.
+  EXPECT_EXIT(ExitWhileATaskSleepsOn(PipelinePool()), ::testing::ExitedWithCode(0), "");
 }
 
 // The same for a task of the background pool, whose threads run at the lowest priority and so
@@ -339,17 +340,7 @@ TEST(BatchReadAheadDeathTest, ABackgroundTaskStillRunningAtExitEndsBeforeTracing
   EXPECT_EXIT(
       {
         std::atexit([] { std::this_thread::sleep_for(std::chrono::milliseconds(400)); });
-        auto started = std::make_shared<std::latch>(1);
-        if (!BackgroundPool()
-                 ->Spawn([started] {
-                   started->count_down();
-                   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-                 })
-                 .ok()) {
-          std::_Exit(1);
-        }
-        started->wait();
-        std::exit(0);
+        ExitWhileATaskSleepsOn(BackgroundPool());
       },
       ::testing::ExitedWithCode(0), "");
 }
