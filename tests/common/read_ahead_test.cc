@@ -13,6 +13,7 @@
 #include <latch>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -341,6 +342,30 @@ TEST(BatchReadAheadDeathTest, ABackgroundTaskStillRunningAtExitEndsBeforeTracing
       {
         std::atexit([] { std::this_thread::sleep_for(std::chrono::milliseconds(400)); });
         ExitWhileATaskSleepsOn(BackgroundPool());
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// A reader that outlives the pools (a static made before them, as a program's own may be)
+// stops after exit shut them down: its read, still queued behind busy workers then, must have
+// run, or Stop() would wait for it for ever.
+TEST(BatchReadAheadDeathTest, AReaderStoppedAfterItsPoolShutDownAtExitDoesNotWaitForEver) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        alarm(10);  // a hang ends in SIGALRM
+        static CountingSource source(1);
+        static std::optional<BatchReadAhead> reader;  // made before the pool: destroyed after it
+        arrow::internal::Executor* pool = BackgroundPool();
+        for (int i = 0; i < pool->GetCapacity(); ++i) {
+          if (!pool->Spawn([] { std::this_thread::sleep_for(std::chrono::milliseconds(200)); })
+                   .ok()) {
+            std::_Exit(1);
+          }
+        }
+        reader.emplace(source.AsRead(), pool);
+        reader->Start();  // queued behind the sleeping tasks
+        std::exit(0);
       },
       ::testing::ExitedWithCode(0), "");
 }

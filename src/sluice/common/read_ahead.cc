@@ -31,17 +31,30 @@ int64_t ThreadCpuNanos() {
 
 int PoolThreads() { return std::max(2, static_cast<int>(std::thread::hardware_concurrency())); }
 
-/// A pool of `threads` workers, shut down at exit, where its destructor joins them. Arrow wraps
-/// each task of its pools in a scope of OpenTelemetry's runtime context, whose storage is a
-/// static made by the first task spawned in the process, and statics are destroyed in the
-/// reverse order of their making: a pool made before that storage would join its workers
-/// after the storage is gone, and a task still ending then (a read ahead whose query stopped
-/// just before the exit) would leave its scope in freed memory. One empty task spawned on
-/// Arrow's CPU pool first makes the storage.
-std::shared_ptr<arrow::internal::ThreadPool> MakePoolJoinedAtExit(int threads) {
-  ARROW_CHECK_OK(arrow::internal::GetCpuThreadPool()->Spawn([] {}));
-  return arrow::internal::ThreadPool::Make(threads).ValueOrDie();
-}
+/// A pool of `threads` workers that exit shuts down once every task queued on it has run,
+/// joining them: a reader stopped during exit (one a static object holds) waits for its read
+/// queued here, which a shutdown that drops the queue (the pool's own destructor) would never
+/// run. Arrow wraps each task of its pools in a scope of OpenTelemetry's runtime context,
+/// whose storage is a static made by the first task spawned in the process, and statics are
+/// destroyed in the reverse order of their making: a pool made before that storage would join
+/// its workers after the storage is gone, and a task still ending then (a read ahead whose
+/// query stopped just before the exit) would leave its scope in freed memory. One empty task
+/// spawned on Arrow's CPU pool first makes the storage.
+class PoolJoinedAtExit {
+ public:
+  explicit PoolJoinedAtExit(int threads) {
+    ARROW_CHECK_OK(arrow::internal::GetCpuThreadPool()->Spawn([] {}));
+    pool_ = arrow::internal::ThreadPool::Make(threads).ValueOrDie();
+  }
+  ~PoolJoinedAtExit() { ARROW_UNUSED(pool_->Shutdown(/*wait=*/true)); }
+  PoolJoinedAtExit(const PoolJoinedAtExit&) = delete;
+  PoolJoinedAtExit& operator=(const PoolJoinedAtExit&) = delete;
+
+  arrow::internal::ThreadPool* get() const { return pool_.get(); }
+
+ private:
+  std::shared_ptr<arrow::internal::ThreadPool> pool_;
+};
 
 /// Starts every worker `pool` may have, from this thread. A pool starts a worker when a task
 /// comes and none is free, on the thread that spawned the task, and a thread starts at the
@@ -67,22 +80,22 @@ void StartEveryWorker(arrow::internal::ThreadPool* pool) {
 /// that first asks for this pool, which runs at the process's priority.
 class BackgroundExecutor final : public arrow::internal::Executor {
  public:
-  BackgroundExecutor() : pool_(MakePoolJoinedAtExit(4 * PoolThreads())) {
+  BackgroundExecutor() : pool_(4 * PoolThreads()) {
     StartEveryWorker(arrow::internal::GetCpuThreadPool());
     StartEveryWorker(
         static_cast<arrow::internal::ThreadPool*>(arrow::io::default_io_context().executor()));
     StartEveryWorker(static_cast<arrow::internal::ThreadPool*>(PipelinePool()));
   }
 
-  int GetCapacity() override { return pool_->GetCapacity(); }
-  bool OwnsThisThread() override { return pool_->OwnsThisThread(); }
-  void WaitForIdle() { pool_->WaitForIdle(); }
+  int GetCapacity() override { return pool_.get()->GetCapacity(); }
+  bool OwnsThisThread() override { return pool_.get()->OwnsThisThread(); }
+  void WaitForIdle() { pool_.get()->WaitForIdle(); }
 
  protected:
   arrow::Status SpawnReal(arrow::internal::TaskHints hints,
                           arrow::internal::FnOnce<void()> task, arrow::StopToken stop_token,
                           StopCallback&& stop_callback) override {
-    return pool_->Spawn(
+    return pool_.get()->Spawn(
         hints,
         [task = std::move(task)]() mutable {
           thread_local bool lowered = false;
@@ -97,7 +110,7 @@ class BackgroundExecutor final : public arrow::internal::Executor {
   }
 
  private:
-  std::shared_ptr<arrow::internal::ThreadPool> pool_;
+  PoolJoinedAtExit pool_;
 };
 
 }  // namespace
@@ -171,8 +184,7 @@ void BatchReadAhead::Produce(arrow::internal::Executor* executor) {
 }
 
 arrow::internal::Executor* PipelinePool() {
-  static const std::shared_ptr<arrow::internal::ThreadPool> pool =
-      MakePoolJoinedAtExit(PoolThreads());
+  static const PoolJoinedAtExit pool(PoolThreads());
   return pool.get();
 }
 
