@@ -51,6 +51,7 @@ class PoolJoinedAtExit {
   PoolJoinedAtExit& operator=(const PoolJoinedAtExit&) = delete;
 
   arrow::internal::ThreadPool* get() const { return pool_.get(); }
+  arrow::internal::ThreadPool* operator->() const { return pool_.get(); }
 
  private:
   std::shared_ptr<arrow::internal::ThreadPool> pool_;
@@ -87,15 +88,15 @@ class BackgroundExecutor final : public arrow::internal::Executor {
     StartEveryWorker(static_cast<arrow::internal::ThreadPool*>(PipelinePool()));
   }
 
-  int GetCapacity() override { return pool_.get()->GetCapacity(); }
-  bool OwnsThisThread() override { return pool_.get()->OwnsThisThread(); }
-  void WaitForIdle() { pool_.get()->WaitForIdle(); }
+  int GetCapacity() override { return pool_->GetCapacity(); }
+  bool OwnsThisThread() override { return pool_->OwnsThisThread(); }
+  void WaitForIdle() { pool_->WaitForIdle(); }
 
  protected:
   arrow::Status SpawnReal(arrow::internal::TaskHints hints,
                           arrow::internal::FnOnce<void()> task, arrow::StopToken stop_token,
                           StopCallback&& stop_callback) override {
-    return pool_.get()->Spawn(
+    return pool_->Spawn(
         hints,
         [task = std::move(task)]() mutable {
           thread_local bool lowered = false;
