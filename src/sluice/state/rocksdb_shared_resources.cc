@@ -29,8 +29,9 @@ constexpr uint32_t kTableFormatVersion = 5;
 /// searches a block's restart points, then parses entry after entry from the one it found,
 /// each key rebuilt from the one before: with 8, half as many. Reading a fifth of 10M keys
 /// in key order from the block cache (rocksdb_read_cost_bench) took 650-850 ns a key against
-/// 760-1030, and the batches of held keys of rocksdb_aggregation_bench ran 1-9% faster in
-/// each of three pairs of runs taking turns, the store's memory the same (400 MB).
+/// 760-1030, and the batches of held keys of rocksdb_aggregation_bench (then run to batch
+/// 11) ran 1-9% faster in each of three pairs of runs taking turns, the store's memory the
+/// same (400 MB).
 constexpr int kBlockRestartInterval = 8;
 
 arrow::Status InvalidSetting(const std::string& name, const std::string& value,
