@@ -10,6 +10,7 @@
 #include "sluice/common/errors.h"
 #include "sluice/common/recycling_memory_pool.h"
 #include "sluice/formats/parquet_dictionary_read.h"
+#include "sluice/formats/parquet_row_group_decoder.h"
 #include "sluice/types/spark_types.h"
 
 namespace sluice::formats {
@@ -132,6 +133,11 @@ class ParquetReader final : public FormatReader {
       }
       auto batch = arrow::RecordBatch::Make(data_schema, rows, columns);
       return arrow::RecordBatchReader::Make({batch}, data_schema);
+    }
+    if (DecodesLeaves(*reader, leaves)) {
+      ARROW_ASSIGN_OR_RAISE(auto decoded, DecodeRowGroups(std::move(reader), leaves,
+                                                          context_.parquet_batch_rows));
+      return ConformToSchema(std::move(decoded), data_schema, context_.case_sensitive);
     }
     ARROW_ASSIGN_OR_RAISE(auto row_groups, RowGroupReader::Make(std::move(reader), leaves));
     return ConformToSchema(std::move(row_groups), data_schema, context_.case_sensitive);
