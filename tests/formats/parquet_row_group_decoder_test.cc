@@ -54,8 +54,9 @@ std::shared_ptr<arrow::Table> Events() {
                         [&](int64_t) { return static_cast<double>(few(random)) / 7; });
   auto names = Column(arrow::StringBuilder(), 0.25, &random,
                       [&](int64_t) { return std::string(static_cast<size_t>(few(random)), 'n'); });
-  auto ids = Column(arrow::StringBuilder(), 0.1, &random,
-                    [&](int64_t i) { return text(i) + std::string(static_cast<size_t>(i % 90), 'x'); });
+  auto ids = Column(arrow::StringBuilder(), 0.1, &random, [&](int64_t i) {
+    return text(i) + std::string(static_cast<size_t>(i % 90), 'x');
+  });
   auto blobs = Column(arrow::BinaryBuilder(), 0.5, &random,
                       [&](int64_t i) { return std::string(static_cast<size_t>(i % 5), '\0'); });
   auto empty = Column(arrow::StringBuilder(), 1.0, &random, [&](int64_t) { return ""; });
@@ -206,10 +207,13 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(ParquetRowGroupDecoderCoverageTest, ListsDecimalsAndSmallIntsAreLeftToArrow) {
   testing::ScratchDir dir;
-  auto list = arrow::json::ArrayFromJSONString(arrow::list(arrow::int64()), "[[1, 2], null, []]").ValueOrDie();
-  auto decimal = arrow::json::ArrayFromJSONString(arrow::decimal128(10, 2), R"(["1.25", null, "3.50"])").ValueOrDie();
-  auto small = arrow::json::ArrayFromJSONString(arrow::int16(), "[1, null, 3]").ValueOrDie();
-  auto longs = arrow::json::ArrayFromJSONString(arrow::int64(), "[1, null, 3]").ValueOrDie();
+  auto json = [](std::shared_ptr<arrow::DataType> type, const char* values) {
+    return arrow::json::ArrayFromJSONString(std::move(type), values).ValueOrDie();
+  };
+  auto list = json(arrow::list(arrow::int64()), "[[1, 2], null, []]");
+  auto decimal = json(arrow::decimal128(10, 2), R"(["1.25", null, "3.50"])");
+  auto small = json(arrow::int16(), "[1, null, 3]");
+  auto longs = json(arrow::int64(), "[1, null, 3]");
   auto table = arrow::Table::Make(
       arrow::schema({arrow::field("list", list->type()), arrow::field("decimal", decimal->type()),
                      arrow::field("small", small->type()), arrow::field("longs", longs->type())}),
