@@ -391,10 +391,10 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> ParquetColumnDecoder::Read(
 
 arrow::Result<std::shared_ptr<arrow::ArrayData>> ParquetColumnDecoder::ReadBatch(
     int64_t rows, std::vector<int16_t>* levels) {
-  levels->clear();
   std::shared_ptr<arrow::Buffer> validity;
+  // Resized without clearing: the levels decoded overwrite every one of them.
+  levels->resize(max_level_ > 0 ? static_cast<size_t>(rows) : 0);
   if (max_level_ > 0) {
-    levels->resize(static_cast<size_t>(rows));
     ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateBitmap(rows, pool_));
   }
   std::shared_ptr<arrow::Buffer> values;
