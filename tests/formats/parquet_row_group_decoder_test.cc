@@ -39,7 +39,11 @@ std::shared_ptr<arrow::Table> Events() {
   std::mt19937 random(7);
   std::uniform_int_distribution<int64_t> wide(-1'000'000'000'000, 1'000'000'000'000);
   std::uniform_int_distribution<int> few(0, 9);
-  auto text = [&](int64_t i) { return "v" + std::to_string(wide(random) % (i + 1)); };
+  auto text = [&](int64_t i) {
+    std::string value = "v";
+    value += std::to_string(wide(random) % (i + 1));
+    return value;
+  };
   auto ints = Column(arrow::Int32Builder(), 0.1, &random,
                      [&](int64_t) { return static_cast<int32_t>(wide(random)); });
   auto days = Column(arrow::Date32Builder(), 0.0, &random,
@@ -55,7 +59,9 @@ std::shared_ptr<arrow::Table> Events() {
   auto names = Column(arrow::StringBuilder(), 0.25, &random,
                       [&](int64_t) { return std::string(static_cast<size_t>(few(random)), 'n'); });
   auto ids = Column(arrow::StringBuilder(), 0.1, &random, [&](int64_t i) {
-    return text(i) + std::string(static_cast<size_t>(i % 90), 'x');
+    std::string value = text(i);
+    value.append(static_cast<size_t>(i % 90), 'x');
+    return value;
   });
   auto blobs = Column(arrow::BinaryBuilder(), 0.5, &random,
                       [&](int64_t i) { return std::string(static_cast<size_t>(i % 5), '\0'); });
