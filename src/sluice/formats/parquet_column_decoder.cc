@@ -112,7 +112,7 @@ class ParquetColumnDecoder::BytesOut {
   arrow::Status Append(const uint8_t* value, int64_t length) {
     if (size_ + length > bytes_->capacity()) {
       if (size_ + length > std::numeric_limits<int32_t>::max()) {
-        return arrow::Status::CapacityError("a batch's values exceed 2 GiB");
+        return arrow::Status::CapacityError("the values of a batch exceed 2 GiB");
       }
       ARROW_RETURN_NOT_OK(bytes_->Reserve(std::max(2 * bytes_->capacity(), size_ + length)));
     }
@@ -419,7 +419,11 @@ arrow::Result<std::shared_ptr<arrow::ArrayData>> ParquetColumnDecoder::ReadBatch
     if (width_ > 0) {
       ARROW_RETURN_NOT_OK(DecodeFixed(n, present, level, values->mutable_data() + done * width_));
     } else {
-      ARROW_RETURN_NOT_OK(DecodeBytes(n, present, level, done, &bytes));
+      const arrow::Status decoded = DecodeBytes(n, present, level, done, &bytes);
+      if (decoded.IsCapacityError()) {
+        return decoded.WithMessage("Parquet column ", name_, ": ", decoded.message());
+      }
+      ARROW_RETURN_NOT_OK(decoded);
     }
     page_rows_left_ -= n;
     done += n;
