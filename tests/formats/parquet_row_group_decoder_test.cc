@@ -150,15 +150,15 @@ std::shared_ptr<arrow::Table> ReadAll(arrow::RecordBatchReader* batches, int64_t
   return arrow::Table::FromRecordBatches(batches->schema(), all).ValueOrDie();
 }
 
-/// Checks that the decoder reads `leaves` of `path` as Arrow's reader does, in batches of
-/// `batch_rows`.
+/// Checks that the decoder reads `leaves` of `path`, a file of `rows` rows, as Arrow's reader
+/// does, in batches of `batch_rows`.
 void ExpectArrowsBatches(const std::string& path, const std::vector<int>& leaves,
-                         int64_t batch_rows) {
+                         int64_t batch_rows, int64_t rows = kRows) {
   auto arrow_reader = Open(path);
   std::vector<int> groups(static_cast<size_t>(arrow_reader->num_row_groups()));
   for (size_t i = 0; i < groups.size(); ++i) groups[i] = static_cast<int>(i);
   auto expected_batches = arrow_reader->GetRecordBatchReader(groups, leaves).ValueOrDie();
-  auto expected = ReadAll(expected_batches.get(), kRows);
+  auto expected = ReadAll(expected_batches.get(), rows);
 
   auto reader = Open(path);
   ASSERT_TRUE(DecodesLeaves(*reader, leaves));
@@ -167,7 +167,7 @@ void ExpectArrowsBatches(const std::string& path, const std::vector<int>& leaves
   auto actual = ReadAll(decoded->get(), batch_rows);
   EXPECT_TRUE(actual->schema()->Equals(*expected->schema()))
       << actual->schema()->ToString() << "\n" << expected->schema()->ToString();
-  ASSERT_EQ(actual->num_rows(), kRows);
+  ASSERT_EQ(actual->num_rows(), rows);
   for (int i = 0; i < expected->num_columns(); ++i) {
     EXPECT_TRUE(actual->column(i)->Equals(*expected->column(i)))
         << "column " << expected->schema()->field(i)->name();
@@ -210,6 +210,46 @@ INSTANTIATE_TEST_SUITE_P(
         Layout{"plain_v2", false, 1 << 20, 1 << 20, parquet::ParquetDataPageVersion::V2,
                parquet::Compression::UNCOMPRESSED, kRows}),
     [](const ::testing::TestParamInfo<Layout>& info) { return info.param.name; });
+
+// Dictionary indices of every width from 0 to 18 bits, each column's bit-packed runs broken by
+// runs of one repeated value at places that leave them out of step with the groups of eight,
+// in pages that end mid-group, read in batches that end mid-group too.
+TEST(ParquetRowGroupDecoderCoverageTest, IndicesOfEveryBitWidthReadAsArrowReadsThem) {
+  testing::ScratchDir dir;
+  constexpr int64_t kManyRows = 140'000;
+  std::mt19937 random(11);
+  arrow::FieldVector fields;
+  arrow::ArrayVector columns;
+  for (int bits = 0; bits <= 18; ++bits) {
+    const int64_t distinct = bits == 0 ? 1 : (int64_t{1} << (bits - 1)) + 1;
+    arrow::Int32Builder values;
+    for (int64_t i = 0; i < kManyRows; ++i) {
+      // Every value once first, so that the dictionary holds them all.
+      const int64_t value = i < distinct ? i : i % (89 + bits) < 17 ? 0 : random() % distinct;
+      ASSERT_TRUE(values.Append(static_cast<int32_t>(value)).ok());
+    }
+    fields.push_back(arrow::field("bits" + std::to_string(bits), arrow::int32()));
+    columns.push_back(values.Finish().ValueOrDie());
+  }
+  auto table = arrow::Table::Make(arrow::schema(fields), columns);
+  const std::string path = dir / "widths.parquet";
+  auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
+  auto properties = parquet::WriterProperties::Builder()
+                        .data_pagesize(3000)
+                        ->dictionary_pagesize_limit(1 << 20)
+                        ->write_batch_size(101)
+                        ->build();
+  ASSERT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, kManyRows,
+                                         properties)
+                  .ok());
+  ASSERT_TRUE(out->Close().ok());
+  std::vector<int> all(fields.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  for (int64_t batch_rows : {int64_t{1001}, int64_t{32768}}) {
+    SCOPED_TRACE("batches of " + std::to_string(batch_rows));
+    ExpectArrowsBatches(path, all, batch_rows, kManyRows);
+  }
+}
 
 TEST(ParquetRowGroupDecoderCoverageTest, ListsDecimalsAndSmallIntsAreLeftToArrow) {
   testing::ScratchDir dir;

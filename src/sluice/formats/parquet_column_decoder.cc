@@ -1,8 +1,10 @@
 #include "sluice/formats/parquet_column_decoder.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include <arrow/buffer.h>
 #include <arrow/type.h>
@@ -23,7 +25,8 @@ class ParquetColumnDecoder::Indices {
       : next_(data),
         end_(end),
         bit_width_(bit_width),
-        mask_(bit_width == 32 ? 0xffffffffu : (uint32_t{1} << bit_width) - 1) {}
+        mask_(bit_width == 32 ? 0xffffffffu : (uint32_t{1} << bit_width) - 1),
+        unpack_groups_(GroupUnpackerOf(bit_width)) {}
 
   /// Writes the next `count` indices to `out`; false when the page ends first.
   bool Get(int64_t count, uint32_t* out) {
@@ -33,7 +36,7 @@ class ParquetColumnDecoder::Indices {
       }
       const int64_t n = std::min(count, run_left_);
       if (packed_ != nullptr) {
-        for (int64_t i = 0; i < n; ++i) out[i] = Unpack(packed_index_++);
+        UnpackRun(n, out);
       } else {
         std::fill(out, out + n, repeated_);
       }
@@ -76,6 +79,50 @@ class ParquetColumnDecoder::Indices {
     return true;
   }
 
+  /// Unpacks the next `n` values of the bit-packed run. Whole groups of eight are unpacked
+  /// by a function made for the bit width, with shifts known when compiled: value by value, the
+  /// unpacking was most of the time q0 spent on its dictionary-encoded columns.
+  void UnpackRun(int64_t n, uint32_t* out) {
+    int64_t i = 0;
+    for (; i < n && packed_index_ % 8 != 0; ++i) out[i] = Unpack(packed_index_++);
+    // A group's words are read 8 bytes at a time from within its bit_width_ bytes: the groups
+    // with 8 bytes of the page after them.
+    const int64_t whole = (n - i) / 8;
+    const uint8_t* group = packed_ + packed_index_ / 8 * bit_width_;
+    const int64_t safe = end_ - group < 8 ? 0 : (end_ - group - 8) / std::max(bit_width_, 1);
+    const int64_t groups = std::min(whole, safe);
+    unpack_groups_(group, groups, out + i);
+    i += groups * 8;
+    packed_index_ += groups * 8;
+    for (; i < n; ++i) out[i] = Unpack(packed_index_++);
+  }
+
+  using GroupUnpacker = void (*)(const uint8_t* in, int64_t groups, uint32_t* out);
+
+  /// Unpacks `groups` groups of eight values of `Width` bits at `in`, reading 8 bytes from
+  /// the start of each group's last value: `in` must have 8 bytes after its groups.
+  template <int Width>
+  static void UnpackGroups(const uint8_t* in, int64_t groups, uint32_t* out) {
+    constexpr uint32_t kMask = Width == 32 ? 0xffffffffu : (uint32_t{1} << Width) - 1;
+    for (int64_t g = 0; g < groups; ++g, in += Width, out += 8) {
+      [&]<int... K>(std::integer_sequence<int, K...>) {
+        ((out[K] = [&] {
+           uint64_t word;
+           std::memcpy(&word, in + K * Width / 8, 8);
+           return static_cast<uint32_t>(word >> (K * Width % 8)) & kMask;
+         }()),
+         ...);
+      }(std::make_integer_sequence<int, 8>());
+    }
+  }
+
+  static GroupUnpacker GroupUnpackerOf(int bit_width) {
+    static constexpr auto kUnpackers = []<int... W>(std::integer_sequence<int, W...>) {
+      return std::array<GroupUnpacker, sizeof...(W)>{&UnpackGroups<W>...};
+    }(std::make_integer_sequence<int, 33>());
+    return kUnpackers[static_cast<size_t>(bit_width)];
+  }
+
   uint32_t Unpack(int64_t i) const {
     const int64_t bit = i * bit_width_;
     const uint8_t* at = packed_ + (bit >> 3);
@@ -92,6 +139,7 @@ class ParquetColumnDecoder::Indices {
   const uint8_t* const end_;
   const int bit_width_;
   const uint32_t mask_;
+  const GroupUnpacker unpack_groups_;
   int64_t run_left_ = 0;
   const uint8_t* packed_ = nullptr;  // null in a run of one repeated value
   const uint8_t* packed_end_ = nullptr;
