@@ -251,6 +251,44 @@ TEST(ParquetRowGroupDecoderCoverageTest, IndicesOfEveryBitWidthReadAsArrowReadsT
   }
 }
 
+// Strings of every length from 0 to 300 bytes (copied in strides below 129, by memcpy above),
+// some null, plain and from a dictionary, in pages small enough that many values end within a
+// stride of their page's end.
+TEST(ParquetRowGroupDecoderCoverageTest, StringsOfEveryLengthReadAsArrowReadsThem) {
+  testing::ScratchDir dir;
+  constexpr int64_t kManyRows = 20'000;
+  std::mt19937 random(13);
+  arrow::StringBuilder strings;
+  for (int64_t i = 0; i < kManyRows; ++i) {
+    if (random() % 10 == 0) {
+      ASSERT_TRUE(strings.AppendNull().ok());
+      continue;
+    }
+    std::string value;
+    const int64_t length = (i * 7 + static_cast<int64_t>(random() % 3)) % 301;
+    for (int64_t k = 0; k < length; ++k) value += static_cast<char>('a' + (i + k) % 26);
+    ASSERT_TRUE(strings.Append(value).ok());
+  }
+  auto table = arrow::Table::Make(arrow::schema({arrow::field("text", arrow::utf8())}),
+                                  {strings.Finish().ValueOrDie()});
+  for (bool dictionary : {false, true}) {
+    SCOPED_TRACE(dictionary ? "dictionary" : "plain");
+    const std::string path = dir / (dictionary ? "dictionary.parquet" : "plain.parquet");
+    auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
+    parquet::WriterProperties::Builder properties;
+    properties.data_pagesize(2000)->dictionary_pagesize_limit(1 << 22)->write_batch_size(37);
+    if (!dictionary) properties.disable_dictionary();
+    ASSERT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, kManyRows,
+                                           properties.build())
+                    .ok());
+    ASSERT_TRUE(out->Close().ok());
+    for (int64_t batch_rows : {int64_t{999}, int64_t{32768}}) {
+      SCOPED_TRACE("batches of " + std::to_string(batch_rows));
+      ExpectArrowsBatches(path, {0}, batch_rows, kManyRows);
+    }
+  }
+}
+
 TEST(ParquetRowGroupDecoderCoverageTest, ListsDecimalsAndSmallIntsAreLeftToArrow) {
   testing::ScratchDir dir;
   auto json = [](std::shared_ptr<arrow::DataType> type, const char* values) {

@@ -168,6 +168,23 @@ class ParquetColumnDecoder::BytesOut {
     size_ += length;
     return arrow::Status::OK();
   }
+  /// Append of a value from memory readable up to `readable_end`: a short one is copied in
+  /// 32-byte strides, reading and writing up to 31 bytes past it (into the buffer's spare
+  /// room, which the next value overwrites), a few moves instead of a call to memcpy per value:
+  /// a tenth of q0's reading of `bid.extra` (70 bytes a value) went to those calls.
+  arrow::Status Append(const uint8_t* value, int64_t length, const uint8_t* readable_end) {
+    constexpr int64_t kStride = 32;
+    constexpr int64_t kLongest = 4 * kStride;  // longer ones are left to memcpy
+    const int64_t strided = (length + kStride - 1) / kStride * kStride;
+    if (length > kLongest || size_ + strided > bytes_->capacity() ||
+        readable_end - value < strided) {
+      return Append(value, length);
+    }
+    uint8_t* to = bytes_->mutable_data() + size_;
+    for (int64_t at = 0; at < strided; at += kStride) std::memcpy(to + at, value + at, kStride);
+    size_ += length;
+    return arrow::Status::OK();
+  }
   void EndRow(int64_t row) { offset_[row + 1] = static_cast<int32_t>(size_); }
   int64_t size() const { return size_; }
   arrow::Result<std::pair<std::shared_ptr<arrow::Buffer>, std::shared_ptr<arrow::Buffer>>>
@@ -417,17 +434,6 @@ arrow::Status ParquetColumnDecoder::TakeFixed(int64_t count, uint8_t* out) {
   return arrow::Status::OK();
 }
 
-arrow::Status ParquetColumnDecoder::NextBytes(const uint8_t** value, int32_t* length) {
-  if (plain_end_ - plain_ < 4) return Corrupt("a page ends before its values");
-  std::memcpy(length, plain_, 4);
-  if (*length < 0 || *length > plain_end_ - plain_ - 4) {
-    return Corrupt("a page ends before its values");
-  }
-  *value = plain_ + 4;
-  plain_ += 4 + *length;
-  return arrow::Status::OK();
-}
-
 arrow::Result<std::shared_ptr<arrow::ArrayData>> ParquetColumnDecoder::Read(
     int64_t rows, std::vector<int16_t>* levels) {
   try {
@@ -531,28 +537,36 @@ arrow::Status ParquetColumnDecoder::DecodeBytes(int64_t rows, int64_t present,
                                                 const int16_t* levels, int64_t first_row,
                                                 BytesOut* out) {
   if (indices_ == nullptr) {
+    // The page's place in a local: stored through the member, it was reloaded every value.
+    const uint8_t* at = plain_;
     for (int64_t i = 0; i < rows; ++i) {
       if (levels == nullptr || levels[i] == max_level_) {
-        const uint8_t* value = nullptr;
         int32_t length = 0;
-        ARROW_RETURN_NOT_OK(NextBytes(&value, &length));
-        ARROW_RETURN_NOT_OK(out->Append(value, length));
+        if (plain_end_ - at < 4) return Corrupt("a page ends before its values");
+        std::memcpy(&length, at, 4);
+        if (length < 0 || length > plain_end_ - at - 4) {
+          return Corrupt("a page ends before its values");
+        }
+        ARROW_RETURN_NOT_OK(out->Append(at + 4, length, plain_end_));
+        at += 4 + length;
       }
       out->EndRow(first_row + i);
     }
+    plain_ = at;
     return arrow::Status::OK();
   }
   index_batch_.resize(static_cast<size_t>(present));
   uint32_t* indices = index_batch_.data();
   if (!indices_->Get(present, indices)) return Corrupt("a page ends before its values");
   const auto size = static_cast<uint32_t>(dictionary_size_);
+  const uint8_t* dictionary_end = dictionary_.data() + dictionary_.size();
   for (int64_t i = 0, j = 0; i < rows; ++i) {
     if (levels == nullptr || levels[i] == max_level_) {
       const uint32_t index = indices[j++];
       if (index >= size) return Corrupt("a dictionary index is outside its dictionary");
       const int32_t begin = dictionary_offsets_[index];
-      ARROW_RETURN_NOT_OK(
-          out->Append(dictionary_.data() + begin, dictionary_offsets_[index + 1] - begin));
+      ARROW_RETURN_NOT_OK(out->Append(dictionary_.data() + begin,
+                                      dictionary_offsets_[index + 1] - begin, dictionary_end));
     }
     out->EndRow(first_row + i);
   }

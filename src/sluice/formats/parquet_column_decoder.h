@@ -69,8 +69,6 @@ class ParquetColumnDecoder {
   arrow::Status ReadDictionary(const parquet::Page& page);
   /// Appends `count` values of the current page to `out` (fixed-width values, packed).
   arrow::Status TakeFixed(int64_t count, uint8_t* out);
-  /// The next value of the current page, of a byte-array column.
-  arrow::Status NextBytes(const uint8_t** value, int32_t* length);
   arrow::Status Corrupt(const std::string& what) const;
 
   std::unique_ptr<parquet::PageReader> pages_;
