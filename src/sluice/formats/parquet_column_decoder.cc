@@ -99,8 +99,8 @@ class ParquetColumnDecoder::Indices {
 
   using GroupUnpacker = void (*)(const uint8_t* in, int64_t groups, uint32_t* out);
 
-  /// Unpacks `groups` groups of eight values of `Width` bits at `in`, reading 8 bytes from
-  /// the start of each group's last value: `in` must have 8 bytes after its groups.
+  /// Unpacks `groups` groups of eight values of `Width` bits at `in`, reading each value as
+  /// the 8 bytes from the one it starts in: `in` must have 8 bytes after its groups.
   template <int Width>
   static void UnpackGroups(const uint8_t* in, int64_t groups, uint32_t* out) {
     constexpr uint32_t kMask = Width == 32 ? 0xffffffffu : (uint32_t{1} << Width) - 1;
