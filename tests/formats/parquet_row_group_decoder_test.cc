@@ -109,10 +109,20 @@ struct Layout {
 
 void PrintTo(const Layout& layout, std::ostream* out) { *out << layout.name; }
 
+/// Writes `table` to the Parquet file `path` in row groups of `row_group_rows`.
+void WriteParquet(const std::string& path, const arrow::Table& table, int64_t row_group_rows,
+                  std::shared_ptr<parquet::WriterProperties> properties =
+                      parquet::default_writer_properties()) {
+  auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
+  EXPECT_TRUE(parquet::arrow::WriteTable(table, arrow::default_memory_pool(), out,
+                                         row_group_rows, std::move(properties))
+                  .ok());
+  EXPECT_TRUE(out->Close().ok());
+}
+
 std::string Write(const testing::ScratchDir& dir, const arrow::Table& table,
                   const Layout& layout) {
   const std::string path = dir / (layout.name + ".parquet");
-  auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
   parquet::WriterProperties::Builder properties;
   properties.compression(layout.codec)
       ->data_page_version(layout.page_version)
@@ -120,10 +130,7 @@ std::string Write(const testing::ScratchDir& dir, const arrow::Table& table,
       ->dictionary_pagesize_limit(layout.dictionary_page_bytes)
       ->write_batch_size(97);  // pages end between a writer's batches
   if (!layout.dictionary) properties.disable_dictionary();
-  EXPECT_TRUE(parquet::arrow::WriteTable(table, arrow::default_memory_pool(), out,
-                                         layout.row_group_rows, properties.build())
-                  .ok());
-  EXPECT_TRUE(out->Close().ok());
+  WriteParquet(path, table, layout.row_group_rows, properties.build());
   return path;
 }
 
@@ -233,16 +240,12 @@ TEST(ParquetRowGroupDecoderCoverageTest, IndicesOfEveryBitWidthReadAsArrowReadsT
   }
   auto table = arrow::Table::Make(arrow::schema(fields), columns);
   const std::string path = dir / "widths.parquet";
-  auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
-  auto properties = parquet::WriterProperties::Builder()
-                        .data_pagesize(3000)
-                        ->dictionary_pagesize_limit(1 << 20)
-                        ->write_batch_size(101)
-                        ->build();
-  ASSERT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, kManyRows,
-                                         properties)
-                  .ok());
-  ASSERT_TRUE(out->Close().ok());
+  WriteParquet(path, *table, kManyRows,
+               parquet::WriterProperties::Builder()
+                   .data_pagesize(3000)
+                   ->dictionary_pagesize_limit(1 << 20)
+                   ->write_batch_size(101)
+                   ->build());
   std::vector<int> all(fields.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
   for (int64_t batch_rows : {int64_t{1001}, int64_t{32768}}) {
@@ -274,14 +277,10 @@ TEST(ParquetRowGroupDecoderCoverageTest, StringsOfEveryLengthReadAsArrowReadsThe
   for (bool dictionary : {false, true}) {
     SCOPED_TRACE(dictionary ? "dictionary" : "plain");
     const std::string path = dir / (dictionary ? "dictionary.parquet" : "plain.parquet");
-    auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
     parquet::WriterProperties::Builder properties;
     properties.data_pagesize(2000)->dictionary_pagesize_limit(1 << 22)->write_batch_size(37);
     if (!dictionary) properties.disable_dictionary();
-    ASSERT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, kManyRows,
-                                           properties.build())
-                    .ok());
-    ASSERT_TRUE(out->Close().ok());
+    WriteParquet(path, *table, kManyRows, properties.build());
     for (int64_t batch_rows : {int64_t{999}, int64_t{32768}}) {
       SCOPED_TRACE("batches of " + std::to_string(batch_rows));
       ExpectArrowsBatches(path, {0}, batch_rows, kManyRows);
@@ -303,9 +302,7 @@ TEST(ParquetRowGroupDecoderCoverageTest, ListsDecimalsAndSmallIntsAreLeftToArrow
                      arrow::field("small", small->type()), arrow::field("longs", longs->type())}),
       {list, decimal, small, longs});
   const std::string path = dir / "other.parquet";
-  auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
-  ASSERT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 10).ok());
-  ASSERT_TRUE(out->Close().ok());
+  WriteParquet(path, *table, 10);
   auto reader = Open(path);
   EXPECT_FALSE(DecodesLeaves(*reader, {0}));
   EXPECT_FALSE(DecodesLeaves(*reader, {1}));
@@ -321,18 +318,12 @@ TEST(ParquetRowGroupDecoderCoverageTest, AValueRunningPastItsPageIsAnErrorNaming
   auto table = arrow::Table::Make(arrow::schema({arrow::field("who", arrow::utf8())}),
                                   {names.Finish().ValueOrDie()});
   const std::string path = dir / "corrupt.parquet";
-  {
-    auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
-    auto properties = parquet::WriterProperties::Builder()
-                          .compression(parquet::Compression::UNCOMPRESSED)
-                          ->disable_dictionary()
-                          ->disable_statistics()
-                          ->build();
-    ASSERT_TRUE(
-        parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 100, properties)
-            .ok());
-    ASSERT_TRUE(out->Close().ok());
-  }
+  WriteParquet(path, *table, 100,
+               parquet::WriterProperties::Builder()
+                   .compression(parquet::Compression::UNCOMPRESSED)
+                   ->disable_dictionary()
+                   ->disable_statistics()
+                   ->build());
   // The marker's length, just before it in the plain page, becomes far more than the page.
   std::string bytes;
   {
